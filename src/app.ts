@@ -1,0 +1,114 @@
+import 'reflect-metadata'
+import http from 'node:http'
+import { createRequire } from 'node:module'
+import express, { type Request, type Response } from 'express'
+import { ApolloServer } from '@apollo/server'
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer'
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
+import { expressMiddleware } from '@as-integrations/express5'
+import { GraphQLError } from 'graphql'
+import { graphqlUploadExpress } from 'graphql-upload-minimal'
+import { authenticate, presentedToken } from './platform/auth/tokens.js'
+import type { Deps } from './platform/context.js'
+import { DomainError } from './platform/errors/domain-error.js'
+import { renderCommonError } from './platform/envelopes/common.js'
+import { Loaders, type GqlContext } from './platform/graphql/context.js'
+import { formatGraphqlError } from './platform/graphql/errors.js'
+import { explorerRouter } from './platform/graphql/explorer.js'
+import { operationLimits } from './platform/graphql/limits.js'
+import { buildOpenApi } from './platform/http/openapi.js'
+import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
+import { mountRoutes } from './platform/http/router.js'
+import { routeTables } from './routes.js'
+import { buildGraphqlSchema } from './schema.js'
+
+const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version
+
+export interface App {
+  httpServer: http.Server
+  /** /healthz answers 200 only while ready */
+  setReady(ready: boolean): void
+  /** stops accepting, drains in-flight requests, stops GraphQL */
+  stop(): Promise<void>
+}
+
+async function graphqlActor(deps: Deps, req: Request) {
+  const token = presentedToken(req.headers)
+  if (!token) return null
+  try {
+    return await authenticate(deps.prisma, token, 'graphql')
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err
+    throw new GraphQLError(err.message, { extensions: { code: 'UNAUTHENTICATED', errorKey: err.errorKey, params: {}, http: { status: 401 } } })
+  }
+}
+
+export async function createApp(deps: Deps): Promise<App> {
+  let ready = false
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', false)
+  const httpServer = http.createServer(app)
+
+  app.use(requestContext(deps.logger, deps.metrics))
+  app.get('/healthz', (_req, res) => {
+    res.locals.routeTemplate = '/healthz'
+    res.status(ready ? 200 : 503).json({ status: ready ? 'UP' : 'DOWN' })
+  })
+  app.get('/metrics', async (_req, res) => {
+    res.locals.routeTemplate = '/metrics'
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
+  })
+  const openApi = buildOpenApi(routeTables, version)
+  app.get('/apiops/openapi.json', (_req, res) => {
+    res.locals.routeTemplate = '/apiops/openapi.json'
+    res.json(openApi)
+  })
+  mountRoutes(app, routeTables, deps)
+
+  const apollo = new ApolloServer<GqlContext>({
+    schema: await buildGraphqlSchema(),
+    validationRules: operationLimits,
+    formatError: formatGraphqlError,
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), ApolloServerPluginLandingPageDisabled()],
+  })
+  await apollo.start()
+  app.use(explorerRouter())
+  app.use(
+    '/graphql',
+    (_req, res, next) => {
+      res.locals.routeTemplate = '/graphql'
+      next()
+    },
+    graphqlUploadExpress({ maxFileSize: 64 * 1024 * 1024, maxFiles: 5 }),
+    express.json({ limit: '10mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => ({
+        deps,
+        actor: await graphqlActor(deps, req),
+        correlationId: correlationOf(res),
+        logger: loggerOf(res),
+        clientAddress: req.socket.remoteAddress ?? 'unknown',
+        loaders: new Loaders(),
+      }),
+    }),
+  )
+
+  app.use((req: Request, res: Response) => {
+    const message = `No endpoint ${req.method} ${req.path}`
+    if (req.path.startsWith('/apiops')) res.status(404).json({ status: 'FAILURE', resultMessage: message })
+    else res.status(404).json(renderCommonError(new DomainError('notFound', 'resourceNotFound', message), correlationOf(res)).body)
+  })
+
+  return {
+    httpServer,
+    setReady: (value) => {
+      ready = value
+    },
+    stop: async () => {
+      ready = false
+      await apollo.stop()
+    },
+  }
+}

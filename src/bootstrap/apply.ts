@@ -1,0 +1,150 @@
+import fs from 'node:fs'
+import type { Deps, Tx } from '../platform/context.js'
+import { SYSTEM } from '../platform/auth/actor.js'
+import { DomainError } from '../platform/errors/domain-error.js'
+import { fieldPath } from '../platform/errors/validation.js'
+import { createUser } from '../modules/auth/users.js'
+import { insertCredential } from '../modules/credentials/service.js'
+import { insertApiClient } from '../modules/identity/api-clients.js'
+import { insertApplication } from '../modules/identity/applications.js'
+import { insertApiProxy } from '../modules/apiproxies/service.js'
+import { insertStoredObject } from '../modules/objects/service.js'
+import { createEnvironment } from '../modules/projects/environments.js'
+import { createOrganization } from '../modules/projects/organizations.js'
+import { createProject, ensurePlatformProject, setMemberPermissions } from '../modules/projects/projects.js'
+import { bootstrapSchema, type BootstrapFile, type BootstrapProject } from './schema.js'
+
+/** A bootstrap file that cannot be applied; the message starts with the JSON path of the first problem. */
+export class BootstrapError extends Error {
+  constructor(readonly jsonPath: string, problem: string) {
+    super(`${jsonPath}: ${problem}`)
+    this.name = 'BootstrapError'
+  }
+}
+
+const jsonPath = (path: readonly PropertyKey[]) => {
+  const rendered = fieldPath(path)
+  return rendered ? (rendered.startsWith('[') ? `$${rendered}` : `$.${rendered}`) : '$'
+}
+
+export function parseBootstrap(text: string): BootstrapFile {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw new BootstrapError('$', `not valid JSON (${(err as Error).message})`)
+  }
+  const parsed = bootstrapSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path
+    throw new BootstrapError(jsonPath(path), issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message)
+  }
+  return parsed.data
+}
+
+export interface BootstrapSummary { created: number; kept: number }
+
+/** Runs `create` for one entry unless it exists; failures are reported at the entry's JSON path. */
+async function step(summary: BootstrapSummary, path: string, exists: () => Promise<unknown>, create: () => Promise<unknown>) {
+  try {
+    if (await exists()) {
+      summary.kept++
+      return
+    }
+    await create()
+    summary.created++
+  } catch (err) {
+    if (err instanceof DomainError) throw new BootstrapError(path, err.message)
+    throw err
+  }
+}
+
+/** Parents before children, whatever order the file lists organizations in. */
+function organizationsInParentOrder(orgs: BootstrapProject['organizations']) {
+  const ordered: { org: (typeof orgs)[number]; index: number }[] = []
+  const placed = new Set<string>()
+  let pending = orgs.map((org, index) => ({ org, index }))
+  while (pending.length) {
+    const ready = pending.filter(({ org }) => !org.parentCode || placed.has(org.parentCode) || !orgs.some((o) => o.code === org.parentCode))
+    if (!ready.length) return [...ordered, ...pending] // a cycle: applying reports the unknown parent at its path
+    for (const r of ready) placed.add(r.org.code)
+    ordered.push(...ready)
+    pending = pending.filter((p) => !ready.includes(p))
+  }
+  return ordered
+}
+
+async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string, summary: BootstrapSummary) {
+  await step(summary, at, () => tx.project.findUnique({ where: { name: p.name } }), () => createProject(tx, SYSTEM, p))
+  const project = await tx.project.findUniqueOrThrow({ where: { name: p.name } })
+  const projectId = project.id
+
+  for (const [i, m] of p.members.entries()) {
+    await step(summary, `${at}.members[${i}]`,
+      () => tx.membership.findFirst({ where: { projectId, user: { username: m.username } } }),
+      () => setMemberPermissions(tx, SYSTEM, p.name, m.username, m.permissions))
+  }
+  for (const { org, index } of organizationsInParentOrder(p.organizations)) {
+    await step(summary, `${at}.organizations[${index}]`,
+      () => tx.organization.findUnique({ where: { projectId_code: { projectId, code: org.code } } }),
+      () => createOrganization(tx, SYSTEM, p.name, org))
+  }
+  for (const [i, c] of p.credentials.entries()) {
+    await step(summary, `${at}.credentials[${i}]`,
+      () => tx.credential.findUnique({ where: { username: c.username } }),
+      () => insertCredential(tx, deps.keyring, projectId, c))
+  }
+  for (const [i, a] of p.applications.entries()) {
+    await step(summary, `${at}.applications[${i}]`,
+      () => tx.application.findUnique({ where: { projectId_name: { projectId, name: a.name } } }),
+      () => insertApplication(tx, projectId, a))
+    for (const [j, client] of a.apiClients.entries()) {
+      await step(summary, `${at}.applications[${i}].apiClients[${j}]`,
+        () => tx.apiClient.findUnique({ where: { clientId: client.clientId } }),
+        () => insertApiClient(tx, projectId, { ...client, applicationName: a.name }))
+    }
+  }
+  for (const [i, proxy] of p.apiProxies.entries()) {
+    await step(summary, `${at}.apiProxies[${i}]`,
+      () => tx.apiProxy.findUnique({ where: { projectId_name: { projectId, name: proxy.name } } }),
+      () => insertApiProxy(tx, projectId, proxy))
+  }
+  for (const [i, o] of p.objects.entries()) {
+    await step(summary, `${at}.objects[${i}]`,
+      () => tx.storedObject.findUnique({ where: { projectId_type_kind_name: { projectId, type: o.type, kind: o.kind ?? '', name: o.name } } }),
+      () => insertStoredObject(tx, projectId, o))
+  }
+}
+
+/**
+ * Applies the bootstrap file in one transaction: whatever exists (same natural key) is left as it is,
+ * whatever is missing is created, and a problem anywhere applies nothing.
+ */
+export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<BootstrapSummary> {
+  const summary: BootstrapSummary = { created: 0, kept: 0 }
+  await deps.prisma.$transaction(
+    async (tx) => {
+      await ensurePlatformProject(tx)
+      for (const [i, env] of file.environments.entries()) {
+        await step(summary, `$.environments[${i}]`, () => tx.environment.findUnique({ where: { name: env.name } }), () => createEnvironment(tx, SYSTEM, env))
+      }
+      for (const [i, user] of file.users.entries()) {
+        await step(summary, `$.users[${i}]`, () => tx.user.findUnique({ where: { username: user.username } }), () => createUser(tx, SYSTEM, user))
+      }
+      for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, `$.projects[${i}]`, summary)
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  )
+  return summary
+}
+
+export function readBootstrapFile(file: string): BootstrapFile {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new BootstrapError('$', `cannot read ${file}: ${(err as Error).message}`)
+  }
+  return parseBootstrap(text)
+}

@@ -1,0 +1,66 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+const intFromEnv = (fallback: number, min: number) =>
+  z.preprocess((v) => (v === undefined || v === '' ? fallback : Number(v)), z.number().int().min(min))
+
+const envSchema = z.object({
+  PORT: intFromEnv(8080, 0).pipe(z.number().max(65535)),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DATA_DIR: z.string().min(1).default('./data'),
+  GATEWAY_BOOTSTRAP: z.string().optional().or(z.literal('').transform(() => undefined)),
+  GATEWAY_SECRET_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
+  /** Older master keys, comma-separated base64, still accepted for decryption after a rotation. */
+  GATEWAY_SECRET_KEY_PREVIOUS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEPLOY_TIMEOUT_MS: intFromEnv(5000, 1),
+  AUTH_MAX_FAILURES_PER_USER: intFromEnv(10, 1),
+  AUTH_MAX_FAILURES_PER_ADDRESS: intFromEnv(100, 1),
+  AUTH_FAILURE_WINDOW_SECONDS: intFromEnv(900, 1),
+})
+
+export interface Config {
+  port: number
+  host: string
+  databaseUrl?: string
+  dataDir: string
+  bootstrapFile?: string
+  secretKey?: string
+  previousSecretKeys: string[]
+  logLevel: string
+  deployTimeoutMs: number
+  authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; a bad value stops start-up with the variable's name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`)
+  }
+  const e = parsed.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    bootstrapFile: e.GATEWAY_BOOTSTRAP,
+    secretKey: e.GATEWAY_SECRET_KEY,
+    previousSecretKeys: (e.GATEWAY_SECRET_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+    deployTimeoutMs: e.DEPLOY_TIMEOUT_MS,
+    authThrottle: {
+      maxFailuresPerUser: e.AUTH_MAX_FAILURES_PER_USER,
+      maxFailuresPerAddress: e.AUTH_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS,
+    },
+  }
+}

@@ -1,0 +1,32 @@
+import { defineRoutes } from '../../platform/http/routes.js'
+import { z } from 'zod'
+import { issueAccessToken } from './service.js'
+
+export const authRoutes = defineRoutes([
+  {
+    method: 'post',
+    path: '/apiops/auth/token',
+    style: 'oauth',
+    auth: 'public',
+    tag: 'auth',
+    summary: 'Obtain a personal access token with a user name and password (client_credentials grant)',
+    body: {
+      kind: 'form',
+      required: true,
+      schema: z.object({
+        grant_type: z.literal('client_credentials'),
+        client_id: z.string().describe('user name'),
+        client_secret: z.string().describe('password'),
+      }),
+    },
+    responses: {
+      200: 'access_token, token_type Bearer, expires_in when the user has a token lifetime',
+      400: 'unsupported_grant_type, or invalid_request when the body is not form-encoded',
+      401: 'unauthorized_client: unknown user, wrong password, locked or disabled (one identical answer)',
+    },
+    async handle(ctx, input) {
+      const body = await issueAccessToken(ctx.deps, input.body, input.clientAddress)
+      return { body, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } }
+    },
+  },
+])

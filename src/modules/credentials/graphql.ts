@@ -1,0 +1,143 @@
+import { Arg, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
+import type { Credential } from '../../generated/prisma/client.js'
+import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
+import { withoutNulls } from '../../platform/graphql/inputs.js'
+import { applicationLoader, organizationLoader } from '../../platform/graphql/loaders.js'
+import { DeploymentResultType } from '../../platform/graphql/types.js'
+import { createCredential, deleteCredential, getCredential, listCredentials, resetCredentialToken, updateCredential, type CredentialWrite } from './service.js'
+import type { TokenSettings } from './token-settings.js'
+
+@ObjectType('CredentialTokenSettings', { description: 'Token settings of a credential (spec §2.3)' })
+@InputType('CredentialTokenSettingsType')
+export class CredentialTokenSettingsType {
+  @Field(() => String, { nullable: true }) grantType: string | null
+  @Field(() => Boolean, { nullable: true }) tokenNeverExpires: boolean | null
+  @Field(() => Int, { nullable: true }) tokenExpiresInAmount: number | null
+  @Field(() => String, { nullable: true }) tokenExpiresInUnit: string | null
+  @Field(() => Boolean, { nullable: true }) refreshTokenAllowed: boolean | null
+  @Field(() => Int, { nullable: true }) refreshTokenCount: number | null
+  @Field(() => Int, { nullable: true }) refreshTokenExpiresInAmount: number | null
+  @Field(() => String, { nullable: true }) refreshTokenExpiresInUnit: string | null
+  @Field(() => Boolean, { nullable: true }) allowUrlParameters: boolean | null
+  @Field(() => Boolean, { nullable: true }) managedFromThisPolicy: boolean | null
+  @Field(() => String, { nullable: true }) jwtSignatureAlgorithm: string | null
+  @Field(() => Boolean, { nullable: true }) deletePrevious: boolean | null
+  @Field(() => String, { nullable: true }) enumPolicyAuthenticationType: string | null
+}
+
+@ObjectType('Credential', { description: 'A credential (consumer) of a project; secrets are never returned' })
+export class CredentialType {
+  @Field(() => String) username: string
+  @Field(() => String, { description: 'permanent public key' }) consumerKey: string
+  @Field(() => String, { nullable: true }) fullName: string | null
+  @Field(() => String, { nullable: true }) email: string | null
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => Boolean) enabled: boolean
+  @Field(() => Boolean) syncManaged: boolean
+  @Field(() => GraphQLISODateTime, { nullable: true }) expireDate: Date | null
+  @Field(() => Boolean, { nullable: true }) trafficLogDisabled: boolean | null
+  @Field(() => Int, { description: 'deployment revision' }) revision: number
+  @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings: TokenSettings | null
+  organizationId: string | null
+  applicationId: string | null
+  passwordCipher: string | null
+}
+
+@ObjectType('CredentialWriteResult')
+export class CredentialWriteResult {
+  @Field(() => CredentialType) credential: Credential
+  @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
+
+  static from(write: CredentialWrite) {
+    return Object.assign(new CredentialWriteResult(), { credential: write.credential, deploymentResult: DeploymentResultType.from(write.deploymentResult) })
+  }
+}
+
+@InputType('CredentialInput')
+export class CredentialInputType {
+  @Field(() => String) username: string
+  @Field(() => String, { nullable: true, description: 'write-only; encrypted at rest' }) password?: string
+  @Field(() => String, { nullable: true }) fullName?: string
+  @Field(() => String, { nullable: true }) email?: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean
+  @Field(() => String, { nullable: true }) organizationCode?: string
+  @Field(() => GraphQLISODateTime, { nullable: true }) expireDate?: Date
+  @Field(() => Boolean, { nullable: true }) syncManaged?: boolean
+  @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings?: CredentialTokenSettingsType
+}
+
+@InputType('CredentialUpdateInput', { description: 'Absent or null fields keep their value; organizationCode "" detaches' })
+export class CredentialUpdateInputType {
+  @Field(() => String, { nullable: true }) username?: string
+  @Field(() => String, { nullable: true, description: 'write-only; a new value rotates it' }) password?: string
+  @Field(() => String, { nullable: true }) fullName?: string
+  @Field(() => String, { nullable: true }) email?: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean
+  @Field(() => String, { nullable: true }) organizationCode?: string
+  @Field(() => GraphQLISODateTime, { nullable: true }) expireDate?: Date
+  @Field(() => Boolean, { nullable: true }) syncManaged?: boolean
+  @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings?: CredentialTokenSettingsType
+}
+
+@Resolver(() => CredentialType)
+export class CredentialResolver {
+  @Query(() => CredentialType)
+  async credential(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    return getCredential(ctx.deps, requireViewer(ctx), projectName, username)
+  }
+
+  @Query(() => [CredentialType])
+  async credentials(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string) {
+    return listCredentials(ctx.deps, requireViewer(ctx), projectName)
+  }
+
+  @Query(() => CredentialTokenSettingsType, { nullable: true, description: 'null until the settings are first set or reset' })
+  async credentialTokenSettings(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    return (await getCredential(ctx.deps, requireViewer(ctx), projectName, username)).tokenSettings
+  }
+
+  @FieldResolver(() => Boolean, { description: 'whether a password is stored (never the password)' })
+  passwordSet(@Root() credential: Credential) {
+    return credential.passwordCipher !== null
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  async organizationCode(@Root() credential: Credential, @Ctx() ctx: GqlContext) {
+    return credential.organizationId ? ((await organizationLoader(ctx).load(credential.organizationId))?.code ?? null) : null
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'the application that owns the credential' })
+  async applicationName(@Root() credential: Credential, @Ctx() ctx: GqlContext) {
+    return credential.applicationId ? ((await applicationLoader(ctx).load(credential.applicationId))?.name ?? null) : null
+  }
+
+  @Mutation(() => CredentialWriteResult, { description: 'Resets the token settings (spec §2.3) and deploys the credential' })
+  async resetCredentialToken(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    return CredentialWriteResult.from(await resetCredentialToken(ctx.deps, requireViewer(ctx), projectName, username))
+  }
+
+  @Mutation(() => CredentialWriteResult)
+  async createCredential(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('input', () => CredentialInputType) input: CredentialInputType) {
+    return CredentialWriteResult.from(await createCredential(ctx.deps, requireViewer(ctx), projectName, withoutNulls(input)))
+  }
+
+  @Mutation(() => CredentialWriteResult)
+  async updateCredential(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('username', () => String) username: string,
+    @Arg('input', () => CredentialUpdateInputType) input: CredentialUpdateInputType,
+  ) {
+    const { organizationCode, ...rest } = withoutNulls(input)
+    return CredentialWriteResult.from(
+      await updateCredential(ctx.deps, requireViewer(ctx), projectName, username, { ...rest, ...(organizationCode === undefined ? {} : { organizationCode: organizationCode || null }) }),
+    )
+  }
+
+  @Mutation(() => DeploymentResultType, { description: 'Deletes the credential and undeploys it' })
+  async deleteCredential(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    return DeploymentResultType.from(await deleteCredential(ctx.deps, requireViewer(ctx), projectName, username))
+  }
+}

@@ -1,0 +1,31 @@
+import { requireActor, defineRoutes } from '../../platform/http/routes.js'
+import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { legacySuccess } from '../../platform/envelopes/legacy.js'
+import { resetCredentialToken } from './service.js'
+
+/** The legacy deploymentResult of a credential write (spec §2.1). */
+export const legacyDeploymentResult = (outcome: DeploymentOutcome) => ({
+  success: outcome.success,
+  message: outcome.message,
+  environmentResults: outcome.environmentResults.map(({ environmentName, success, message }) => ({ environmentName, success, message })),
+})
+
+export const credentialRoutes = defineRoutes([
+  {
+    method: 'delete',
+    path: '/apiops/projects/:projectName/credentials/:username/token/',
+    style: 'legacy',
+    auth: 'token',
+    tag: 'credentials',
+    summary: 'Reset a credential\'s token settings to the defaults and deploy it to every environment of the project',
+    responses: {
+      200: 'status SUCCESS and deploymentResult (success, message, environmentResults[])',
+      400: 'unknown project, credential not found in the project, or missing IDENTITY MANAGE',
+      401: 'missing, invalid, expired or revoked token',
+    },
+    async handle(ctx, input) {
+      const { deploymentResult } = await resetCredentialToken(ctx.deps, requireActor(ctx), input.params.projectName, input.params.username)
+      return { body: legacySuccess({ deploymentResult: legacyDeploymentResult(deploymentResult) }) }
+    },
+  },
+])

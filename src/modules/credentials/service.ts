@@ -1,0 +1,156 @@
+import { z } from 'zod'
+import type { Prisma } from '../../generated/prisma/client.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
+import type { Deps, Tx } from '../../platform/context.js'
+import { deployIfPermitted } from '../../platform/deploy/project.js'
+import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { DomainError, notFound } from '../../platform/errors/domain-error.js'
+import { parseInput } from '../../platform/errors/validation.js'
+import { mintPublicKey } from '../../platform/keys.js'
+import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import type { SecretKeyring } from '../../platform/secrets/keyring.js'
+import { objectName } from '../../platform/validation/common.js'
+import { findOrganization } from '../projects/organizations.js'
+import { credentialOwners, credentialRuntimeConfig, type CredentialWithOwners } from './runtime.js'
+import { partialTokenSettings, TOKEN_SETTINGS_AFTER_RESET } from './token-settings.js'
+
+const IDENTITY = 'IDENTITY'
+
+// consumerKey is not part of any body: zod drops unknown keys, so a value sent under that name is ignored.
+export const credentialInput = z.object({
+  username: objectName,
+  password: z.string().min(1).max(1024).nullish(),
+  fullName: z.string().max(200).nullish(),
+  email: z.email().nullish(),
+  description: z.string().max(1000).nullish(),
+  enabled: z.boolean().default(true),
+  organizationCode: z.string().nullish(),
+  expireDate: z.coerce.date().nullish(),
+  syncManaged: z.boolean().default(false),
+  tokenSettings: partialTokenSettings.nullish(),
+})
+export type CredentialInput = z.input<typeof credentialInput>
+
+export const credentialUpdate = credentialInput.partial()
+export type CredentialUpdate = z.input<typeof credentialUpdate>
+
+export interface CredentialWrite { credential: CredentialWithOwners; deploymentResult: DeploymentOutcome }
+
+export const credentialNotFound = (username: string, projectName: string) =>
+  notFound(`Credential '${username}' not found in project '${projectName}'`, { credential: username })
+
+export async function findCredential(db: Tx, access: ProjectAccess, username: string): Promise<CredentialWithOwners> {
+  const credential = await db.credential.findUnique({ where: { username }, include: credentialOwners })
+  if (!credential || credential.projectId !== access.project.id) throw credentialNotFound(username, access.project.name)
+  return credential
+}
+
+async function access(db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') {
+  const projectAccess = await resolveProjectAccess(db, actor, projectName)
+  requirePermission(projectAccess, IDENTITY, level)
+  return projectAccess
+}
+
+const deploy = (deps: Deps, projectAccess: ProjectAccess, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') =>
+  deployIfPermitted(deps, projectAccess, IDENTITY, {
+    action,
+    kind: 'CREDENTIAL',
+    name: credential.username,
+    revision: credential.revision,
+    config: action === 'DEPLOY' ? credentialRuntimeConfig(credential, deps.keyring) : { consumerKey: credential.consumerKey },
+  })
+
+const seal = (keyring: SecretKeyring, password: string | null | undefined) => (password ? keyring.encrypt(password) : null)
+
+/** Saves a new credential in the project (no deployment); the bootstrap and the deploying write share it. */
+export async function insertCredential(db: Tx, keyring: SecretKeyring, projectId: string, raw: unknown) {
+  const input = parseInput(credentialInput, raw)
+  if (await db.credential.findUnique({ where: { username: input.username } })) {
+    throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
+  }
+  const org = input.organizationCode ? await findOrganization(db, projectId, input.organizationCode) : null
+  return db.credential.create({
+    data: {
+      projectId,
+      username: input.username,
+      consumerKey: mintPublicKey('csm'),
+      passwordCipher: seal(keyring, input.password),
+      fullName: input.fullName ?? null,
+      email: input.email ?? null,
+      description: input.description ?? null,
+      enabled: input.enabled,
+      organizationId: org?.id ?? null,
+      expireDate: input.expireDate ?? null,
+      syncManaged: input.syncManaged,
+      tokenSettings: input.tokenSettings ?? undefined,
+    },
+    include: credentialOwners,
+  })
+}
+
+export async function createCredential(deps: Deps, actor: Actor, projectName: string, raw: unknown): Promise<CredentialWrite> {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
+  const credential = await insertCredential(deps.prisma, deps.keyring, projectAccess.project.id, raw)
+  return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
+}
+
+export async function updateCredential(deps: Deps, actor: Actor, projectName: string, username: string, raw: unknown): Promise<CredentialWrite> {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
+  const input = parseInput(credentialUpdate, raw)
+  const current = await findCredential(deps.prisma, projectAccess, username)
+  if (input.username && input.username !== current.username && (await deps.prisma.credential.findUnique({ where: { username: input.username } }))) {
+    throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
+  }
+  const data: Prisma.CredentialUncheckedUpdateInput = {
+    username: input.username,
+    fullName: input.fullName,
+    email: input.email,
+    description: input.description,
+    enabled: input.enabled,
+    expireDate: input.expireDate,
+    syncManaged: input.syncManaged,
+    revision: { increment: 1 },
+  }
+  if (input.password) data.passwordCipher = deps.keyring.encrypt(input.password)
+  if (input.tokenSettings !== undefined) data.tokenSettings = input.tokenSettings ?? undefined
+  if (input.organizationCode !== undefined) {
+    data.organizationId = input.organizationCode ? (await findOrganization(deps.prisma, projectAccess.project.id, input.organizationCode)).id : null
+  }
+  const credential = await deps.prisma.credential.update({ where: { id: current.id }, data, include: credentialOwners })
+  return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
+}
+
+export async function deleteCredential(deps: Deps, actor: Actor, projectName: string, username: string): Promise<DeploymentOutcome> {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
+  const credential = await findCredential(deps.prisma, projectAccess, username)
+  await deps.prisma.credential.delete({ where: { id: credential.id } })
+  return deploy(deps, projectAccess, credential, 'UNDEPLOY')
+}
+
+/**
+ * DELETE …/credentials/{username}/token/ (spec §4.2): resets the token settings to the §2.3 values, saves,
+ * then pushes to every environment of the project. Without IDENTITY DEPLOY_UNDEPLOY the reset stays
+ * saved and the result says it was not deployed.
+ */
+export async function resetCredentialToken(deps: Deps, actor: Actor, projectName: string, username: string): Promise<CredentialWrite> {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
+  const current = await findCredential(deps.prisma, projectAccess, username)
+  const credential = await deps.prisma.credential.update({
+    where: { id: current.id },
+    data: { tokenSettings: TOKEN_SETTINGS_AFTER_RESET, revision: { increment: 1 } },
+    include: credentialOwners,
+  })
+  deps.logger.info({ project: projectName, credential: username, revision: credential.revision }, 'credential token settings reset')
+  return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
+}
+
+export async function getCredential(deps: Deps, actor: Actor, projectName: string, username: string) {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'VIEW')
+  return findCredential(deps.prisma, projectAccess, username)
+}
+
+export async function listCredentials(deps: Deps, actor: Actor, projectName: string) {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'VIEW')
+  return deps.prisma.credential.findMany({ where: { projectId: projectAccess.project.id }, orderBy: { username: 'asc' }, include: credentialOwners })
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod'
+import type { Actor } from '../../platform/auth/actor.js'
+import { requirePermission } from '../../platform/auth/permissions.js'
+import type { Tx } from '../../platform/context.js'
+import { DomainError, notFound } from '../../platform/errors/domain-error.js'
+import { parseInput } from '../../platform/errors/validation.js'
+import { mintPublicKey } from '../../platform/keys.js'
+import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { objectName } from '../../platform/validation/common.js'
+import { findApplication } from './applications.js'
+
+export const apiClientFields = z.object({
+    name: objectName,
+    clientId: z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9._~-]+$/, 'may contain letters, digits, . _ ~ and - only'),
+    operationalState: z.enum(['DRAFT', 'ACTIVE', 'SUSPENDED', 'REVOKED']).default('DRAFT'),
+    readiness: z.enum(['READY', 'PENDING_SECRET', 'UNRESOLVED_DEPENDENCY']).optional(),
+    validFrom: z.coerce.date().nullish(),
+    expiresAt: z.coerce.date().nullish(),
+    /** the owner: an application or a credential of the project */
+    applicationName: z.string().nullish(),
+    credentialUsername: z.string().nullish(),
+})
+
+export const apiClientInput = apiClientFields.refine((c) => !(c.applicationName && c.credentialUsername), { message: 'give applicationName or credentialUsername, not both', path: ['credentialUsername'] })
+export type ApiClientInput = z.input<typeof apiClientInput>
+
+export async function insertApiClient(db: Tx, projectId: string, raw: ApiClientInput) {
+  const input = parseInput(apiClientInput, raw)
+  if (await db.apiClient.findUnique({ where: { clientId: input.clientId } })) {
+    throw new DomainError('conflict', 'nameAlreadyExists', `Client id '${input.clientId}' is already taken`, { field: 'clientId' })
+  }
+  const application = input.applicationName ? await findApplication(db, projectId, input.applicationName) : null
+  const credential = input.credentialUsername
+    ? await db.credential.findFirst({ where: { projectId, username: input.credentialUsername } })
+    : null
+  if (input.credentialUsername && !credential) throw notFound(`Credential '${input.credentialUsername}' not found`, { credential: input.credentialUsername })
+  return db.apiClient.create({
+    data: {
+      projectId,
+      apiClientKey: mintPublicKey('acl'),
+      clientId: input.clientId,
+      name: input.name,
+      operationalState: input.operationalState,
+      readiness: input.readiness ?? (input.operationalState === 'ACTIVE' ? 'READY' : 'PENDING_SECRET'),
+      validFrom: input.validFrom ?? null,
+      expiresAt: input.expiresAt ?? null,
+      applicationId: application?.id ?? null,
+      credentialId: credential?.id ?? null,
+    },
+  })
+}
+
+async function manage(db: Tx, actor: Actor, projectName: string) {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  requirePermission(access, 'IDENTITY', 'MANAGE')
+  return access.project
+}
+
+export async function createApiClient(db: Tx, actor: Actor, projectName: string, raw: ApiClientInput) {
+  const project = await manage(db, actor, projectName)
+  return insertApiClient(db, project.id, raw)
+}
+
+export async function deleteApiClient(db: Tx, actor: Actor, projectName: string, apiClientKey: string): Promise<boolean> {
+  const project = await manage(db, actor, projectName)
+  const removed = await db.apiClient.deleteMany({ where: { projectId: project.id, apiClientKey } })
+  if (!removed.count) throw notFound(`API client '${apiClientKey}' not found`, { apiClient: apiClientKey })
+  return true
+}
+
+export async function listApiClients(db: Tx, actor: Actor, projectName: string) {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  requirePermission(access, 'IDENTITY', 'VIEW')
+  return db.apiClient.findMany({ where: { projectId: access.project.id }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] })
+}

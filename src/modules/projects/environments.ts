@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import type { Actor } from '../../platform/auth/actor.js'
+import { requireSystemAdmin } from '../../platform/auth/require.js'
+import type { Tx } from '../../platform/context.js'
+import { DomainError, notFound } from '../../platform/errors/domain-error.js'
+import { parseInput } from '../../platform/errors/validation.js'
+import { httpUrl, objectName } from '../../platform/validation/common.js'
+
+export const environmentInput = z.object({
+  name: objectName,
+  workerUrls: z.array(httpUrl).default([]),
+})
+export type EnvironmentInput = z.input<typeof environmentInput>
+
+const environmentNotFound = (name: string) => notFound(`Environment '${name}' not found`, { environment: name })
+
+export async function createEnvironment(db: Tx, actor: Actor, raw: EnvironmentInput) {
+  requireSystemAdmin(actor)
+  const input = parseInput(environmentInput, raw)
+  if (await db.environment.findUnique({ where: { name: input.name } })) {
+    throw new DomainError('conflict', 'nameAlreadyExists', `Environment '${input.name}' already exists`, { field: 'name' })
+  }
+  return db.environment.create({ data: input })
+}
+
+export async function updateEnvironmentWorkers(db: Tx, actor: Actor, name: string, workerUrls: string[]) {
+  requireSystemAdmin(actor)
+  const input = parseInput(environmentInput, { name, workerUrls })
+  const env = await db.environment.findUnique({ where: { name } })
+  if (!env) throw environmentNotFound(name)
+  return db.environment.update({ where: { id: env.id }, data: { workerUrls: input.workerUrls } })
+}
+
+export async function deleteEnvironment(db: Tx, actor: Actor, name: string): Promise<boolean> {
+  requireSystemAdmin(actor)
+  const removed = await db.environment.deleteMany({ where: { name } })
+  if (!removed.count) throw environmentNotFound(name)
+  return true
+}
+
+export async function listEnvironments(db: Tx) {
+  return db.environment.findMany({ orderBy: { name: 'asc' } })
+}
+
+/** Environments by name, refusing the first unknown one. */
+export async function environmentsNamed(db: Tx, names: string[]) {
+  const found = await db.environment.findMany({ where: { name: { in: names } } })
+  const missing = names.find((n) => !found.some((e) => e.name === n))
+  if (missing) throw environmentNotFound(missing)
+  return found
+}

@@ -1,0 +1,12 @@
+import type { TokenAudience, UserRole } from '../../generated/prisma/enums.js'
+
+/** Who is calling: a signed-in user, or the installation itself (bootstrap, background work). */
+export type Actor =
+  | { kind: 'user'; userId: string; username: string; role: UserRole; tokenId: string; audience: TokenAudience }
+  | { kind: 'system' }
+
+export const SYSTEM: Actor = { kind: 'system' }
+
+export const isSystemAdmin = (actor: Actor) => actor.kind === 'system' || actor.role === 'ADMIN'
+
+export const actorName = (actor: Actor) => (actor.kind === 'system' ? 'system' : actor.username)

@@ -1,0 +1,122 @@
+// Opens the service database: a PostgreSQL server when a URL is given, else PGlite under DATA_DIR.
+// Either way the committed migrations are applied before the client is handed out.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
+import { PrismaPGlite } from 'pglite-prisma-adapter'
+import { PrismaClient } from '../../generated/prisma/client.js'
+import { runMigrations } from './migrate.js'
+
+export type DatabaseKind = 'embedded' | 'postgres'
+
+export interface Database {
+  prisma: PrismaClient
+  kind: DatabaseKind
+  close(): Promise<void>
+}
+
+export const defaultMigrationsDir = path.resolve(import.meta.dirname, '../../../prisma/migrations')
+
+/**
+ * Discrete pg fields from a postgresql:// URL. PrismaPg given a connectionString lets it override
+ * `database` (breaks its shadow DB), so everything here builds pools from fields instead.
+ */
+export function pgConnectionConfig(url: string): pg.ClientConfig {
+  const u = new URL(url)
+  if (u.protocol !== 'postgresql:' && u.protocol !== 'postgres:') throw new Error(`DATABASE_URL must be postgresql://…, got ${u.protocol}`)
+  const q = u.searchParams
+  const sslmode = q.get('sslmode')
+  return {
+    host: q.get('host') ?? (decodeURIComponent(u.hostname) || undefined), // ?host=/var/run/postgresql for a unix socket
+    port: u.port ? Number(u.port) : undefined,
+    // libpq falls back to the OS user; pg only to $USER, which containers often lack.
+    user: decodeURIComponent(u.username) || process.env.PGUSER || os.userInfo().username,
+    password: decodeURIComponent(u.password) || undefined,
+    database: decodeURIComponent(u.pathname.slice(1)) || undefined,
+    ssl:
+      sslmode === 'verify-full' || sslmode === 'verify-ca' ? true
+      : sslmode === 'require' || sslmode === 'prefer' ? { rejectUnauthorized: false }
+      : undefined,
+    application_name: q.get('application_name') ?? undefined,
+  }
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; migrationsDir?: string }): Promise<Database> {
+  const migrationsDir = opts.migrationsDir ?? defaultMigrationsDir
+  if (opts.databaseUrl) {
+    const config = pgConnectionConfig(opts.databaseUrl)
+    // A dedicated client: the migration advisory lock belongs to one session, not to a pool.
+    const client = new pg.Client(config)
+    await client.connect()
+    try {
+      await runMigrations(client, migrationsDir)
+    } finally {
+      await client.end()
+    }
+    // PrismaPg owns the pool it builds from a config and ends it on $disconnect.
+    const prisma = new PrismaClient({ adapter: new PrismaPg(config) })
+    return { prisma, kind: 'postgres', close: () => prisma.$disconnect() }
+  }
+
+  fs.mkdirSync(opts.dataDir, { recursive: true })
+  const unlock = lockDataDir(opts.dataDir)
+  const pglite = new PGlite(path.join(opts.dataDir, 'pglite'))
+  try {
+    await pglite.waitReady
+    await runMigrations(pglite, migrationsDir)
+  } catch (e) {
+    await pglite.close().catch(() => {})
+    unlock()
+    throw e
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) })
+  return {
+    prisma,
+    kind: 'embedded',
+    close: async () => {
+      await prisma.$disconnect()
+      await pglite.close()
+      unlock()
+    },
+  }
+}
+
+const heldLocks = new Set<string>()
+
+/**
+ * PGlite has no lock of its own, and two processes on one data directory corrupt it. The lock is
+ * a file holding the owner's pid; one whose process is gone (crash, kill -9) is taken over.
+ * Returns the release function. Also used by scripts/studio.ts.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  const file = path.resolve(dataDir, 'pglite.lock')
+  if (heldLocks.has(file)) throw new Error(`The embedded database in ${dataDir} is already open in this process`)
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' })
+      break
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e
+      const pid = Number(fs.readFileSync(file, 'utf8'))
+      if (pid && pid !== process.pid && processAlive(pid))
+        throw new Error(`The embedded database in ${dataDir} is in use by process ${pid}; stop that process first (${file})`)
+      fs.rmSync(file, { force: true })
+    }
+  }
+  heldLocks.add(file)
+  return () => {
+    if (heldLocks.delete(file)) fs.rmSync(file, { force: true })
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

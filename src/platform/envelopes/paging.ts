@@ -1,0 +1,91 @@
+import { DomainError, malformed } from '../errors/domain-error.js'
+
+export const DEFAULT_PAGE_SIZE = 20
+export const MAX_PAGE_SIZE = 200
+
+export type SortDirection = 'asc' | 'desc'
+export interface SortOrder { field: string; direction: SortDirection }
+
+export interface PageRequest {
+  page: number
+  size: number
+  sort: SortOrder[]
+  skip: number
+  take: number
+}
+
+export interface SortPolicy {
+  /** e.g. `username,asc` */
+  defaultSort: string
+  /** client-facing sort fields */
+  supported: readonly string[]
+}
+
+export interface PagingQuery {
+  page?: unknown
+  size?: unknown
+  sort?: unknown
+}
+
+function wholeNumber(value: unknown, field: string, min: number): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  const n = typeof value === 'number' ? value : Number(value)
+  if (!Number.isInteger(n) || n < min) throw malformed(`${field} must be an integer of at least ${min}`, { field })
+  return n
+}
+
+function parseSort(raw: string, policy: SortPolicy): SortOrder {
+  const [field, dir = 'asc', extra] = raw.split(',').map((s) => s.trim())
+  const direction = dir.toLowerCase()
+  if (extra !== undefined || !field || (direction !== 'asc' && direction !== 'desc')) {
+    throw malformed(`sort must be field,direction (asc or desc): '${raw}'`, { field: 'sort' })
+  }
+  if (!policy.supported.includes(field)) {
+    throw new DomainError('validation', 'unsupportedSortField', `Unsupported sort field '${field}'`, {
+      field: 'sort',
+      supported: [...policy.supported],
+    })
+  }
+  return { field, direction }
+}
+
+/** page from 0, size default 20 capped at 200, sort `field,direction` from the supported set. */
+export function parsePaging(query: PagingQuery, policy: SortPolicy): PageRequest {
+  const page = wholeNumber(query.page, 'page', 0) ?? 0
+  const size = Math.min(wholeNumber(query.size, 'size', 1) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+  const rawSorts = query.sort === undefined || query.sort === '' ? [policy.defaultSort] : ([] as unknown[]).concat(query.sort)
+  const sort = rawSorts.map((s) => parseSort(String(s), policy))
+  return { page, size, sort, skip: page * size, take: size }
+}
+
+export interface Page<T> {
+  status: 'SUCCESS'
+  items: T[]
+  page: number
+  size: number
+  totalElements: number
+  totalPages: number
+  sort: string[]
+}
+
+export function toPage<T>(request: PageRequest, items: T[], totalElements: number): Page<T> {
+  return {
+    status: 'SUCCESS',
+    items,
+    page: request.page,
+    size: request.size,
+    totalElements,
+    totalPages: Math.ceil(totalElements / request.size),
+    sort: request.sort.map((s) => `${s.field},${s.direction}`),
+  }
+}
+
+/**
+ * Prisma orderBy for the requested sort plus a unique tie-break, so pages never overlap.
+ * `columns` maps client field names to model fields when they differ.
+ */
+export function orderByFor(request: PageRequest, tieBreak: string, columns: Record<string, string> = {}) {
+  const order = request.sort.map((s) => ({ [columns[s.field] ?? s.field]: s.direction }))
+  if (!request.sort.some((s) => (columns[s.field] ?? s.field) === tieBreak)) order.push({ [tieBreak]: 'asc' })
+  return order
+}

@@ -1,0 +1,31 @@
+import { unwrapResolverError } from '@apollo/server/errors'
+import type { GraphQLFormattedError } from 'graphql'
+import { DomainError } from '../errors/domain-error.js'
+
+const codeByKind: Record<DomainError['kind'], string> = {
+  validation: 'BAD_USER_INPUT',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  permission: 'FORBIDDEN',
+  unauthenticated: 'UNAUTHENTICATED',
+  internal: 'INTERNAL_SERVER_ERROR',
+}
+
+/** Domain errors keep their errorKey and params in extensions; anything unexpected loses its details. */
+export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error)
+  if (original instanceof DomainError) {
+    const message = original.kind === 'internal' ? 'Unexpected error' : original.message
+    return {
+      message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: codeByKind[original.kind], errorKey: original.errorKey, params: original.params },
+    }
+  }
+  const code = formatted.extensions?.code
+  if (code === 'INTERNAL_SERVER_ERROR' || code === undefined) {
+    return { message: 'Unexpected error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR', errorKey: 'internalError', params: {} } }
+  }
+  return formatted
+}

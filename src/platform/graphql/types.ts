@@ -1,0 +1,44 @@
+import { Field, Int, ObjectType, ArgsType } from 'type-graphql'
+import type { ClassType } from 'type-graphql'
+import type { DeploymentOutcome } from '../deploy/pusher.js'
+
+@ObjectType('EnvironmentDeployment', { description: 'What one gateway environment answered to a push' })
+export class EnvironmentDeploymentType {
+  @Field(() => String) environmentName: string
+  @Field(() => Boolean) success: boolean
+  @Field(() => String) message: string
+  @Field(() => Int) responseTimeMs: number
+}
+
+@ObjectType('DeploymentResult', { description: 'Outcome of pushing a saved change to the gateway environments' })
+export class DeploymentResultType {
+  @Field(() => Boolean) success: boolean
+  @Field(() => String) message: string
+  @Field(() => Int) responseTimeMs: number
+  @Field(() => [EnvironmentDeploymentType]) environmentResults: EnvironmentDeploymentType[]
+
+  static from(outcome: DeploymentOutcome): DeploymentResultType {
+    return Object.assign(new DeploymentResultType(), outcome)
+  }
+}
+
+@ArgsType()
+export class PagingArgs {
+  @Field(() => Int, { nullable: true, description: 'page number from 0' }) page?: number
+  @Field(() => Int, { nullable: true, description: 'page size, default 20, at most 200' }) size?: number
+  @Field(() => [String], { nullable: true, description: 'field,direction' }) sort?: string[]
+}
+
+/** A paged list of T, the GraphQL twin of the Common Contract paged envelope. */
+export function PageOf<T extends object>(item: ClassType<T>, name: string) {
+  @ObjectType(name)
+  abstract class PageClass {
+    @Field(() => [item]) items: T[]
+    @Field(() => Int) page: number
+    @Field(() => Int) size: number
+    @Field(() => Int) totalElements: number
+    @Field(() => Int) totalPages: number
+    @Field(() => [String]) sort: string[]
+  }
+  return PageClass
+}

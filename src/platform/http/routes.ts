@@ -1,0 +1,59 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import type { z } from 'zod'
+import type { Actor } from '../auth/actor.js'
+import type { Surface } from '../auth/tokens.js'
+import type { Deps } from '../context.js'
+import { unauthenticated } from '../errors/domain-error.js'
+import type { Logger } from './logger.js'
+
+/** How a route renders errors: legacy (status/resultMessage), Common Contract, or OAuth (token endpoint). */
+export type EnvelopeStyle = 'legacy' | 'common' | 'oauth'
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
+
+export interface RouteInput {
+  params: Record<string, string>
+  query: Record<string, unknown>
+  body: unknown
+  headers: IncomingHttpHeaders
+  clientAddress: string
+}
+
+export interface RouteContext {
+  deps: Deps
+  /** null only on public routes */
+  actor: Actor | null
+  correlationId: string
+  logger: Logger
+  surface: Surface
+}
+
+export interface RouteResult {
+  status?: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+/** One declared REST operation: the table a module exports is mounted and documented from the same data. */
+export interface RouteDef {
+  method: HttpMethod
+  /** Express path, e.g. `/apiops/projects/:projectName/credentials/:username/token/` */
+  path: string
+  style: EnvelopeStyle
+  auth: 'public' | 'token'
+  summary: string
+  tag: string
+  /** request body: JSON (default for POST/PUT/PATCH), form-encoded only, or none */
+  body?: { kind: 'json' | 'form'; schema?: z.ZodType; required?: boolean }
+  query?: z.ZodObject
+  /** extra request headers worth documenting */
+  headers?: { name: string; description: string; required?: boolean }[]
+  responses: Record<number, string>
+  handle(ctx: RouteContext, input: RouteInput): Promise<RouteResult>
+}
+
+export const defineRoutes = (routes: RouteDef[]) => routes
+
+export function requireActor(ctx: RouteContext): Actor {
+  if (!ctx.actor) throw unauthenticated()
+  return ctx.actor
+}

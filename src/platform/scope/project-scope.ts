@@ -1,0 +1,37 @@
+import { isSystemAdmin, type Actor } from '../auth/actor.js'
+import { grantKey, type ProjectAccess } from '../auth/permissions.js'
+import type { Tx } from '../context.js'
+import { malformed, notFound } from '../errors/domain-error.js'
+
+/** The platform project: it always exists and holds installation-wide objects. */
+export const PLATFORM_PROJECT = 'admin'
+
+/**
+ * Resolves the project named in a path with the caller's permissions in it. Unknown and out of scope
+ * are the same answer (not found), so a caller cannot probe for projects it cannot see.
+ */
+export async function resolveProjectAccess(db: Tx, actor: Actor, projectName: string | undefined): Promise<ProjectAccess> {
+  const name = projectName?.trim() ?? ''
+  if (!name) throw malformed('Project name is empty', { field: 'projectName' })
+  const project = await db.project.findUnique({ where: { name }, select: { id: true, name: true } })
+  if (!project) throw projectNotFound(name)
+  if (isSystemAdmin(actor)) return { project, systemAdmin: true, grants: new Set() }
+  if (actor.kind !== 'user') throw projectNotFound(name)
+  const membership = await db.membership.findUnique({
+    where: { projectId_userId: { projectId: project.id, userId: actor.userId } },
+    include: { grants: true },
+  })
+  if (!membership) throw projectNotFound(name)
+  return { project, systemAdmin: false, grants: new Set(membership.grants.map((g) => grantKey(g.category, g.level))) }
+}
+
+export const projectNotFound = (name: string) => notFound(`Project '${name}' not found`, { project: name })
+
+/** Areas that work per project refuse the platform project (spec §1 rule 5). */
+export function refusePlatformScope(projectName: string | undefined): void {
+  if (projectName?.trim() === PLATFORM_PROJECT) {
+    throw malformed(`Project '${PLATFORM_PROJECT}' is the platform scope and is not supported here`, {
+      reason: 'platformScopeNotSupported',
+    })
+  }
+}

@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net'
+import type { Config } from './config.js'
+import { applyBootstrap, readBootstrapFile } from './bootstrap/apply.js'
+import { createApp } from './app.js'
+import { ensurePlatformProject } from './modules/projects/projects.js'
+import type { Deps } from './platform/context.js'
+import { openDatabase } from './platform/db/database.js'
+import { createDeployer } from './platform/deploy/pusher.js'
+import { createLogger, type Logger } from './platform/http/logger.js'
+import { createMetrics } from './platform/http/metrics.js'
+import { loadKeyring } from './platform/secrets/master-key.js'
+
+export interface RunningService {
+  url: string
+  port: number
+  deps: Deps
+  /** drains in-flight requests, then closes the database */
+  stop(): Promise<void>
+}
+
+/**
+ * Start-up order of RUNTIME.md §1: configuration and key → database with migrations → bootstrap → listen.
+ * Anything that fails stops start-up with a clear message.
+ */
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
+  const started = Date.now()
+  const keyring = loadKeyring(config, logger)
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  try {
+    const metrics = createMetrics()
+    const deps: Deps = {
+      prisma: db.prisma,
+      keyring,
+      logger,
+      metrics,
+      config,
+      deployer: createDeployer({ timeoutMs: config.deployTimeoutMs, logger, metrics }),
+    }
+    await ensurePlatformProject(db.prisma)
+    if (config.bootstrapFile) {
+      const summary = await applyBootstrap(deps, readBootstrapFile(config.bootstrapFile))
+      logger.info({ file: config.bootstrapFile, ...summary }, 'bootstrap applied')
+    }
+    const app = await createApp(deps)
+    await new Promise<void>((resolve, reject) => {
+      app.httpServer.once('error', reject)
+      app.httpServer.listen(config.port, config.host, resolve)
+    })
+    const port = (app.httpServer.address() as AddressInfo).port
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    app.setReady(true)
+    logger.info({ url, database: db.kind, startupMs: Date.now() - started }, `listening on ${url}`)
+    return {
+      url,
+      port,
+      deps,
+      stop: async () => {
+        await app.stop()
+        await db.close()
+      },
+    }
+  } catch (err) {
+    await db.close()
+    throw err
+  }
+}
