@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { buildSchema, type NonEmptyArray } from 'type-graphql'
-import type { GraphQLSchema } from 'graphql'
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql'
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
 
@@ -9,4 +9,9 @@ export const resolvers: NonEmptyArray<Function> = [AuthResolver, UserResolver, C
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {
   return buildSchema({ resolvers, validate: false })
+}
+
+/** The SDL as checked in at schema/schema.graphql: sorted, so that only real changes show as drift. */
+export async function printSchemaSdl(): Promise<string> {
+  return printSchema(lexicographicSortSchema(await buildGraphqlSchema())) + '\n'
 }

@@ -69,6 +69,19 @@ describe('openDatabase', () => {
     await db.prisma.$executeRaw`INSERT INTO "Extra" ("id") VALUES ('a')`
   })
 
+  it('rolls back a failing migration and names it', async () => {
+    const t = await fresh()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-migrations-'))
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    fs.cpSync(defaultMigrationsDir, dir, { recursive: true })
+    fs.mkdirSync(path.join(dir, '99990101000000_broken'))
+    fs.writeFileSync(path.join(dir, '99990101000000_broken', 'migration.sql'), 'CREATE TABLE "Half" ("id" TEXT);\nSELECT no_such_function();\n')
+    await expect(openDatabase({ ...t, migrationsDir: dir })).rejects.toThrow(/Migration 99990101000000_broken failed/)
+    const db = await open(t)
+    expect(await applied(db)).not.toContain('99990101000000_broken')
+    expect(await db.prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_tables WHERE tablename = 'Half'`).toEqual([])
+  })
+
   it.runIf(usesPostgres)('lets two instances start at once on one PostgreSQL database', async () => {
     const t = await fresh()
     // A brand-new database, so both instances race to apply every migration.

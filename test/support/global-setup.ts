@@ -45,9 +45,12 @@ export default async function setup(project: TestProject) {
     await client.connect()
     try {
       await runMigrations(client, defaultMigrationsDir)
-    } finally {
+    } catch (e) {
       await client.end()
+      await adminQuery(url, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`)
+      throw e
     }
+    await client.end()
     project.provide('testDbTemplate', { kind: 'postgres', url, template, prefix })
     log(`PostgreSQL template ${template} ready in ${Date.now() - started} ms`)
     return async () => {

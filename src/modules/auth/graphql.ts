@@ -40,7 +40,7 @@ export class IssuedTokenType {
   }
 }
 
-@InputType()
+@InputType('CreateUserInput')
 export class CreateUserInputType {
   @Field(() => String) username: string
   @Field(() => String) password: string
@@ -50,7 +50,7 @@ export class CreateUserInputType {
   @Field(() => Int, { nullable: true }) tokenLifetimeSeconds?: number | null
 }
 
-@InputType()
+@InputType('UpdateUserInput')
 export class UpdateUserInputType {
   @Field(() => String, { nullable: true }) password?: string
   @Field(() => String, { nullable: true }) role?: 'ADMIN' | 'USER'

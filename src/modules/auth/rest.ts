@@ -1,6 +1,6 @@
-import { defineRoutes } from '../../platform/http/routes.js'
+import { defineRoutes, requireActor } from '../../platform/http/routes.js'
 import { z } from 'zod'
-import { issueAccessToken } from './service.js'
+import { describeSession, issueAccessToken } from './service.js'
 
 export const authRoutes = defineRoutes([
   {
@@ -27,6 +27,17 @@ export const authRoutes = defineRoutes([
     async handle(ctx, input) {
       const body = await issueAccessToken(ctx.deps, input.body, input.clientAddress)
       return { body, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } }
+    },
+  },  {
+    method: 'get',
+    path: '/api/session',
+    style: 'common',
+    auth: 'token',
+    tag: 'auth',
+    summary: 'The caller of the manager surface: user, role and the audience and expiry of the presented token',
+    responses: { 200: 'username, role, audience, expiresAt', 401: 'missing, invalid, expired or revoked token' },
+    async handle(ctx) {
+      return { body: await describeSession(ctx.deps, requireActor(ctx)) }
     },
   },
 ])

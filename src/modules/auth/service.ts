@@ -58,6 +58,13 @@ export async function issueAccessToken(deps: Deps, form: unknown, clientAddress:
   }
 }
 
+/** Who is calling, for consoles on the manager surface (/api/session). */
+export async function describeSession(deps: Deps, actor: Actor) {
+  if (actor.kind !== 'user') throw new DomainError('validation', 'malformedRequest', 'Only a signed-in user has a session')
+  const token = await deps.prisma.accessToken.findUniqueOrThrow({ where: { id: actor.tokenId } })
+  return { username: actor.username, role: actor.role, audience: actor.audience, expiresAt: token.expiresAt?.toISOString() ?? null }
+}
+
 // --- the caller's own tokens -------------------------------------------------------------------
 
 function viewerId(actor: Actor): string {

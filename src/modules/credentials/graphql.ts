@@ -8,7 +8,7 @@ import { createCredential, deleteCredential, getCredential, listCredentials, res
 import type { TokenSettings } from './token-settings.js'
 
 @ObjectType('CredentialTokenSettings', { description: 'Token settings of a credential (spec §2.3)' })
-@InputType('CredentialTokenSettingsType')
+@InputType('CredentialTokenSettingsInput')
 export class CredentialTokenSettingsType {
   @Field(() => String, { nullable: true }) grantType: string | null
   @Field(() => Boolean, { nullable: true }) tokenNeverExpires: boolean | null

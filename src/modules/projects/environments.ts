@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Tx } from '../../platform/context.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { httpUrl, objectName } from '../../platform/validation/common.js'
@@ -40,6 +41,26 @@ export async function deleteEnvironment(db: Tx, actor: Actor, name: string): Pro
 
 export async function listEnvironments(db: Tx) {
   return db.environment.findMany({ orderBy: { name: 'asc' } })
+}
+
+export async function getEnvironment(db: Tx, actor: Actor, name: string) {
+  requireSystemAdmin(actor)
+  const env = await db.environment.findUnique({ where: { name } })
+  if (!env) throw environmentNotFound(name)
+  return env
+}
+
+export const ENVIRONMENT_SORT = { defaultSort: 'name,asc', supported: ['name', 'createdAt'] } as const
+
+/** One page of the installation's environments, with their worker URLs: system administrators only. */
+export async function pageEnvironments(db: Tx, actor: Actor, query: PagingQuery) {
+  requireSystemAdmin(actor)
+  const page = parsePaging(query, ENVIRONMENT_SORT)
+  const [items, total] = await Promise.all([
+    db.environment.findMany({ orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
+    db.environment.count(),
+  ])
+  return toPage(page, items, total)
 }
 
 /** Environments by name, refusing the first unknown one. */

@@ -1,24 +1,33 @@
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission } from '../../platform/auth/permissions.js'
+import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { viewPerProject } from './projects.js'
 
 const code = z.string().trim().min(1, 'must not be blank').max(100).regex(/^[A-Za-z0-9._-]+$/, 'may contain letters, digits, . _ and - only')
 
-export const organizationInput = z.object({
-  code,
+const organizationFields = {
   name: z.string().trim().min(1, 'must not be blank').max(200),
   parentCode: code.nullish(),
-  state: z.enum(['ACTIVE', 'DELETE_IN_PROGRESS', 'TOMBSTONED']).default('ACTIVE'),
-  suspended: z.boolean().default(false),
+  state: z.enum(['ACTIVE', 'DELETE_IN_PROGRESS', 'TOMBSTONED']),
+  suspended: z.boolean(),
+}
+
+export const organizationInput = z.object({
+  code,
+  ...organizationFields,
+  state: organizationFields.state.default('ACTIVE'),
+  suspended: organizationFields.suspended.default(false),
 })
 export type OrganizationInput = z.input<typeof organizationInput>
 
-export const organizationUpdate = organizationInput.omit({ code: true }).partial()
+// Built without the create defaults: zod fills defaults even in partial objects, which would reset fields.
+export const organizationUpdate = z.object(organizationFields).partial()
 export type OrganizationUpdate = z.input<typeof organizationUpdate>
 
 export const organizationNotFound = (orgCode: string) => notFound(`Organization '${orgCode}' not found`, { organization: orgCode })
@@ -32,6 +41,12 @@ export async function findOrganization(db: Tx, projectId: string, orgCode: strin
 async function manageAccess(db: Tx, actor: Actor, projectName: string) {
   const access = await resolveProjectAccess(db, actor, projectName)
   requirePermission(access, 'IDENTITY', 'MANAGE')
+  return access
+}
+
+async function viewAccess(db: Tx, actor: Actor, projectName: string) {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  requirePermission(access, 'IDENTITY', 'VIEW')
   return access
 }
 
@@ -80,7 +95,28 @@ export async function deleteOrganization(db: Tx, actor: Actor, projectName: stri
 }
 
 export async function listOrganizations(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'VIEW')
+  const access = await viewAccess(db, actor, projectName)
   return db.organization.findMany({ where: { projectId: access.project.id }, orderBy: { code: 'asc' } })
 }
+
+export const ORGANIZATION_SORT = { defaultSort: 'code,asc', supported: ['code', 'name', 'state', 'createdAt'] } as const
+
+export async function pageOrganizations(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
+  const access = await viewAccess(db, actor, projectName)
+  const page = parsePaging(query, ORGANIZATION_SORT)
+  const where = { projectId: access.project.id }
+  const [items, total] = await Promise.all([
+    db.organization.findMany({ where, orderBy: orderByFor(page, 'code'), skip: page.skip, take: page.take }),
+    db.organization.count({ where }),
+  ])
+  return toPage(page, items, total)
+}
+
+export async function getOrganization(db: Tx, actor: Actor, projectName: string, orgCode: string) {
+  const access = await viewAccess(db, actor, projectName)
+  return findOrganization(db, access.project.id, orgCode)
+}
+
+/** The organizations of many projects in one query (relation batching); IDENTITY VIEW per project. */
+export const organizationsOfProjects = (db: Tx, accesses: readonly ProjectAccess[]) =>
+  viewPerProject(accesses, 'IDENTITY', (projectIds) => db.organization.findMany({ where: { projectId: { in: projectIds } }, orderBy: { code: 'asc' } }))

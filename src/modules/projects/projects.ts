@@ -1,12 +1,14 @@
 import { z } from 'zod'
+import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { isSystemAdmin } from '../../platform/auth/actor.js'
-import { ASSET_CATEGORIES, PERMISSION_LEVELS } from '../../platform/auth/permissions.js'
+import { ASSET_CATEGORIES, grantKey, PERMISSION_LEVELS, requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Tx } from '../../platform/context.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import { PLATFORM_PROJECT, projectNotFound } from '../../platform/scope/project-scope.js'
+import { PLATFORM_PROJECT, projectNotFound, resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { environmentsNamed } from './environments.js'
 
@@ -69,9 +71,90 @@ export async function deleteProject(db: Tx, actor: Actor, name: string): Promise
 
 /** Projects the caller can see: all for a system administrator, else those it is a member of. */
 export async function listVisibleProjects(db: Tx, actor: Actor) {
-  if (isSystemAdmin(actor)) return db.project.findMany({ orderBy: { name: 'asc' } })
-  if (actor.kind !== 'user') return []
-  return db.project.findMany({ where: { memberships: { some: { userId: actor.userId } } }, orderBy: { name: 'asc' } })
+  return db.project.findMany({ where: visibleProjects(actor), orderBy: { name: 'asc' } })
+}
+
+const visibleProjects = (actor: Actor): Prisma.ProjectWhereInput =>
+  actor.kind === 'user' && !isSystemAdmin(actor) ? { memberships: { some: { userId: actor.userId } } } : {}
+
+export const PROJECT_SORT = { defaultSort: 'name,asc', supported: ['name', 'createdAt'] } as const
+
+/** One page of the projects the caller can see. */
+export async function pageVisibleProjects(db: Tx, actor: Actor, query: PagingQuery) {
+  const page = parsePaging(query, PROJECT_SORT)
+  const where = visibleProjects(actor)
+  const [items, total] = await Promise.all([
+    db.project.findMany({ where, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
+    db.project.count({ where }),
+  ])
+  return toPage(page, items, total)
+}
+
+/** A project the caller can see; unknown and out of scope are the same not found. */
+export async function getVisibleProject(db: Tx, actor: Actor, name: string) {
+  const { project } = await resolveProjectAccess(db, actor, name)
+  return db.project.findUniqueOrThrow({ where: { id: project.id } })
+}
+
+/**
+ * The caller's access to many projects in two queries, for relations read in batches. The projects are
+ * ones the caller already reached through a visibility check; a non-member simply holds no grants.
+ */
+export async function accessToProjects(db: Tx, actor: Actor, projectIds: readonly string[]): Promise<ProjectAccess[]> {
+  const ids = [...projectIds]
+  const projects = await db.project.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })
+  const admin = isSystemAdmin(actor)
+  const memberships = actor.kind === 'user' && !admin
+    ? await db.membership.findMany({ where: { userId: actor.userId, projectId: { in: ids } }, include: { grants: true } })
+    : []
+  const grants = new Map(memberships.map((m) => [m.projectId, new Set(m.grants.map((g) => grantKey(g.category, g.level)))]))
+  return ids.map((id) => ({
+    project: projects.find((p) => p.id === id) ?? { id, name: id },
+    systemAdmin: admin,
+    grants: grants.get(id) ?? new Set<string>(),
+  }))
+}
+
+function refusal(access: ProjectAccess, category: string): DomainError | null {
+  try {
+    requirePermission(access, category, 'VIEW')
+    return null
+  } catch (err) {
+    return err as DomainError
+  }
+}
+
+/**
+ * Reads a has-many relation of many projects in one query. A project where the caller lacks `category`
+ * VIEW gets permissionDenied in place of its rows, so a relation never shows more than its list query.
+ */
+export async function viewPerProject<T extends { projectId: string }>(
+  accesses: readonly ProjectAccess[],
+  category: string,
+  fetch: (projectIds: string[]) => Promise<T[]>,
+): Promise<(T[] | DomainError)[]> {
+  const refusals = accesses.map((a) => refusal(a, category))
+  const allowed = accesses.filter((_, i) => !refusals[i]).map((a) => a.project.id)
+  const rows = allowed.length ? await fetch(allowed) : []
+  const groups = new Map<string, T[]>()
+  for (const row of rows) {
+    const list = groups.get(row.projectId)
+    if (list) list.push(row)
+    else groups.set(row.projectId, [row])
+  }
+  return accesses.map((a, i) => refusals[i] ?? groups.get(a.project.id) ?? [])
+}
+
+/** Members and their grants, for callers holding PROJECT_MANAGEMENT VIEW in the project. */
+export async function membersOfProjects(db: Tx, accesses: readonly ProjectAccess[]) {
+  return viewPerProject(accesses, 'PROJECT_MANAGEMENT', async (projectIds) => {
+    const rows = await db.membership.findMany({
+      where: { projectId: { in: projectIds } },
+      include: { user: { select: { username: true } }, grants: { orderBy: [{ category: 'asc' }, { level: 'asc' }] } },
+      orderBy: { user: { username: 'asc' } },
+    })
+    return rows.map((m) => ({ projectId: m.projectId, username: m.user.username, permissions: m.grants.map((g) => ({ category: g.category, level: g.level })) }))
+  })
 }
 
 /** The platform project always exists (RUNTIME.md §3); created on every start if missing. */

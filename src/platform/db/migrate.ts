@@ -17,8 +17,11 @@ interface Session {
 
 function session(db: MigrationTarget): Session {
   // PGlite runs multi-statement scripts through exec(); pg's simple-query protocol through query().
-  if ('exec' in db) return { query: (s, p) => db.query(s, p), script: async (s) => void (await db.exec(s)) }
-  return { query: async <R extends object>(s: string, p?: unknown[]) => (await db.query(s, p)) as unknown as { rows: R[] }, script: async (s) => void (await db.query(s)) }
+  if ('exec' in db) return { query: (sql, params) => db.query(sql, params), script: async (sql) => void (await db.exec(sql)) }
+  return {
+    query: async <R extends object>(sql: string, params?: unknown[]) => (await db.query(sql, params)) as unknown as { rows: R[] },
+    script: async (sql) => void (await db.query(sql)),
+  }
 }
 
 // Arbitrary fixed key: serialises concurrent start-ups of several instances on one PostgreSQL database.
