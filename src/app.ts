@@ -3,7 +3,6 @@ import http from 'node:http'
 import { createRequire } from 'node:module'
 import express, { type Request, type Response } from 'express'
 import { ApolloServer } from '@apollo/server'
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer'
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
 import { expressMiddleware } from '@as-integrations/express5'
 import { GraphQLError } from 'graphql'
@@ -16,6 +15,7 @@ import { Loaders, type GqlContext } from './platform/graphql/context.js'
 import { formatGraphqlError } from './platform/graphql/errors.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { operationLimits } from './platform/graphql/limits.js'
+import { drainHttpServer } from './platform/http/drain.js'
 import { buildOpenApi } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
 import { mountRoutes } from './platform/http/router.js'
@@ -71,7 +71,9 @@ export async function createApp(deps: Deps): Promise<App> {
     validationRules: operationLimits,
     formatError: formatGraphqlError,
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), ApolloServerPluginLandingPageDisabled()],
+    // main.ts owns signal handling: drain HTTP, stop GraphQL, then close the database, in that order
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginLandingPageDisabled()],
   })
   await apollo.start()
   app.use(explorerRouter())
@@ -108,6 +110,7 @@ export async function createApp(deps: Deps): Promise<App> {
     },
     stop: async () => {
       ready = false
+      await drainHttpServer(httpServer)
       await apollo.stop()
     },
   }

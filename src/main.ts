@@ -15,6 +15,7 @@ try {
     logger.info({ signal }, 'shutting down: draining in-flight requests')
     try {
       await service.stop()
+      logger.info('stopped')
       process.exit(0)
     } catch (err) {
       logger.error({ err }, 'unclean shutdown')

@@ -3,9 +3,16 @@ import { buildSchema, type NonEmptyArray } from 'type-graphql'
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql'
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
+import { ApiProxyResolver } from './modules/apiproxies/graphql.js'
+import { ApiClientResolver, ApplicationResolver } from './modules/identity/graphql.js'
+import { StoredObjectResolver } from './modules/objects/graphql.js'
+import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './modules/projects/graphql.js'
 
 /** Every module's resolvers: the GraphQL door. */
-export const resolvers: NonEmptyArray<Function> = [AuthResolver, UserResolver, CredentialResolver]
+export const resolvers: NonEmptyArray<Function> = [
+  AuthResolver, UserResolver, CredentialResolver,
+  EnvironmentResolver, ProjectResolver, OrganizationResolver, ApplicationResolver, ApiClientResolver, ApiProxyResolver, StoredObjectResolver,
+]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {
   return buildSchema({ resolvers, validate: false })

@@ -57,7 +57,9 @@ export async function startService(config: Config, logger: Logger = createLogger
       deps,
       stop: async () => {
         await app.stop()
+        logger.info('HTTP server drained')
         await db.close()
+        logger.info('database closed')
       },
     }
   } catch (err) {

@@ -11,6 +11,7 @@ import {
 } from './generated/graphql.js'
 import { SYSTEM } from '../src/platform/auth/actor.js'
 import { setMemberPermissions } from '../src/modules/projects/projects.js'
+import { jsonOf } from './support/http.js'
 import { startTestService, type TestService } from './support/app.js'
 import { sampleBootstrap } from './support/fixtures.js'
 
@@ -51,10 +52,10 @@ describe('presenting a token (spec §5)', () => {
   it('refuses a missing, unknown or malformed token with a legacy 401', async () => {
     const missing = await apiopsCall({})
     expect(missing.status).toBe(401)
-    expect(await missing.json()).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(/empty key/i) })
+    expect(await jsonOf(missing)).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(/empty key/i) })
     const unknown = await apiopsCall(bearer('gmt_unknown'))
     expect(unknown.status).toBe(401)
-    expect((await unknown.json()).resultMessage).toBe('Invalid token')
+    expect((await jsonOf(unknown)).resultMessage).toBe('Invalid token')
     expect((await apiopsCall({ authorization: 'Basic abc' })).status).toBe(401)
   })
 })
@@ -89,7 +90,7 @@ describe('token validity (spec §3.5, §5.4, §5.5)', () => {
     await new Promise((r) => setTimeout(r, 1100))
     const res = await apiopsCall(bearer(token))
     expect(res.status).toBe(401)
-    expect((await res.json()).resultMessage).toBe('Token has expired')
+    expect((await jsonOf(res)).resultMessage).toBe('Token has expired')
   })
 
   it('keeps several tokens per user and revokes one by value without touching the others', async () => {
@@ -139,7 +140,7 @@ describe('token audiences', () => {
     expect((await svc.op(MeDocument, {}, consoleToken)).data?.me.username).toBe('alice')
     const session = await svc.http('/api/session', { headers: bearer(consoleToken) })
     expect(session.status).toBe(200)
-    expect(await session.json()).toMatchObject({ username: 'alice', audience: 'CONSOLE' })
+    expect(await jsonOf(session)).toMatchObject({ username: 'alice', audience: 'CONSOLE' })
     const refused = await apiopsCall(bearer(consoleToken))
     expect({ status: refused.status, body: await refused.text() }).toEqual(await unknownTokenAnswer())
   })

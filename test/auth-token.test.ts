@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonOf } from './support/http.js'
 import { startTestService, type TestService } from './support/app.js'
 import { sampleBootstrap } from './support/fixtures.js'
 
@@ -26,7 +27,7 @@ describe('POST /apiops/auth/token (spec §4.1, §7.2)', () => {
     const res = await tokenRequest(creds('alice', 'alice-pass-1'), { accept: 'application/json' })
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
-    const body = await res.json()
+    const body = await jsonOf(res)
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'token_type'])
     expect(body.token_type).toBe('Bearer')
     expect(body.expires_in).toBe(3600)
@@ -34,13 +35,13 @@ describe('POST /apiops/auth/token (spec §4.1, §7.2)', () => {
   })
 
   it('omits expires_in when the user has no token lifetime', async () => {
-    const body = await (await tokenRequest(creds('root', 's3cret-root'))).json()
+    const body = await jsonOf(await tokenRequest(creds('root', 's3cret-root')))
     expect(body.token_type).toBe('Bearer')
     expect(body).not.toHaveProperty('expires_in')
   })
 
   it('stores only a hash of the token, never its value', async () => {
-    const { access_token } = await (await tokenRequest(creds('root', 's3cret-root'))).json()
+    const { access_token } = await jsonOf(await tokenRequest(creds('root', 's3cret-root')))
     const stored = await svc.deps.prisma.accessToken.findMany()
     expect(stored.length).toBeGreaterThan(0)
     expect(JSON.stringify(stored)).not.toContain(access_token)
@@ -54,7 +55,7 @@ describe('POST /apiops/auth/token (spec §4.1, §7.2)', () => {
     const before = await svc.deps.prisma.accessToken.count()
     const res = await tokenRequest(fields)
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) })
+    expect(await jsonOf(res)).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) })
     expect(await svc.deps.prisma.accessToken.count()).toBe(before)
   })
 
@@ -65,7 +66,7 @@ describe('POST /apiops/auth/token (spec §4.1, §7.2)', () => {
       body: JSON.stringify(creds('alice', 'alice-pass-1')),
     })
     expect(res.status).toBe(400)
-    expect((await res.json()).error).toBe('invalid_request')
+    expect((await jsonOf(res)).error).toBe('invalid_request')
   })
 
   it('answers unknown user, wrong password, locked and disabled with byte-identical 401s', async () => {
@@ -115,7 +116,7 @@ describe('throttling per client address', () => {
       for (let i = 0; i < 4; i++) await request(`ghost-${i}`, 'x')
       const refused = await request('erin', 'erin-pass')
       expect(refused.status).toBe(401)
-      expect((await refused.json()).error).toBe('unauthorized_client')
+      expect((await jsonOf(refused)).error).toBe('unauthorized_client')
     } finally {
       await local.close()
     }

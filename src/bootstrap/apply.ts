@@ -92,7 +92,14 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string,
   }
   for (const [i, c] of p.credentials.entries()) {
     await step(summary, `${at}.credentials[${i}]`,
-      () => tx.credential.findUnique({ where: { username: c.username } }),
+      async () => {
+        // usernames are unique across the installation: one held by another project is a conflict, not "the same"
+        const existing = await tx.credential.findUnique({ where: { username: c.username }, include: { project: true } })
+        if (existing && existing.projectId !== projectId) {
+          throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${c.username}' is already taken in project '${existing.project.name}'`)
+        }
+        return existing
+      },
       () => insertCredential(tx, deps.keyring, projectId, c))
   }
   for (const [i, a] of p.applications.entries()) {

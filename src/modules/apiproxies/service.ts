@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission } from '../../platform/auth/permissions.js'
+import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
+import { viewPerProject } from '../projects/projects.js'
 
 export const API_PROXY_KINDS = ['REST', 'SOAP', 'GRPC', 'WEBSOCKET', 'AI', 'MCP', 'A2A'] as const
 
@@ -29,6 +31,14 @@ export async function insertApiProxy(db: Tx, projectId: string, raw: ApiProxyInp
   return db.apiProxy.create({ data: { projectId, name: input.name, kind: input.kind, groups: groupLinks(projectId, input.groups) } })
 }
 
+const apiProxyNotFound = (name: string) => notFound(`API proxy '${name}' not found`, { apiProxy: name })
+
+async function findApiProxy(db: Tx, projectId: string, name: string) {
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId, name } } })
+  if (!proxy) throw apiProxyNotFound(name)
+  return proxy
+}
+
 async function manage(db: Tx, actor: Actor, projectName: string) {
   const access = await resolveProjectAccess(db, actor, projectName)
   requirePermission(access, 'API_MANAGEMENT', 'MANAGE')
@@ -44,20 +54,46 @@ export async function createApiProxy(db: Tx, actor: Actor, projectName: string, 
 export async function setApiProxyGroups(db: Tx, actor: Actor, projectName: string, name: string, groups: string[]) {
   const project = await manage(db, actor, projectName)
   const input = parseInput(apiProxyInput.pick({ groups: true }), { groups })
-  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: project.id, name } } })
-  if (!proxy) throw notFound(`API proxy '${name}' not found`, { apiProxy: name })
+  const proxy = await findApiProxy(db, project.id, name)
   return db.apiProxy.update({ where: { id: proxy.id }, data: { groups: { set: [], ...groupLinks(project.id, input.groups) } } })
 }
 
 export async function deleteApiProxy(db: Tx, actor: Actor, projectName: string, name: string): Promise<boolean> {
   const project = await manage(db, actor, projectName)
   const removed = await db.apiProxy.deleteMany({ where: { projectId: project.id, name } })
-  if (!removed.count) throw notFound(`API proxy '${name}' not found`, { apiProxy: name })
+  if (!removed.count) throw apiProxyNotFound(name)
   return true
 }
 
-export async function listApiProxies(db: Tx, actor: Actor, projectName: string) {
+async function view(db: Tx, actor: Actor, projectName: string) {
   const access = await resolveProjectAccess(db, actor, projectName)
   requirePermission(access, 'API_MANAGEMENT', 'VIEW')
-  return db.apiProxy.findMany({ where: { projectId: access.project.id }, orderBy: { name: 'asc' } })
+  return access.project
 }
+
+export async function listApiProxies(db: Tx, actor: Actor, projectName: string) {
+  const project = await view(db, actor, projectName)
+  return db.apiProxy.findMany({ where: { projectId: project.id }, orderBy: { name: 'asc' } })
+}
+
+export const API_PROXY_SORT = { defaultSort: 'name,asc', supported: ['name', 'kind', 'createdAt'] } as const
+
+export async function pageApiProxies(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
+  const project = await view(db, actor, projectName)
+  const page = parsePaging(query, API_PROXY_SORT)
+  const where = { projectId: project.id }
+  const [items, total] = await Promise.all([
+    db.apiProxy.findMany({ where, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
+    db.apiProxy.count({ where }),
+  ])
+  return toPage(page, items, total)
+}
+
+export async function getApiProxy(db: Tx, actor: Actor, projectName: string, name: string) {
+  const project = await view(db, actor, projectName)
+  return findApiProxy(db, project.id, name)
+}
+
+/** The API proxies of many projects in one query (relation batching); API_MANAGEMENT VIEW per project. */
+export const apiProxiesOfProjects = (db: Tx, accesses: readonly ProjectAccess[]) =>
+  viewPerProject(accesses, 'API_MANAGEMENT', (projectIds) => db.apiProxy.findMany({ where: { projectId: { in: projectIds } }, orderBy: { name: 'asc' } }))

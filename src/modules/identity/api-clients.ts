@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import { requirePermission } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
@@ -50,6 +51,8 @@ export async function insertApiClient(db: Tx, projectId: string, raw: ApiClientI
   })
 }
 
+const apiClientNotFound = (apiClientKey: string) => notFound(`API client '${apiClientKey}' not found`, { apiClient: apiClientKey })
+
 async function manage(db: Tx, actor: Actor, projectName: string) {
   const access = await resolveProjectAccess(db, actor, projectName)
   requirePermission(access, 'IDENTITY', 'MANAGE')
@@ -64,12 +67,37 @@ export async function createApiClient(db: Tx, actor: Actor, projectName: string,
 export async function deleteApiClient(db: Tx, actor: Actor, projectName: string, apiClientKey: string): Promise<boolean> {
   const project = await manage(db, actor, projectName)
   const removed = await db.apiClient.deleteMany({ where: { projectId: project.id, apiClientKey } })
-  if (!removed.count) throw notFound(`API client '${apiClientKey}' not found`, { apiClient: apiClientKey })
+  if (!removed.count) throw apiClientNotFound(apiClientKey)
   return true
 }
 
-export async function listApiClients(db: Tx, actor: Actor, projectName: string) {
+async function view(db: Tx, actor: Actor, projectName: string) {
   const access = await resolveProjectAccess(db, actor, projectName)
   requirePermission(access, 'IDENTITY', 'VIEW')
-  return db.apiClient.findMany({ where: { projectId: access.project.id }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] })
+  return access.project
+}
+
+export async function listApiClients(db: Tx, actor: Actor, projectName: string) {
+  const project = await view(db, actor, projectName)
+  return db.apiClient.findMany({ where: { projectId: project.id }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] })
+}
+
+export const API_CLIENT_SORT = { defaultSort: 'name,asc', supported: ['name', 'clientId', 'operationalState', 'createdAt'] } as const
+
+export async function pageApiClients(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
+  const project = await view(db, actor, projectName)
+  const page = parsePaging(query, API_CLIENT_SORT)
+  const where = { projectId: project.id }
+  const [items, total] = await Promise.all([
+    db.apiClient.findMany({ where, orderBy: orderByFor(page, 'apiClientKey'), skip: page.skip, take: page.take }),
+    db.apiClient.count({ where }),
+  ])
+  return toPage(page, items, total)
+}
+
+export async function getApiClient(db: Tx, actor: Actor, projectName: string, apiClientKey: string) {
+  const project = await view(db, actor, projectName)
+  const client = await db.apiClient.findFirst({ where: { projectId: project.id, apiClientKey } })
+  if (!client) throw apiClientNotFound(apiClientKey)
+  return client
 }

@@ -1,28 +1,38 @@
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission } from '../../platform/auth/permissions.js'
+import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findOrganization } from '../projects/organizations.js'
+import { viewPerProject } from '../projects/projects.js'
 
-export const applicationInput = z.object({
+const applicationFields = {
   name: objectName,
-  applicationKind: z.enum(['PORTAL', 'INTERNAL']).default('INTERNAL'),
-  appStatus: z.enum(['ACTIVE', 'SUSPENDED', 'PENDING_DELETION', 'ARCHIVED']).default('ACTIVE'),
+  applicationKind: z.enum(['PORTAL', 'INTERNAL']),
   referenceId: z.string().max(200).nullish(),
   description: z.string().max(1000).nullish(),
   organizationCode: z.string().nullish(),
   /** usernames of the credentials the application owns */
-  consumers: z.array(z.string()).default([]),
+  consumers: z.array(z.string()),
+}
+
+export const applicationInput = z.object({
+  ...applicationFields,
+  applicationKind: applicationFields.applicationKind.default('INTERNAL'),
+  appStatus: z.enum(['ACTIVE', 'SUSPENDED', 'PENDING_DELETION', 'ARCHIVED']).default('ACTIVE'),
+  consumers: applicationFields.consumers.default([]),
 })
 export type ApplicationInput = z.input<typeof applicationInput>
 
-export const applicationUpdate = applicationInput.omit({ name: true, appStatus: true }).partial().extend({ name: objectName.optional() })
+// Built without the create defaults: zod fills defaults even in partial objects, which would reset
+// the kind and drop every consumer on an update that does not mention them.
+export const applicationUpdate = z.object(applicationFields).partial()
 export type ApplicationUpdate = z.input<typeof applicationUpdate>
 
 const applicationNotFound = (name: string) => notFound(`Application '${name}' not found`, { application: name })
@@ -33,12 +43,17 @@ async function manage(db: Tx, actor: Actor, projectName: string) {
   return access.project
 }
 
-/** Links the named credentials of the project to the application as its consumers. */
-async function adoptConsumers(db: Tx, projectId: string, applicationId: string, usernames: string[]) {
+/** Ids of the named credentials of the project, refusing the first unknown one: called before any write. */
+async function consumerIds(db: Tx, projectId: string, usernames: string[]) {
   const found = await db.credential.findMany({ where: { projectId, username: { in: usernames } }, select: { id: true, username: true } })
   const missing = usernames.find((u) => !found.some((c) => c.username === u))
   if (missing) throw notFound(`Credential '${missing}' not found`, { credential: missing })
-  await db.credential.updateMany({ where: { id: { in: found.map((c) => c.id) } }, data: { applicationId } })
+  return found.map((c) => c.id)
+}
+
+/** Links the credentials to the application as its consumers. */
+async function adoptConsumers(db: Tx, applicationId: string, credentialIds: string[]) {
+  if (credentialIds.length) await db.credential.updateMany({ where: { id: { in: credentialIds } }, data: { applicationId } })
 }
 
 export async function insertApplication(db: Tx, projectId: string, raw: ApplicationInput) {
@@ -47,6 +62,7 @@ export async function insertApplication(db: Tx, projectId: string, raw: Applicat
     throw new DomainError('conflict', 'nameAlreadyExists', `Application '${input.name}' already exists`, { field: 'name' })
   }
   const org = input.organizationCode ? await findOrganization(db, projectId, input.organizationCode) : null
+  const consumers = await consumerIds(db, projectId, input.consumers)
   const app = await db.application.create({
     data: {
       projectId,
@@ -59,7 +75,7 @@ export async function insertApplication(db: Tx, projectId: string, raw: Applicat
       organizationId: org?.id ?? null,
     },
   })
-  await adoptConsumers(db, projectId, app.id, input.consumers)
+  await adoptConsumers(db, app.id, consumers)
   return app
 }
 
@@ -91,8 +107,9 @@ export async function updateApplication(db: Tx, actor: Actor, projectName: strin
     throw new DomainError('conflict', 'nameAlreadyExists', `Application '${input.name}' already exists`, { field: 'name' })
   }
   if (input.consumers) {
+    const consumers = await consumerIds(db, project.id, input.consumers)
     await db.credential.updateMany({ where: { applicationId: app.id }, data: { applicationId: null } })
-    await adoptConsumers(db, project.id, app.id, input.consumers)
+    await adoptConsumers(db, app.id, consumers)
   }
   return db.application.update({ where: { id: app.id }, data })
 }
@@ -104,8 +121,42 @@ export async function deleteApplication(db: Tx, actor: Actor, projectName: strin
   return true
 }
 
-export async function listApplications(db: Tx, actor: Actor, projectName: string) {
+async function view(db: Tx, actor: Actor, projectName: string) {
   const access = await resolveProjectAccess(db, actor, projectName)
   requirePermission(access, 'IDENTITY', 'VIEW')
-  return db.application.findMany({ where: { projectId: access.project.id }, orderBy: { name: 'asc' } })
+  return access.project
 }
+
+export async function listApplications(db: Tx, actor: Actor, projectName: string) {
+  const project = await view(db, actor, projectName)
+  return db.application.findMany({ where: { projectId: project.id }, orderBy: { name: 'asc' } })
+}
+
+export const APPLICATION_SORT = { defaultSort: 'name,asc', supported: ['name', 'applicationKind', 'appStatus', 'created'] } as const
+
+export async function pageApplications(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
+  const project = await view(db, actor, projectName)
+  const page = parsePaging(query, APPLICATION_SORT)
+  const where = { projectId: project.id }
+  const [items, total] = await Promise.all([
+    db.application.findMany({ where, orderBy: orderByFor(page, 'name', { created: 'createdAt' }), skip: page.skip, take: page.take }),
+    db.application.count({ where }),
+  ])
+  return toPage(page, items, total)
+}
+
+export async function getApplication(db: Tx, actor: Actor, projectName: string, name: string) {
+  const project = await view(db, actor, projectName)
+  return findApplication(db, project.id, name)
+}
+
+/** The applications of many projects in one query (relation batching); IDENTITY VIEW per project. */
+export const applicationsOfProjects = (db: Tx, accesses: readonly ProjectAccess[]) =>
+  viewPerProject(accesses, 'IDENTITY', (projectIds) => db.application.findMany({ where: { projectId: { in: projectIds } }, orderBy: { name: 'asc' } }))
+
+/**
+ * The credentials (consumers) of many projects in one query, under the same IDENTITY VIEW rule as
+ * the credentials list; credentials/service.ts owns every credential write.
+ */
+export const credentialsOfProjects = (db: Tx, accesses: readonly ProjectAccess[]) =>
+  viewPerProject(accesses, 'IDENTITY', (projectIds) => db.credential.findMany({ where: { projectId: { in: projectIds } }, orderBy: { username: 'asc' } }))

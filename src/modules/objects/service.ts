@@ -1,7 +1,11 @@
 import { z } from 'zod'
+import type { Actor } from '../../platform/auth/actor.js'
+import { can, requirePermission } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
-import { DomainError } from '../../platform/errors/domain-error.js'
+import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 
 /** Kinds of the multi-kind exportable types; a single-kind type stores kind "". */
@@ -39,4 +43,39 @@ export async function insertStoredObject(db: Tx, projectId: string, raw: StoredO
     throw new DomainError('conflict', 'nameAlreadyExists', `${input.type} '${input.name}' already exists`, { field: 'name' })
   }
   return db.storedObject.create({ data: { ...key, content: input.content as object } })
+}
+
+// Reading: each type is its own asset category (RUNTIME.md §3), so VIEW is checked per type.
+
+export const STORED_OBJECT_SORT = { defaultSort: 'name,asc', supported: ['name', 'type', 'kind', 'createdAt', 'updatedAt'] } as const
+
+const typeFilter = z.object({ type: z.enum(OPAQUE_OBJECT_TYPES).nullish() })
+
+/** One page of the project's stored objects; without a type filter, only the types the caller may view. */
+export async function pageStoredObjects(db: Tx, actor: Actor, projectName: string, query: PagingQuery & { type?: string | null }) {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  const { type } = parseInput(typeFilter, { type: query.type })
+  if (type) requirePermission(access, type, 'VIEW')
+  const page = parsePaging(query, STORED_OBJECT_SORT)
+  const types = type ? [type] : OPAQUE_OBJECT_TYPES.filter((t) => can(access, t, 'VIEW'))
+  const where = { projectId: access.project.id, type: { in: types } }
+  const [items, total] = await Promise.all([
+    db.storedObject.findMany({ where, orderBy: orderByFor(page, 'id'), skip: page.skip, take: page.take }),
+    db.storedObject.count({ where }),
+  ])
+  return toPage(page, items, total)
+}
+
+const objectKey = storedObjectFields.pick({ type: true, kind: true, name: true }).superRefine(checkObjectKind)
+
+/** One object by its natural key (type, kind, name); kind only for the multi-kind types. */
+export async function getStoredObject(db: Tx, actor: Actor, projectName: string, raw: { type: string; kind?: string; name: string }) {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  const key = parseInput(objectKey, raw)
+  requirePermission(access, key.type, 'VIEW')
+  const found = await db.storedObject.findUnique({
+    where: { projectId_type_kind_name: { projectId: access.project.id, type: key.type, kind: key.kind ?? '', name: key.name } },
+  })
+  if (!found) throw notFound(`${key.type} '${key.name}' not found`, { type: key.type, ...(key.kind ? { kind: key.kind } : {}), name: key.name })
+  return found
 }

@@ -53,7 +53,8 @@ export async function createProject(db: Tx, actor: Actor, raw: ProjectInput) {
 export async function setProjectEnvironments(db: Tx, actor: Actor, projectName: string, names: string[]) {
   requireSystemAdmin(actor)
   const project = await findProject(db, projectName)
-  const envs = await environmentsNamed(db, parseInput(z.array(objectName), names))
+  const { environments } = parseInput(projectInput.pick({ environments: true }), { environments: names })
+  const envs = await environmentsNamed(db, environments)
   await db.projectEnvironment.deleteMany({ where: { projectId: project.id } })
   await db.projectEnvironment.createMany({ data: envs.map((e) => ({ projectId: project.id, environmentId: e.id })) })
   return project
@@ -145,15 +146,23 @@ export async function viewPerProject<T extends { projectId: string }>(
   return accesses.map((a, i) => refusals[i] ?? groups.get(a.project.id) ?? [])
 }
 
+const memberInclude = {
+  user: { select: { username: true } },
+  grants: { orderBy: [{ category: 'asc' }, { level: 'asc' }] },
+} satisfies Prisma.MembershipInclude
+
+/** A member as the surfaces show it: username and grants, no ids. */
+const memberView = (m: Prisma.MembershipGetPayload<{ include: typeof memberInclude }>) => ({
+  projectId: m.projectId,
+  username: m.user.username,
+  permissions: m.grants.map((g) => ({ category: g.category, level: g.level })),
+})
+
 /** Members and their grants, for callers holding PROJECT_MANAGEMENT VIEW in the project. */
 export async function membersOfProjects(db: Tx, accesses: readonly ProjectAccess[]) {
   return viewPerProject(accesses, 'PROJECT_MANAGEMENT', async (projectIds) => {
-    const rows = await db.membership.findMany({
-      where: { projectId: { in: projectIds } },
-      include: { user: { select: { username: true } }, grants: { orderBy: [{ category: 'asc' }, { level: 'asc' }] } },
-      orderBy: { user: { username: 'asc' } },
-    })
-    return rows.map((m) => ({ projectId: m.projectId, username: m.user.username, permissions: m.grants.map((g) => ({ category: g.category, level: g.level })) }))
+    const rows = await db.membership.findMany({ where: { projectId: { in: projectIds } }, include: memberInclude, orderBy: { user: { username: 'asc' } } })
+    return rows.map(memberView)
   })
 }
 
@@ -165,7 +174,7 @@ export async function ensurePlatformProject(db: Tx) {
 /** Sets a member's grants in a project (replacing them); adds the membership when missing. */
 export async function setMemberPermissions(db: Tx, actor: Actor, projectName: string, username: string, raw: PermissionInput[]) {
   requireSystemAdmin(actor)
-  const grants = parseInput(z.array(permissionInput), raw)
+  const { permissions: grants } = parseInput(z.object({ permissions: z.array(permissionInput) }), { permissions: raw })
   const project = await findProject(db, projectName)
   const user = await db.user.findUnique({ where: { username } })
   if (!user) throw notFound(`User '${username}' not found`, { user: username })
@@ -177,7 +186,7 @@ export async function setMemberPermissions(db: Tx, actor: Actor, projectName: st
   await db.permissionGrant.deleteMany({ where: { membershipId: membership.id } })
   const unique = new Map(grants.map((g) => [`${g.category}:${g.level}`, g]))
   await db.permissionGrant.createMany({ data: [...unique.values()].map((g) => ({ membershipId: membership.id, ...g })) })
-  return membership
+  return memberView(await db.membership.findUniqueOrThrow({ where: { id: membership.id }, include: memberInclude }))
 }
 
 export async function removeMember(db: Tx, actor: Actor, projectName: string, username: string): Promise<boolean> {

@@ -2,7 +2,10 @@ import pino from 'pino'
 
 export type Logger = pino.Logger
 
-/** Structured JSON on stdout; secrets are redacted wherever they might slip into a log object. */
+/**
+ * Structured JSON on stdout; secrets are redacted wherever they might slip into a log object.
+ * Writes are synchronous so the last lines before an exit (shutdown, refused start-up) are never lost.
+ */
 export function createLogger(level: string): Logger {
   return pino({
     level,
@@ -13,5 +16,5 @@ export function createLogger(level: string): Logger {
         'headers.authorization', 'headers["service-token"]', 'token', '*.token'],
       censor: '[redacted]',
     },
-  })
+  }, pino.destination({ dest: 1, sync: true }))
 }

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest'
+import { BootstrapError, parseBootstrap } from '../src/bootstrap/apply.js'
+import { jsonOf } from './support/http.js'
+import { startTestService } from './support/app.js'
+import { freshDatabase } from './support/database.js'
+import { sampleBootstrap } from './support/fixtures.js'
+
+async function counts(svc: { deps: { prisma: any } }) {
+  const p = svc.deps.prisma
+  return {
+    users: await p.user.count(),
+    projects: await p.project.count(),
+    environments: await p.environment.count(),
+    memberships: await p.membership.count(),
+    grants: await p.permissionGrant.count(),
+    organizations: await p.organization.count(),
+    credentials: await p.credential.count(),
+    applications: await p.application.count(),
+    apiClients: await p.apiClient.count(),
+    apiProxies: await p.apiProxy.count(),
+    groups: await p.apiProxyGroup.count(),
+    objects: await p.storedObject.count(),
+  }
+}
+
+describe('start without a bootstrap file', () => {
+  it('serves /healthz and has the admin platform project', async () => {
+    const svc = await startTestService()
+    try {
+      const res = await svc.http('/healthz')
+      expect(res.status).toBe(200)
+      expect(await jsonOf(res)).toEqual({ status: 'UP' })
+      expect(await svc.deps.prisma.project.findMany({ select: { name: true } })).toEqual([{ name: 'admin' }])
+    } finally {
+      await svc.close()
+    }
+  })
+})
+
+describe('applying the bootstrap file (RUNTIME.md §3)', () => {
+  it('creates every entity it lists, with secrets hashed or encrypted', async () => {
+    const svc = await startTestService({ bootstrap: sampleBootstrap({ dev: ['http://127.0.0.1:9901'] }) })
+    try {
+      const p = svc.deps.prisma
+      expect(await counts(svc)).toEqual({
+        users: 6, projects: 3, environments: 2, memberships: 3, grants: 6, organizations: 4, credentials: 2,
+        applications: 1, apiClients: 1, apiProxies: 1, groups: 1, objects: 2,
+      })
+      const root = await p.user.findUniqueOrThrow({ where: { username: 'root' } })
+      expect(root).toMatchObject({ role: 'ADMIN', locked: false, enabled: true, tokenLifetimeSeconds: null })
+      expect(root.passwordHash).toMatch(/^scrypt\$/)
+      expect(root.passwordHash).not.toContain('s3cret-root')
+      expect(await p.user.findUniqueOrThrow({ where: { username: 'mallory' } })).toMatchObject({ locked: true, enabled: true })
+      expect(await p.user.findUniqueOrThrow({ where: { username: 'dave' } })).toMatchObject({ locked: false, enabled: false })
+      expect((await p.user.findUniqueOrThrow({ where: { username: 'alice' } })).tokenLifetimeSeconds).toBe(3600)
+
+      const dev = await p.environment.findUniqueOrThrow({ where: { name: 'dev' } })
+      expect(dev.workerUrls).toEqual(['http://127.0.0.1:9901'])
+      const payments = await p.project.findUniqueOrThrow({ where: { name: 'payments' }, include: { environments: { include: { environment: true } } } })
+      expect(payments.environments.map((e: any) => e.environment.name).sort()).toEqual(['dev', 'prod'])
+
+      const euOrg = await p.organization.findFirstOrThrow({ where: { code: 'acme-eu' }, include: { parent: true } })
+      expect(euOrg.parent?.code).toBe('acme')
+      expect(await p.organization.findFirstOrThrow({ where: { code: 'frozen' } })).toMatchObject({ suspended: true, state: 'ACTIVE' })
+      expect(await p.organization.findFirstOrThrow({ where: { code: 'gone' } })).toMatchObject({ state: 'TOMBSTONED' })
+
+      const shop = await p.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' }, include: { organization: true, application: true } })
+      expect(shop.consumerKey).toMatch(/^csm_[A-Za-z0-9_-]{22}$/)
+      expect(shop.passwordCipher).not.toContain('pw-1')
+      expect(svc.deps.keyring.decrypt(shop.passwordCipher!)).toBe('pw-1')
+      expect(shop.organization?.code).toBe('acme')
+      expect(shop.application?.name).toBe('checkout')
+      expect((await p.credential.findUniqueOrThrow({ where: { username: 'ldap-synced' } })).syncManaged).toBe(true)
+
+      const client = await p.apiClient.findUniqueOrThrow({ where: { clientId: 'checkout-web-id' }, include: { application: true } })
+      expect(client).toMatchObject({ name: 'checkout-web', operationalState: 'ACTIVE' })
+      expect(client.application?.name).toBe('checkout')
+      const proxy = await p.apiProxy.findFirstOrThrow({ where: { name: 'orders-api' }, include: { groups: true } })
+      expect(proxy.groups.map((g: any) => g.name)).toEqual(['retail'])
+      expect(await p.storedObject.findFirstOrThrow({ where: { type: 'CERTIFICATE' } })).toMatchObject({ kind: 'KEY_STORE', name: 'edge-ks', content: { alias: 'edge' } })
+      const grants = await p.permissionGrant.findMany({ where: { membership: { user: { username: 'alice' } } } })
+      expect(grants).toHaveLength(4)
+    } finally {
+      await svc.close()
+    }
+  })
+
+  it('is idempotent: a second start on the same data creates nothing and keeps what exists as it is', async () => {
+    const db = await freshDatabase()
+    const bootstrap = sampleBootstrap({ dev: [] })
+    const first = await startTestService({ bootstrap, db })
+    const before = await counts(first)
+    const shopBefore = await first.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
+    const token = await first.tokenFor('alice', 'alice-pass-1')
+    await first.close()
+
+    // same names, different attributes: existing objects are left as they are
+    const changed = structuredClone(bootstrap) as any
+    changed.users[1].password = 'another-password'
+    changed.projects[0].credentials[0].fullName = 'Renamed'
+    const second = await startTestService({ bootstrap: changed, db })
+    try {
+      expect(await counts(second)).toEqual(before)
+      const shopAfter = await second.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
+      expect(shopAfter).toEqual(shopBefore)
+      expect(await second.tokenFor('alice', 'alice-pass-1')).toBeTruthy()
+      // a token issued before the restart still works
+      const res = await second.http('/api/session', { headers: { authorization: `Bearer ${token}` } })
+      expect(res.status).toBe(200)
+    } finally {
+      await second.close()
+      await db.cleanup()
+    }
+  })
+
+  it('creates what a later file adds next to what exists', async () => {
+    const db = await freshDatabase()
+    const first = await startTestService({ bootstrap: { users: [{ username: 'u1', password: 'p1' }] }, db })
+    await first.close()
+    const second = await startTestService({ bootstrap: { users: [{ username: 'u1', password: 'p1' }, { username: 'u2', password: 'p2' }] }, db })
+    try {
+      expect((await second.deps.prisma.user.findMany({ orderBy: { username: 'asc' } })).map((u: any) => u.username)).toEqual(['u1', 'u2'])
+    } finally {
+      await second.close()
+      await db.cleanup()
+    }
+  })
+})
+
+describe('a bootstrap file that does not validate', () => {
+  const base = () => sampleBootstrap({ dev: [] }) as any
+
+  it.each([
+    ['not JSON', '{ nope', '$'],
+    ['an unknown top-level field', JSON.stringify({ ...base(), extra: 1 }), '$.extra'],
+    ['a misspelt field', JSON.stringify({ users: [{ username: 'x', pasword: 'y' }] }), '$.users[0]'],
+    ['a bad role', JSON.stringify({ users: [{ username: 'x', password: 'y', role: 'ROOT' }] }), '$.users[0].role'],
+    ['a bad permission level', JSON.stringify((() => { const b = base(); b.projects[0].members[0].permissions[1].level = 'OWN'; return b })()), '$.projects[0].members[0].permissions[1].level'],
+    ['a bad organization state', JSON.stringify((() => { const b = base(); b.projects[0].organizations[3].state = 'DEAD'; return b })()), '$.projects[0].organizations[3].state'],
+    ['a multi-kind object without kind', JSON.stringify((() => { const b = base(); delete b.projects[0].objects[1].kind; return b })()), '$.projects[0].objects[1].kind'],
+    ['a worker URL that is not a URL', JSON.stringify({ environments: [{ name: 'dev', workerUrls: ['not a url'] }] }), '$.environments[0].workerUrls[0]'],
+  ])('refuses %s naming the JSON path of the first problem', (_case, text, path) => {
+    try {
+      parseBootstrap(text)
+      expect.unreachable('should have been refused')
+    } catch (err) {
+      expect(err).toBeInstanceOf(BootstrapError)
+      expect((err as BootstrapError).jsonPath.startsWith(path)).toBe(true)
+      expect((err as Error).message.startsWith(path)).toBe(true)
+    }
+  })
+
+  it.each([
+    ['an unknown environment of a project', (b: any) => (b.projects[0].environments = ['dev', 'staging']), '$.projects[0]', /Environment 'staging' not found/],
+    ['an unknown member', (b: any) => (b.projects[0].members[0].username = 'ghost'), '$.projects[0].members[0]', /User 'ghost' not found/],
+    ['an unknown parent organization', (b: any) => (b.projects[0].organizations[1].parentCode = 'nope'), '$.projects[0].organizations[1]', /Organization 'nope' not found/],
+    ['an unknown consumer of an application', (b: any) => (b.projects[0].applications[0].consumers = ['ghost']), '$.projects[0].applications[0]', /Credential 'ghost' not found/],
+    ['a credential username used twice', (b: any) => (b.projects[1].credentials = [{ username: 'shop-frontend' }]), '$.projects[1].credentials[0]', /Credential username 'shop-frontend' is already taken/],
+  ])('refuses start-up for %s, names the path, and writes nothing', async (_case, mutate, path, message) => {
+    const bootstrap = base()
+    mutate(bootstrap)
+    const db = await freshDatabase()
+    try {
+      await expect(startTestService({ bootstrap, db })).rejects.toThrow(BootstrapError)
+      await expect(startTestService({ bootstrap, db })).rejects.toThrow(new RegExp(`^${path.replace(/[[\].$]/g, '\\$&')}: ${message.source}`))
+      const ok = await startTestService({ db })
+      try {
+        expect(await ok.deps.prisma.user.count()).toBe(0)
+        expect(await ok.deps.prisma.environment.count()).toBe(0)
+        expect(await ok.deps.prisma.project.count()).toBe(1)
+      } finally {
+        await ok.close()
+      }
+    } finally {
+      await db.cleanup()
+    }
+  })
+})
