@@ -1,6 +1,12 @@
+import { createRequire } from 'node:module'
 import { defineConfig } from 'vitest/config'
 
+const require = createRequire(import.meta.url)
+
 export default defineConfig({
+  // Node loads graphql's CommonJS build for type-graphql and Apollo; without this alias Vite would give the
+  // project's own files the ESM build, and schema objects would come from two realms.
+  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
