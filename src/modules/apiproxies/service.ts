@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
+import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { viewPerProject } from '../projects/projects.js'
 
@@ -39,11 +39,8 @@ async function findApiProxy(db: Tx, projectId: string, name: string) {
   return proxy
 }
 
-async function manage(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'API_MANAGEMENT', 'MANAGE')
-  return access.project
-}
+const manage = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')).project
 
 export async function createApiProxy(db: Tx, actor: Actor, projectName: string, raw: ApiProxyInput) {
   const project = await manage(db, actor, projectName)
@@ -65,16 +62,8 @@ export async function deleteApiProxy(db: Tx, actor: Actor, projectName: string, 
   return true
 }
 
-async function view(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'API_MANAGEMENT', 'VIEW')
-  return access.project
-}
-
-export async function listApiProxies(db: Tx, actor: Actor, projectName: string) {
-  const project = await view(db, actor, projectName)
-  return db.apiProxy.findMany({ where: { projectId: project.id }, orderBy: { name: 'asc' } })
-}
+const view = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'VIEW')).project
 
 export const API_PROXY_SORT = { defaultSort: 'name,asc', supported: ['name', 'kind', 'createdAt'] } as const
 
@@ -82,11 +71,11 @@ export async function pageApiProxies(db: Tx, actor: Actor, projectName: string, 
   const project = await view(db, actor, projectName)
   const page = parsePaging(query, API_PROXY_SORT)
   const where = { projectId: project.id }
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.apiProxy.findMany({ where, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
     db.apiProxy.count({ where }),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 export async function getApiProxy(db: Tx, actor: Actor, projectName: string, name: string) {

@@ -1,14 +1,14 @@
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
+import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
 import { deployIfPermitted } from '../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
-import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findOrganization } from '../projects/organizations.js'
@@ -46,11 +46,8 @@ export async function findCredential(db: Tx, access: ProjectAccess, username: st
   return credential
 }
 
-async function access(db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') {
-  const projectAccess = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(projectAccess, IDENTITY, level)
-  return projectAccess
-}
+const access = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') =>
+  authorizeInProject(db, actor, projectName, IDENTITY, level)
 
 const deploy = (deps: Deps, projectAccess: ProjectAccess, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') =>
   deployIfPermitted(deps, projectAccess, IDENTITY, {

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission } from '../../platform/auth/permissions.js'
+
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
-import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findApplication } from './applications.js'
 
@@ -53,11 +53,8 @@ export async function insertApiClient(db: Tx, projectId: string, raw: ApiClientI
 
 const apiClientNotFound = (apiClientKey: string) => notFound(`API client '${apiClientKey}' not found`, { apiClient: apiClientKey })
 
-async function manage(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'MANAGE')
-  return access.project
-}
+const manage = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'MANAGE')).project
 
 export async function createApiClient(db: Tx, actor: Actor, projectName: string, raw: ApiClientInput) {
   const project = await manage(db, actor, projectName)
@@ -71,16 +68,8 @@ export async function deleteApiClient(db: Tx, actor: Actor, projectName: string,
   return true
 }
 
-async function view(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'VIEW')
-  return access.project
-}
-
-export async function listApiClients(db: Tx, actor: Actor, projectName: string) {
-  const project = await view(db, actor, projectName)
-  return db.apiClient.findMany({ where: { projectId: project.id }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] })
-}
+const view = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'VIEW')).project
 
 export const API_CLIENT_SORT = { defaultSort: 'name,asc', supported: ['name', 'clientId', 'operationalState', 'createdAt'] } as const
 
@@ -88,11 +77,11 @@ export async function pageApiClients(db: Tx, actor: Actor, projectName: string, 
   const project = await view(db, actor, projectName)
   const page = parsePaging(query, API_CLIENT_SORT)
   const where = { projectId: project.id }
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.apiClient.findMany({ where, orderBy: orderByFor(page, 'apiClientKey'), skip: page.skip, take: page.take }),
     db.apiClient.count({ where }),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 export async function getApiClient(db: Tx, actor: Actor, projectName: string, apiClientKey: string) {

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
+import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
-import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findOrganization } from '../projects/organizations.js'
 import { viewPerProject } from '../projects/projects.js'
@@ -37,11 +37,8 @@ export type ApplicationUpdate = z.input<typeof applicationUpdate>
 
 const applicationNotFound = (name: string) => notFound(`Application '${name}' not found`, { application: name })
 
-async function manage(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'MANAGE')
-  return access.project
-}
+const manage = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'MANAGE')).project
 
 /** Ids of the named credentials of the project, refusing the first unknown one: called before any write. */
 async function consumerIds(db: Tx, projectId: string, usernames: string[]) {
@@ -121,16 +118,8 @@ export async function deleteApplication(db: Tx, actor: Actor, projectName: strin
   return true
 }
 
-async function view(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'VIEW')
-  return access.project
-}
-
-export async function listApplications(db: Tx, actor: Actor, projectName: string) {
-  const project = await view(db, actor, projectName)
-  return db.application.findMany({ where: { projectId: project.id }, orderBy: { name: 'asc' } })
-}
+const view = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'VIEW')).project
 
 export const APPLICATION_SORT = { defaultSort: 'name,asc', supported: ['name', 'applicationKind', 'appStatus', 'created'] } as const
 
@@ -138,11 +127,11 @@ export async function pageApplications(db: Tx, actor: Actor, projectName: string
   const project = await view(db, actor, projectName)
   const page = parsePaging(query, APPLICATION_SORT)
   const where = { projectId: project.id }
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.application.findMany({ where, orderBy: orderByFor(page, 'name', { created: 'createdAt' }), skip: page.skip, take: page.take }),
     db.application.count({ where }),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 export async function getApplication(db: Tx, actor: Actor, projectName: string, name: string) {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import { can, requirePermission } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
@@ -59,11 +59,11 @@ export async function pageStoredObjects(db: Tx, actor: Actor, projectName: strin
   const page = parsePaging(query, STORED_OBJECT_SORT)
   const types = type ? [type] : OPAQUE_OBJECT_TYPES.filter((t) => can(access, t, 'VIEW'))
   const where = { projectId: access.project.id, type: { in: types } }
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.storedObject.findMany({ where, orderBy: orderByFor(page, 'id'), skip: page.skip, take: page.take }),
     db.storedObject.count({ where }),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 const objectKey = storedObjectFields.pick({ type: true, kind: true, name: true }).superRefine(checkObjectKind)

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { httpUrl, objectName } from '../../platform/validation/common.js'
@@ -39,10 +39,6 @@ export async function deleteEnvironment(db: Tx, actor: Actor, name: string): Pro
   return true
 }
 
-export async function listEnvironments(db: Tx) {
-  return db.environment.findMany({ orderBy: { name: 'asc' } })
-}
-
 export async function getEnvironment(db: Tx, actor: Actor, name: string) {
   requireSystemAdmin(actor)
   const env = await db.environment.findUnique({ where: { name } })
@@ -56,11 +52,11 @@ export const ENVIRONMENT_SORT = { defaultSort: 'name,asc', supported: ['name', '
 export async function pageEnvironments(db: Tx, actor: Actor, query: PagingQuery) {
   requireSystemAdmin(actor)
   const page = parsePaging(query, ENVIRONMENT_SORT)
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.environment.findMany({ orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
     db.environment.count(),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 /** Environments by name, refusing the first unknown one. */

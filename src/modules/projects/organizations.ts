@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
-import { requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
+import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { viewPerProject } from './projects.js'
 
 const code = z.string().trim().min(1, 'must not be blank').max(100).regex(/^[A-Za-z0-9._-]+$/, 'may contain letters, digits, . _ and - only')
@@ -38,17 +38,11 @@ export async function findOrganization(db: Tx, projectId: string, orgCode: strin
   return org
 }
 
-async function manageAccess(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'MANAGE')
-  return access
-}
+const manageAccess = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'MANAGE'))
 
-async function viewAccess(db: Tx, actor: Actor, projectName: string) {
-  const access = await resolveProjectAccess(db, actor, projectName)
-  requirePermission(access, 'IDENTITY', 'VIEW')
-  return access
-}
+const viewAccess = async (db: Tx, actor: Actor, projectName: string) =>
+  (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'VIEW'))
 
 export async function createOrganization(db: Tx, actor: Actor, projectName: string, raw: OrganizationInput) {
   const { project } = await manageAccess(db, actor, projectName)
@@ -94,22 +88,17 @@ export async function deleteOrganization(db: Tx, actor: Actor, projectName: stri
   return true
 }
 
-export async function listOrganizations(db: Tx, actor: Actor, projectName: string) {
-  const access = await viewAccess(db, actor, projectName)
-  return db.organization.findMany({ where: { projectId: access.project.id }, orderBy: { code: 'asc' } })
-}
-
 export const ORGANIZATION_SORT = { defaultSort: 'code,asc', supported: ['code', 'name', 'state', 'createdAt'] } as const
 
 export async function pageOrganizations(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
   const access = await viewAccess(db, actor, projectName)
   const page = parsePaging(query, ORGANIZATION_SORT)
   const where = { projectId: access.project.id }
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.organization.findMany({ where, orderBy: orderByFor(page, 'code'), skip: page.skip, take: page.take }),
     db.organization.count({ where }),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 export async function getOrganization(db: Tx, actor: Actor, projectName: string, orgCode: string) {

@@ -5,7 +5,7 @@ import { isSystemAdmin } from '../../platform/auth/actor.js'
 import { ASSET_CATEGORIES, grantKey, PERMISSION_LEVELS, requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, toPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { PLATFORM_PROJECT, projectNotFound, resolveProjectAccess } from '../../platform/scope/project-scope.js'
@@ -70,11 +70,6 @@ export async function deleteProject(db: Tx, actor: Actor, name: string): Promise
   return true
 }
 
-/** Projects the caller can see: all for a system administrator, else those it is a member of. */
-export async function listVisibleProjects(db: Tx, actor: Actor) {
-  return db.project.findMany({ where: visibleProjects(actor), orderBy: { name: 'asc' } })
-}
-
 const visibleProjects = (actor: Actor): Prisma.ProjectWhereInput =>
   actor.kind === 'user' && !isSystemAdmin(actor) ? { memberships: { some: { userId: actor.userId } } } : {}
 
@@ -84,11 +79,11 @@ export const PROJECT_SORT = { defaultSort: 'name,asc', supported: ['name', 'crea
 export async function pageVisibleProjects(db: Tx, actor: Actor, query: PagingQuery) {
   const page = parsePaging(query, PROJECT_SORT)
   const where = visibleProjects(actor)
-  const [items, total] = await Promise.all([
+  return findPage(
+    page,
     db.project.findMany({ where, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
     db.project.count({ where }),
-  ])
-  return toPage(page, items, total)
+  )
 }
 
 /** A project the caller can see; unknown and out of scope are the same not found. */

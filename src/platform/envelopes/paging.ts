@@ -80,6 +80,12 @@ export function toPage<T>(request: PageRequest, items: T[], totalElements: numbe
   }
 }
 
+/** Runs the page query and the count together and wraps them in the paged envelope. */
+export async function findPage<T>(request: PageRequest, rows: Promise<T[]>, total: Promise<number>): Promise<Page<T>> {
+  const [items, totalElements] = await Promise.all([rows, total])
+  return toPage(request, items, totalElements)
+}
+
 /**
  * Prisma orderBy for the requested sort plus a unique tie-break, so pages never overlap.
  * `columns` maps client field names to model fields when they differ.

@@ -1,5 +1,5 @@
 import { isSystemAdmin, type Actor } from '../auth/actor.js'
-import { grantKey, type ProjectAccess } from '../auth/permissions.js'
+import { grantKey, requirePermission, type PermissionLevel, type ProjectAccess } from '../auth/permissions.js'
 import type { Tx } from '../context.js'
 import { malformed, notFound } from '../errors/domain-error.js'
 
@@ -34,4 +34,11 @@ export function refusePlatformScope(projectName: string | undefined): void {
       reason: 'platformScopeNotSupported',
     })
   }
+}
+
+/** The preamble of every project-scoped operation: resolve the project, then require (category, level) in it. */
+export async function authorizeInProject(db: Tx, actor: Actor, projectName: string, category: string, level: PermissionLevel): Promise<ProjectAccess> {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  requirePermission(access, category, level)
+  return access
 }
