@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { CredentialTokenSettingsDocument, ResetCredentialTokenDocument } from './generated/graphql.js'
+import { CredentialDocument, CredentialTokenSettingsDocument, ResetCredentialTokenDocument } from './generated/graphql.js'
 import { jsonOf } from './support/http.js'
 import { startTestService, type TestService } from './support/app.js'
 import { FakeWorker } from './support/fake-worker.js'
@@ -188,6 +188,13 @@ describe('the same reset through GraphQL', () => {
     expect(res.data).toBeNull()
     expect(res.errors?.[0].extensions.errorKey).toBe(errorKey)
     expect(await svc.deps.prisma.credential.findMany({ orderBy: { username: 'asc' } })).toEqual(before)
+  })
+
+  it('reads a credential with a presence flag for its password, never the password', async () => {
+    const res = await svc.op(CredentialDocument, { projectName: 'payments', username: 'shop-frontend' }, tokens.carol)
+    expect(res.data!.credential).toMatchObject({ username: 'shop-frontend', passwordSet: true, organizationCode: 'acme', applicationName: 'checkout' })
+    expect(res.data!.credential.consumerKey).toMatch(/^csm_/)
+    expect(JSON.stringify(res)).not.toContain('pw-1')
   })
 
   it('requires a token', async () => {

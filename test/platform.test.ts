@@ -3,6 +3,7 @@ import { SYSTEM } from '../src/platform/auth/actor.js'
 import { createUser } from '../src/modules/auth/users.js'
 import { DomainError } from '../src/platform/errors/domain-error.js'
 import { canonicalHash } from '../src/platform/hashing/canonical.js'
+import { refusePlatformScope, resolveProjectAccess } from '../src/platform/scope/project-scope.js'
 import { claimIdempotencyKey, completeClaim, releaseClaim, withIdempotency } from '../src/platform/idempotency/claims.js'
 import { orderByFor, parsePaging } from '../src/platform/envelopes/paging.js'
 import { createKeyring, keyIdOf } from '../src/platform/secrets/keyring.js'
@@ -169,5 +170,21 @@ describe('secrets at rest', () => {
     const user = await createUser(svc.deps.prisma, SYSTEM, { username: 'hashed-user', password: 'clear-text-pw' })
     expect(user.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/)
     expect(JSON.stringify(await svc.deps.prisma.user.findMany())).not.toContain('clear-text-pw')
+  })
+})
+
+describe('project scope', () => {
+  it('refuses the admin platform project where an area works per project', () => {
+    expectError(() => refusePlatformScope('admin'), 'malformedRequest', { reason: 'platformScopeNotSupported' })
+    expect(() => refusePlatformScope('payments')).not.toThrow()
+  })
+
+  it('answers unknown and out-of-scope projects alike, and an empty name as malformed', async () => {
+    const plain = await svc.deps.prisma.user.findUniqueOrThrow({ where: { username: 'plain' } })
+    const actor = { kind: 'user' as const, userId: plain.id, username: 'plain', role: 'USER' as const, tokenId: 'n/a', audience: 'PERSONAL' as const }
+    await expect(resolveProjectAccess(svc.deps.prisma, actor, 'admin')).rejects.toMatchObject({ errorKey: 'resourceNotFound', message: "Project 'admin' not found" })
+    await expect(resolveProjectAccess(svc.deps.prisma, actor, 'nope')).rejects.toMatchObject({ errorKey: 'resourceNotFound', message: "Project 'nope' not found" })
+    await expect(resolveProjectAccess(svc.deps.prisma, actor, ' ')).rejects.toMatchObject({ errorKey: 'malformedRequest', params: { field: 'projectName' } })
+    await expect(resolveProjectAccess(svc.deps.prisma, SYSTEM, 'admin')).resolves.toMatchObject({ systemAdmin: true })
   })
 })
