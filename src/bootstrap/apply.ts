@@ -60,6 +60,21 @@ async function step(summary: BootstrapSummary, path: string, exists: () => Promi
   }
 }
 
+const VARIABLE_REFERENCE = /^\$\{[^}]+\}$/
+
+/**
+ * A `${variable}` password is a reference resolved at request time: kept as written, not sealed. A legacy
+ * password is kept byte for byte in the format it came in.
+ */
+async function storeLegacyPassword(tx: Tx, credentialId: string, entry: BootstrapProject['credentials'][number]) {
+  if (entry.legacyPassword) {
+    const format = entry.legacyPassword.format === 'PLAIN' ? 'PLAIN' : 'SEALED'
+    await tx.credential.update({ where: { id: credentialId }, data: { passwordCipher: entry.legacyPassword.value, passwordFormat: format } })
+  } else if (entry.password && VARIABLE_REFERENCE.test(entry.password)) {
+    await tx.credential.update({ where: { id: credentialId }, data: { passwordCipher: entry.password, passwordFormat: 'REFERENCE' } })
+  }
+}
+
 /** Parents before children, whatever order the file lists organizations in. */
 function organizationsInParentOrder(orgs: BootstrapProject['organizations']) {
   const ordered: { org: (typeof orgs)[number]; index: number }[] = []
@@ -100,7 +115,10 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string,
         }
         return existing
       },
-      () => insertCredential(tx, deps.keyring, projectId, c))
+      async () => {
+        const created = await insertCredential(tx, deps.keyring, projectId, c)
+        await storeLegacyPassword(tx, created.id, c)
+      })
   }
   for (const [i, a] of p.applications.entries()) {
     await step(summary, `${at}.applications[${i}]`,

@@ -21,7 +21,15 @@ const application = applicationInput.strict().extend({
 const project = projectInput.strict().extend({
   members: z.array(member).default([]),
   organizations: z.array(organizationInput.strict()).default([]),
-  credentials: z.array(credentialInput.strict()).default([]),
+  credentials: z.array(
+    credentialInput.strict().extend({
+      /**
+       * A password as an older installation stored it: PLAIN text, or SEALED_ELSEWHERE (sealed under a key this
+       * installation does not hold). Kept byte for byte, for the secret carry-over to API clients.
+       */
+      legacyPassword: z.strictObject({ format: z.enum(['PLAIN', 'SEALED_ELSEWHERE']), value: z.string().min(1) }).optional(),
+    }),
+  ).default([]),
   applications: z.array(application).default([]),
   apiProxies: z.array(apiProxyInput.strict()).default([]),
   objects: z.array(storedObjectFields.strict().superRefine(checkObjectKind)).default([]),

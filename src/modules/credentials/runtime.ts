@@ -24,6 +24,17 @@ export function credentialRuntimeConfig(credential: CredentialWithOwners, keyrin
     expireDate: credential.expireDate?.toISOString() ?? null,
     trafficLogDisabled: Boolean(credential.trafficLogDisabled || credential.application?.trafficLogDisabled),
     tokenSettings: credential.tokenSettings,
-    password: credential.passwordCipher ? keyring.decrypt(credential.passwordCipher) : null,
+    password: runtimePassword(credential, keyring),
   }
+}
+
+/**
+ * The password as the gateway needs it: decrypted when sealed under a key we hold; a reference or a legacy
+ * plain value as stored; nothing when it is sealed under a key this installation does not hold.
+ */
+function runtimePassword(credential: Credential, keyring: SecretKeyring): string | null {
+  const stored = credential.passwordCipher
+  if (!stored) return null
+  if (credential.passwordFormat !== 'SEALED') return stored
+  return keyring.knows(stored) ? keyring.decrypt(stored) : null
 }

@@ -10,6 +10,8 @@ export interface SecretKeyring {
   decrypt(sealed: string): string
   /** Whether a stored value was sealed under the current key (a rotation re-encrypts the others). */
   isCurrent(sealed: string): boolean
+  /** Whether a stored value is in our format under one of the keys this installation holds. */
+  knows(sealed: string): boolean
   readonly currentKeyId: string
 }
 
@@ -46,5 +48,9 @@ export function createKeyring(current: Buffer, previous: Buffer[] = []): SecretK
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
     },
     isCurrent: (sealed) => sealed.split('.')[1] === currentKeyId,
+    knows: (sealed) => {
+      const [format, keyId] = sealed.split('.')
+      return format === FORMAT && keys.has(keyId ?? '')
+    },
   }
 }
