@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
-import { applyBootstrap, readBootstrapFile } from './bootstrap/apply.js'
+import { applyBootstrap, parseBootstrap, readBootstrapFile } from './bootstrap/apply.js'
 import { createApp } from './app.js'
-import { ensurePlatformProject } from './modules/projects/projects.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
 import { createDeployer } from './platform/deploy/pusher.js'
@@ -36,11 +35,9 @@ export async function startService(config: Config, logger: Logger = createLogger
       config,
       deployer: createDeployer({ timeoutMs: config.deployTimeoutMs, logger, metrics }),
     }
-    await ensurePlatformProject(db.prisma)
-    if (config.bootstrapFile) {
-      const summary = await applyBootstrap(deps, readBootstrapFile(config.bootstrapFile))
-      logger.info({ file: config.bootstrapFile, ...summary }, 'bootstrap applied')
-    }
+    // without a file this still creates the platform project, under the same lock
+    const summary = await applyBootstrap(deps, config.bootstrapFile ? readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
+    if (config.bootstrapFile) logger.info({ file: config.bootstrapFile, ...summary }, 'bootstrap applied')
     const app = await createApp(deps)
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)

@@ -45,6 +45,8 @@ export function parseBootstrap(text: string): BootstrapFile {
 
 export interface BootstrapSummary { created: number; kept: number }
 
+const BOOTSTRAP_LOCK_KEY = 7301964222n
+
 /** Runs `create` for one entry unless it exists; failures are reported at the entry's JSON path. */
 async function step(summary: BootstrapSummary, path: string, exists: () => Promise<unknown>, create: () => Promise<unknown>) {
   try {
@@ -150,6 +152,8 @@ export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<B
   const summary: BootstrapSummary = { created: 0, kept: 0 }
   await deps.prisma.$transaction(
     async (tx) => {
+      // instances starting together apply one after the other; the second then finds everything in place
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
       await ensurePlatformProject(tx)
       for (const [i, env] of file.environments.entries()) {
         await step(summary, `$.environments[${i}]`, () => tx.environment.findUnique({ where: { name: env.name } }), () => createEnvironment(tx, SYSTEM, env))
