@@ -7,6 +7,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { spawnService } from '../test/support/process.js'
 import { pgConnectionConfig } from '../src/platform/db/database.js'
+import { benchConsumerList } from './consumers.js'
 
 const BOOTSTRAP = {
   environments: [{ name: 'dev', workerUrls: [] }],
@@ -98,4 +99,5 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
 }
+await benchConsumerList()
 process.exit(0)

@@ -22,6 +22,8 @@ const envSchema = z.object({
   AUTH_MAX_FAILURES_PER_USER: intFromEnv(10, 1),
   AUTH_MAX_FAILURES_PER_ADDRESS: intFromEnv(100, 1),
   AUTH_FAILURE_WINDOW_SECONDS: intFromEnv(900, 1),
+  /** How often the retry outbox looks for due deliveries; also its first backoff step (cap: 60 steps). */
+  OUTBOX_POLL_INTERVAL_MS: intFromEnv(1000, 10),
 })
 
 export interface Config {
@@ -34,6 +36,7 @@ export interface Config {
   previousSecretKeys: string[]
   logLevel: string
   deployTimeoutMs: number
+  outboxPollIntervalMs: number
   authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
 }
 
@@ -57,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousSecretKeys: (e.GATEWAY_SECRET_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     deployTimeoutMs: e.DEPLOY_TIMEOUT_MS,
+    outboxPollIntervalMs: e.OUTBOX_POLL_INTERVAL_MS,
     authThrottle: {
       maxFailuresPerUser: e.AUTH_MAX_FAILURES_PER_USER,
       maxFailuresPerAddress: e.AUTH_MAX_FAILURES_PER_ADDRESS,

@@ -1,7 +1,10 @@
 import type { RouteDef } from './platform/http/routes.js'
 import { authRoutes } from './modules/auth/rest.js'
 import { credentialRoutes } from './modules/credentials/rest.js'
+import { apiClientRoutes } from './modules/apiclients/rest.js'
+import { identityLifecycleRoutes } from './modules/identity/lifecycle-rest.js'
+import { identityReadRoutes } from './modules/identity/rest.js'
 import { migrationRoutes } from './modules/migration/rest.js'
 
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
-export const routeTables: RouteDef[] = [...authRoutes, ...credentialRoutes, ...migrationRoutes]
+export const routeTables: RouteDef[] = [...authRoutes, ...credentialRoutes, ...identityLifecycleRoutes, ...identityReadRoutes, ...migrationRoutes, ...apiClientRoutes]

@@ -4,14 +4,19 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
 import { ApiProxyResolver } from './modules/apiproxies/graphql.js'
+import { ApiClientManagerResolver } from './modules/apiclients/graphql.js'
 import { ApiClientResolver, ApplicationResolver } from './modules/identity/graphql.js'
+import { ApplicationReadResolver, ConsumerResolver } from './modules/identity/consumers-graphql.js'
+import { EntitlementResolver } from './modules/identity/entitlements-graphql.js'
+import { IdentityLifecycleResolver } from './modules/identity/lifecycle-graphql.js'
 import { StoredObjectResolver } from './modules/objects/graphql.js'
 import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './modules/projects/graphql.js'
 
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver, UserResolver, CredentialResolver,
-  EnvironmentResolver, ProjectResolver, OrganizationResolver, ApplicationResolver, ApiClientResolver, ApiProxyResolver, StoredObjectResolver,
+  EnvironmentResolver, ProjectResolver, OrganizationResolver, ApplicationResolver, ApiClientResolver, ApplicationReadResolver, ConsumerResolver, EntitlementResolver, IdentityLifecycleResolver, ApiProxyResolver, StoredObjectResolver,
+  ApiClientManagerResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

@@ -5,6 +5,8 @@ import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
 import { createDeployer } from './platform/deploy/pusher.js'
+import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
+import { API_CLIENT_OUTBOX_HANDLERS } from './modules/apiclients/runtime.js'
 import { createLogger, type Logger } from './platform/http/logger.js'
 import { createMetrics } from './platform/http/metrics.js'
 import { loadKeyring } from './platform/secrets/master-key.js'
@@ -47,14 +49,17 @@ export async function startService(config: Config, logger: Logger = createLogger
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
     app.setReady(true)
+    // retries of unacknowledged pushes, including rows a previous instance left behind
+    const deliverer = startOutboxDeliverer(deps, outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, API_CLIENT_OUTBOX_HANDLERS))
     logger.info({ url, database: db.kind, startupMs: Date.now() - started }, `listening on ${url}`)
     return {
       url,
       port,
       deps,
       stop: async () => {
-        await app.stop()
-        logger.info('HTTP server drained')
+        // the deliverer finishes its delivery in flight before the database goes away
+        await Promise.all([app.stop(), deliverer.stop()])
+        logger.info('HTTP server drained, outbox deliverer stopped')
         await db.close()
         logger.info('database closed')
       },

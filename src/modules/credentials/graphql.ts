@@ -4,7 +4,7 @@ import { requireViewer, type GqlContext } from '../../platform/graphql/context.j
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { applicationLoader, organizationLoader } from '../../platform/graphql/loaders.js'
 import { DeploymentResultType } from '../../platform/graphql/types.js'
-import { createCredential, deleteCredential, getCredential, listCredentials, resetCredentialToken, updateCredential, type CredentialWrite } from './service.js'
+import { createCredential, deleteCredential, getCredential, listCredentials, resetCredentialToken, revokeCredential, updateCredential, type CredentialWrite } from './service.js'
 import type { TokenSettings } from './token-settings.js'
 
 @ObjectType('CredentialTokenSettings', { description: 'Token settings of a credential (spec §2.3)' })
@@ -38,6 +38,7 @@ export class CredentialType {
   @Field(() => Boolean, { nullable: true }) trafficLogDisabled: boolean | null
   @Field(() => Int, { description: 'deployment revision' }) revision: number
   @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings: TokenSettings | null
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'when the credential was revoked; a revoked credential stays disabled' }) revokedAt: Date | null
   organizationId: string | null
   applicationId: string | null
   passwordCipher: string | null
@@ -134,6 +135,11 @@ export class CredentialResolver {
     return CredentialWriteResult.from(
       await updateCredential(ctx.deps, requireViewer(ctx), projectName, username, { ...rest, ...(organizationCode === undefined ? {} : { organizationCode: organizationCode || null }) }),
     )
+  }
+
+  @Mutation(() => CredentialWriteResult, { description: 'Revokes the credential: disabled for good and undeployed (IDENTITY MANAGE)' })
+  async revokeCredential(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    return CredentialWriteResult.from(await revokeCredential(ctx.deps, requireViewer(ctx), projectName, username))
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Deletes the credential and undeploys it' })

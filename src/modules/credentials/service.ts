@@ -3,9 +3,9 @@ import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
-import { deployIfPermitted } from '../../platform/deploy/project.js'
+import { deployIfPermitted, projectEnvironments } from '../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { DomainError, notFound } from '../../platform/errors/domain-error.js'
+import { DomainError, lifecycleConflict, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
@@ -49,14 +49,28 @@ export async function findCredential(db: Tx, access: ProjectAccess, username: st
 const access = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') =>
   authorizeInProject(db, actor, projectName, IDENTITY, level)
 
+const deployMessage = (deps: Deps, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') => ({
+  action,
+  kind: 'CREDENTIAL',
+  name: credential.username,
+  revision: credential.revision,
+  config: action === 'DEPLOY' ? credentialRuntimeConfig(credential, deps.keyring) : { consumerKey: credential.consumerKey },
+})
+
 const deploy = (deps: Deps, projectAccess: ProjectAccess, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') =>
-  deployIfPermitted(deps, projectAccess, IDENTITY, {
-    action,
-    kind: 'CREDENTIAL',
-    name: credential.username,
-    revision: credential.revision,
-    config: action === 'DEPLOY' ? credentialRuntimeConfig(credential, deps.keyring) : { consumerKey: credential.consumerKey },
-  })
+  deployIfPermitted(deps, projectAccess, IDENTITY, deployMessage(deps, credential, action))
+
+/**
+ * Pushes a saved credential as it now stands: DEPLOY when enabled, UNDEPLOY when disabled. Used after the
+ * application lifecycle actions and transfers, which IDENTITY MANAGE alone may run (spec §5): their effect
+ * on traffic must reach the gateway, so this push does not ask for DEPLOY_UNDEPLOY. Never throws on a
+ * failed environment (the outcome says so); the save is never undone.
+ */
+export async function pushCredentialById(deps: Deps, credentialId: string): Promise<DeploymentOutcome> {
+  const credential = await deps.prisma.credential.findUniqueOrThrow({ where: { id: credentialId }, include: { ...credentialOwners, project: true } })
+  const message = deployMessage(deps, credential, credential.enabled ? 'DEPLOY' : 'UNDEPLOY')
+  return deps.deployer.push(await projectEnvironments(deps.prisma, credential.projectId), { ...message, project: credential.project.name })
+}
 
 const seal = (keyring: SecretKeyring, password: string | null | undefined) => (password ? keyring.encrypt(password) : null)
 
@@ -99,6 +113,8 @@ export async function updateCredential(deps: Deps, actor: Actor, projectName: st
   if (input.username && input.username !== current.username && (await deps.prisma.credential.findUnique({ where: { username: input.username } }))) {
     throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
   }
+  // a revoked credential stays disabled (schema: Credential.revokedAt)
+  if (input.enabled && current.revokedAt) throw lifecycleConflict('credentialRevoked', `Credential '${username}' is revoked and cannot be enabled`)
   const data: Prisma.CredentialUncheckedUpdateInput = {
     username: input.username,
     fullName: input.fullName,
@@ -109,6 +125,9 @@ export async function updateCredential(deps: Deps, actor: Actor, projectName: st
     syncManaged: input.syncManaged,
     revision: { increment: 1 },
   }
+  // Whoever sets `enabled` by hand (even to the value it has) takes it over from a suspended application:
+  // its resume then leaves the credential as that person left it.
+  if (input.enabled !== undefined) data.suspendedByApplication = false
   if (input.password) data.passwordCipher = deps.keyring.encrypt(input.password)
   if (input.tokenSettings !== undefined) data.tokenSettings = input.tokenSettings ?? undefined
   if (input.organizationCode !== undefined) {
@@ -123,6 +142,22 @@ export async function deleteCredential(deps: Deps, actor: Actor, projectName: st
   const credential = await findCredential(deps.prisma, projectAccess, username)
   await deps.prisma.credential.delete({ where: { id: credential.id } })
   return deploy(deps, projectAccess, credential, 'UNDEPLOY')
+}
+
+/**
+ * Revokes a credential for good: disabled, marked revoked (it can no longer be enabled, and an
+ * application's resume leaves it alone), then undeployed. Revoking again re-sends the undeploy.
+ */
+export async function revokeCredential(deps: Deps, actor: Actor, projectName: string, username: string): Promise<CredentialWrite> {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
+  const current = await findCredential(deps.prisma, projectAccess, username)
+  const credential = await deps.prisma.credential.update({
+    where: { id: current.id },
+    data: { revokedAt: current.revokedAt ?? new Date(), enabled: false, suspendedByApplication: false, revision: { increment: 1 } },
+    include: credentialOwners,
+  })
+  deps.logger.info({ project: projectName, credential: username }, 'credential revoked')
+  return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'UNDEPLOY') }
 }
 
 /**

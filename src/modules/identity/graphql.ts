@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
 import type { ApiClient, Application } from '../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
@@ -6,7 +6,8 @@ import { apiClientsOfApplicationLoader, applicationLoader, consumersOfApplicatio
 import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
 import { CredentialType } from '../credentials/graphql.js'
 import { createApiClient, deleteApiClient, getApiClient, pageApiClients, type ApiClientInput } from './api-clients.js'
-import { createApplication, deleteApplication, getApplication, pageApplications, updateApplication, type ApplicationInput } from './applications.js'
+import { listApplicationViews, type ApplicationListQuery } from './application-reads.js'
+import { createApplication, deleteApplication, getApplication, updateApplication, type ApplicationInput } from './applications.js'
 
 @ObjectType('ApiClient', { description: 'An OAuth client of an application or credential; its secret is never returned' })
 export class ApiClientType {
@@ -39,6 +40,13 @@ export class ApplicationType {
 
 @ObjectType('ApplicationPage')
 export class ApplicationPage extends PageOf(ApplicationType, 'ApplicationPage') {}
+
+@ArgsType()
+export class ApplicationListArgs extends PagingArgs {
+  @Field(() => String, { nullable: true, description: 'only applications of this organization' }) organizationCode?: string
+  @Field(() => String, { nullable: true, description: 'ACTIVE, SUSPENDED, PENDING_DELETION or ARCHIVED' }) status?: ApplicationListQuery['status']
+  @Field(() => String, { nullable: true, description: 'case-insensitive contains on the name' }) search?: string
+}
 
 @InputType('ApplicationInput')
 export class ApplicationInputType {
@@ -75,9 +83,9 @@ export class ApiClientInputType {
 
 @Resolver(() => ApplicationType)
 export class ApplicationResolver {
-  @Query(() => ApplicationPage, { description: 'Applications of a project (IDENTITY VIEW)' })
-  async applications(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => PagingArgs) paging: PagingArgs) {
-    return pageApplications(ctx.deps.prisma, requireViewer(ctx), projectName, paging)
+  @Query(() => ApplicationPage, { description: 'Applications of a project (IDENTITY VIEW); sort name (default) or appStatus' })
+  async applications(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => ApplicationListArgs) args: ApplicationListArgs) {
+    return listApplicationViews(ctx.deps.prisma, requireViewer(ctx), projectName, withoutNulls(args))
   }
 
   @Query(() => ApplicationType)

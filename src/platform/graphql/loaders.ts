@@ -48,3 +48,16 @@ export const groupsOfApiProxyLoader = (ctx: GqlContext) =>
     const proxies = await ctx.deps.prisma.apiProxy.findMany({ where: { id: { in: [...ids] } }, select: { id: true, groups: { orderBy: { name: 'asc' } } } })
     return oneByKey(ids, proxies, (p) => p.id).map((p) => p?.groups ?? [])
   })
+
+export const apiClientsOfCredentialLoader = (ctx: GqlContext) =>
+  hasManyLoader(ctx, 'apiClientsByCredential', (db, ids) => db.apiClient.findMany({ where: { credentialId: { in: ids } }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] }), (c) => c.credentialId)
+
+// Entitlement rows carry their subject's name (subjectKey): the same include as identity/entitlements.ts.
+const entitlementSubject = { credential: { select: { username: true } }, application: { select: { name: true } } } as const
+const entitlementOrder = [{ assignedAt: 'asc' as const }, { entitlementKey: 'asc' as const }]
+
+export const entitlementsOfCredentialLoader = (ctx: GqlContext) =>
+  hasManyLoader(ctx, 'entitlementsByCredential', (db, ids) => db.entitlement.findMany({ where: { credentialId: { in: ids } }, include: entitlementSubject, orderBy: entitlementOrder }), (e) => e.credentialId)
+
+export const entitlementsOfApplicationLoader = (ctx: GqlContext) =>
+  hasManyLoader(ctx, 'entitlementsByApplication', (db, ids) => db.entitlement.findMany({ where: { applicationId: { in: ids } }, include: entitlementSubject, orderBy: entitlementOrder }), (e) => e.applicationId)

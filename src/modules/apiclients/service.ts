@@ -1,0 +1,210 @@
+import type { Prisma } from '../../generated/prisma/client.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import { requirePermission, type PermissionLevel, type ProjectAccess } from '../../platform/auth/permissions.js'
+import type { Deps, Tx } from '../../platform/context.js'
+import { DomainError, lifecycleConflict, malformed, notFound } from '../../platform/errors/domain-error.js'
+import { parseInput } from '../../platform/errors/validation.js'
+import { mintPublicKey } from '../../platform/keys.js'
+import { authorizeInProject, refusePlatformScope, resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { createApiClientInput, updateApiClientInput, type IssuanceInput } from './inputs.js'
+import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from './runtime.js'
+import { issueClientSecret, retireClientSecrets } from './secrets.js'
+
+const IDENTITY = 'IDENTITY'
+
+/** The outcome of every API client write (spec §2.6); clientSecret only when one was issued, shown this once. */
+export interface ApiClientWrite { apiClient: ClientWithOwners; runtimeDeployment: RuntimeDeploymentView; clientSecret?: string }
+
+export const apiClientNotFound = (apiClientKey: string) => notFound(`API client '${apiClientKey}' not found`, { apiClient: apiClientKey })
+
+const loadClient = (db: Tx, where: Prisma.ApiClientWhereUniqueInput) => db.apiClient.findUnique({ where, include: clientWithOwners })
+
+/**
+ * Resolves a client by key and the caller's rights in the client's project. A caller who cannot see that
+ * project gets the same not found as for an unknown key, so keys of other projects cannot be probed.
+ */
+export async function authorizeApiClient(deps: Deps, actor: Actor, apiClientKey: string, level: PermissionLevel): Promise<{ client: ClientWithOwners; access: ProjectAccess }> {
+  const client = await loadClient(deps.prisma, { apiClientKey })
+  if (!client) throw apiClientNotFound(apiClientKey)
+  const access = await resolveProjectAccess(deps.prisma, actor, client.project.name).catch((err: unknown) => {
+    throw err instanceof DomainError && err.kind === 'notFound' ? apiClientNotFound(apiClientKey) : err
+  })
+  requirePermission(access, IDENTITY, level)
+  return { client, access }
+}
+
+function checkWindow(validFrom: Date | null | undefined, expiresAt: Date | null | undefined) {
+  if (validFrom && expiresAt && expiresAt.getTime() <= validFrom.getTime()) {
+    throw malformed('expiresAt must be after validFrom', { field: 'expiresAt', reason: 'apiClient.validityWindow' })
+  }
+}
+
+const toLong = (n: number | null | undefined) => (n === undefined ? undefined : n === null ? null : BigInt(n))
+
+/** Issuance fields as stored: absent keeps, null clears (allowedGrantTypes clears to an empty list). */
+function issuanceData(i: IssuanceInput) {
+  return {
+    allowedGrantTypes: i.allowedGrantTypes === undefined ? undefined : (i.allowedGrantTypes ?? []),
+    tokenEndpointAuthMethod: i.tokenEndpointAuthMethod,
+    tokenIssuanceProfile: i.tokenIssuanceProfile,
+    tokenNeverExpires: i.tokenNeverExpires,
+    tokenExpiresInAmount: toLong(i.tokenExpiresInAmount),
+    tokenExpiresInUnit: i.tokenExpiresInUnit,
+    refreshTokenAllowed: i.refreshTokenAllowed,
+    refreshTokenCount: i.refreshTokenCount,
+    refreshTokenExpiresInAmount: toLong(i.refreshTokenExpiresInAmount),
+    refreshTokenExpiresInUnit: i.refreshTokenExpiresInUnit,
+    jwtSignatureAlgorithm: i.jwtSignatureAlgorithm,
+  }
+}
+
+/** The owner named in a create body: an application or a consumer (credential) of the same project. */
+async function resolveOwner(db: Tx, projectId: string, b: { applicationKey?: string; applicationName?: string; consumerKey?: string; consumerUsername?: string }) {
+  if (b.applicationKey !== undefined || b.applicationName !== undefined) {
+    const ref = (b.applicationKey ?? b.applicationName)!
+    const app = b.applicationKey !== undefined
+      ? await db.application.findUnique({ where: { applicationKey: ref } })
+      : await db.application.findUnique({ where: { projectId_name: { projectId, name: ref } } })
+    if (!app || app.projectId !== projectId) throw notFound(`Application '${ref}' not found`, { application: ref })
+    if (app.appStatus === 'ARCHIVED' || app.appStatus === 'PENDING_DELETION') {
+      throw lifecycleConflict('apiClient.ownerTerminal', `Application '${app.name}' is ${app.appStatus} and cannot own new API clients`, { application: ref })
+    }
+    return { applicationId: app.id, credentialId: null, organizationId: app.organizationId }
+  }
+  const ref = (b.consumerKey ?? b.consumerUsername)!
+  const consumer = b.consumerKey !== undefined
+    ? await db.credential.findUnique({ where: { consumerKey: ref } })
+    : await db.credential.findUnique({ where: { username: ref } })
+  if (!consumer || consumer.projectId !== projectId) throw notFound(`Consumer '${ref}' not found`, { consumer: ref })
+  if (consumer.revokedAt) throw lifecycleConflict('apiClient.ownerTerminal', `Consumer '${consumer.username}' is revoked and cannot own new API clients`, { consumer: ref })
+  return { applicationId: null, credentialId: consumer.id, organizationId: consumer.organizationId }
+}
+
+/** POST /api/api-clients: a DRAFT client of an application or consumer, with its first secret unless told otherwise. */
+export async function createManagedApiClient(deps: Deps, actor: Actor, raw: unknown): Promise<ApiClientWrite> {
+  const input = parseInput(createApiClientInput, raw)
+  refusePlatformScope(input.projectName)
+  const access = await authorizeInProject(deps.prisma, actor, input.projectName, IDENTITY, 'MANAGE')
+  const owner = await resolveOwner(deps.prisma, access.project.id, input)
+  checkWindow(input.validFrom, input.expiresAt)
+  const clientId = input.clientId ?? mintPublicKey('cid')
+  if (await deps.prisma.apiClient.findUnique({ where: { clientId } })) {
+    throw new DomainError('conflict', 'nameAlreadyExists', `Client id '${clientId}' is already taken`, { field: 'clientId' })
+  }
+  const { id, clientSecret } = await deps.prisma.$transaction(async (tx) => {
+    const created = await tx.apiClient.create({
+      data: {
+        projectId: access.project.id,
+        apiClientKey: mintPublicKey('acl'),
+        clientId,
+        name: input.name,
+        operationalState: 'DRAFT',
+        readiness: input.issueSecret ? 'READY' : 'PENDING_SECRET',
+        validFrom: input.validFrom ?? null,
+        expiresAt: input.expiresAt ?? null,
+        ...owner,
+        ...issuanceData(input),
+        allowedGrantTypes: input.allowedGrantTypes ?? [],
+      },
+    })
+    const secret = input.issueSecret ? await issueClientSecret(tx, deps.keyring, created.id) : null
+    return { id: created.id, clientSecret: secret?.clientSecret }
+  })
+  deps.logger.info({ project: access.project.name, clientId }, 'API client created')
+  return finish(deps, id, clientSecret)
+}
+
+async function finish(deps: Deps, id: string, clientSecret?: string): Promise<ApiClientWrite> {
+  const runtimeDeployment = await pushApiClientRuntime(deps, id)
+  const apiClient = (await loadClient(deps.prisma, { id }))!
+  return { apiClient, runtimeDeployment, ...(clientSecret ? { clientSecret } : {}) }
+}
+
+type Action = 'update' | 'activate' | 'suspend' | 'rotateSecret' | 'revoke'
+
+/** The lifecycle of spec §3.5: DRAFT/SUSPENDED → ACTIVE, ACTIVE → SUSPENDED, anything → REVOKED, which is final. */
+function assertAllowed(client: ClientWithOwners, action: Action) {
+  const params = { apiClient: client.apiClientKey, operationalState: client.operationalState }
+  const state = client.operationalState
+  if (state === 'REVOKED') throw lifecycleConflict('apiClient.revokedIsFinal', `API client '${client.apiClientKey}' is revoked; a revoked client is final`, params)
+  if (action === 'activate') {
+    if (state === 'ACTIVE') throw lifecycleConflict('apiClient.alreadyActive', `API client '${client.apiClientKey}' is already ACTIVE`, params)
+    if (client.readiness !== 'READY') {
+      throw lifecycleConflict('apiClient.notReady', `API client '${client.apiClientKey}' is ${client.readiness}; issue a secret (actions/rotate-secret) before activating`, { ...params, readiness: client.readiness })
+    }
+  }
+  if (action === 'suspend') {
+    if (state === 'SUSPENDED') throw lifecycleConflict('apiClient.alreadySuspended', `API client '${client.apiClientKey}' is already SUSPENDED`, params)
+    if (state !== 'ACTIVE') throw lifecycleConflict('apiClient.notActive', `Only an ACTIVE API client can be suspended; '${client.apiClientKey}' is ${state}`, params)
+  }
+}
+
+/**
+ * One write on an existing client: checks the move, saves it under the next version (a concurrent write in
+ * between is a versionConflict, never a lost update), then pushes and answers the envelope.
+ */
+async function writeClient(
+  deps: Deps,
+  actor: Actor,
+  apiClientKey: string,
+  action: Action,
+  data: (client: ClientWithOwners) => Prisma.ApiClientUpdateManyMutationInput,
+  inTransaction?: (tx: Tx, client: ClientWithOwners) => Promise<string | undefined>,
+): Promise<ApiClientWrite> {
+  const { client } = await authorizeApiClient(deps, actor, apiClientKey, 'MANAGE')
+  assertAllowed(client, action)
+  const clientSecret = await deps.prisma.$transaction(async (tx) => {
+    const { count } = await tx.apiClient.updateMany({ where: { id: client.id, version: client.version }, data: { ...data(client), version: { increment: 1 } } })
+    if (!count) {
+      const current = await tx.apiClient.findUnique({ where: { id: client.id }, select: { version: true } })
+      throw versionConflict(client.version, current?.version ?? null)
+    }
+    return inTransaction?.(tx, client)
+  })
+  deps.logger.info({ apiClientKey, action }, 'API client written')
+  return finish(deps, client.id, clientSecret)
+}
+
+const versionConflict = (expected: number, current: number | null) =>
+  new DomainError('conflict', 'versionConflict', `API client version is ${current}, not ${expected}`, { entity: 'apiClient', expected, current })
+
+export async function updateManagedApiClient(deps: Deps, actor: Actor, apiClientKey: string, raw: unknown): Promise<ApiClientWrite> {
+  const input = parseInput(updateApiClientInput, raw)
+  return writeClient(deps, actor, apiClientKey, 'update', (client) => {
+    if (input.version !== undefined && input.version !== client.version) throw versionConflict(input.version, client.version)
+    checkWindow(input.validFrom === undefined ? client.validFrom : input.validFrom, input.expiresAt === undefined ? client.expiresAt : input.expiresAt)
+    return { name: input.name, validFrom: input.validFrom, expiresAt: input.expiresAt, ...issuanceData(input) }
+  })
+}
+
+export const activateApiClient = (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(deps, actor, apiClientKey, 'activate', () => ({ operationalState: 'ACTIVE' }))
+
+export const suspendApiClient = (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(deps, actor, apiClientKey, 'suspend', () => ({ operationalState: 'SUSPENDED' }))
+
+/** A new secret version, shown once; the previous version is retired at once. A PENDING_SECRET client becomes READY. */
+export const rotateApiClientSecret = (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(
+    deps, actor, apiClientKey, 'rotateSecret',
+    (client) => (client.readiness === 'PENDING_SECRET' ? { readiness: 'READY' } : {}),
+    async (tx, client) => (await issueClientSecret(tx, deps.keyring, client.id)).clientSecret,
+  )
+
+/** Terminal: the client is undeployed everywhere; environments that miss it are retried by the outbox (PENDING). */
+export const revokeApiClient = (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(deps, actor, apiClientKey, 'revoke', () => ({ operationalState: 'REVOKED' }), async (tx, client) => {
+    await retireClientSecrets(tx, client.id)
+    return undefined
+  })
+
+export async function getManagedApiClient(deps: Deps, actor: Actor, apiClientKey: string): Promise<ClientWithOwners> {
+  return (await authorizeApiClient(deps, actor, apiClientKey, 'VIEW')).client
+}
+
+/** GET …/runtime-deployment: the durable record, or null when the client was never pushed. Writes nothing. */
+export async function getApiClientRuntimeDeployment(deps: Deps, actor: Actor, apiClientKey: string) {
+  const { client } = await authorizeApiClient(deps, actor, apiClientKey, 'VIEW')
+  const runtimeDeployment = await readApiClientRuntime(deps, client.id)
+  return runtimeDeployment ? { apiClient: client, runtimeDeployment } : null
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import type { Prisma } from '../../generated/prisma/client.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import type { Tx } from '../../platform/context.js'
+import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { notFound } from '../../platform/errors/domain-error.js'
+import { parseInput } from '../../platform/errors/validation.js'
+import { listEntitlementsOf } from './entitlements.js'
+import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
+import { identityProject } from './read-scope.js'
+import { consumerInclude } from './views.js'
+
+// The consumer read surface of spec §4.10: consumers are the credentials of a project, read through the
+// §2.15 view. Every write on credentials stays in credentials/service.ts.
+
+export const consumerFilters = z.object({
+  organizationCode: textFilter.describe('only consumers of this organization (not of its sub-organizations)'),
+  enabledOnly: booleanFilter.describe('true: only enabled consumers'),
+  search: textFilter.describe('case-insensitive contains on username and full name'),
+})
+export type ConsumerListQuery = z.input<typeof consumerFilters> & PagingQuery
+
+export const CONSUMER_SORT = { defaultSort: 'username,asc', supported: ['username', 'fullName', 'enabled'] } as const
+
+const consumerNotFound = (consumerKey: string) => notFound(`Consumer '${consumerKey}' not found`, { consumer: consumerKey })
+
+/** The where clause of the list, also used by the benchmark to time the bare query. */
+export function consumerWhere(projectId: string, filters: { organizationId?: string; enabledOnly?: boolean; search?: string }): Prisma.CredentialWhereInput {
+  const { organizationId, enabledOnly, search } = filters
+  return {
+    projectId,
+    ...(organizationId ? { organizationId } : {}),
+    ...(enabledOnly ? { enabled: true } : {}),
+    ...(search
+      ? { OR: [{ username: containsText(search) }, { fullName: containsText(search) }] }
+      : {}),
+  }
+}
+
+export async function listConsumers(db: Tx, actor: Actor, projectName: string, query: ConsumerListQuery) {
+  const project = await identityProject(db, actor, projectName, 'VIEW')
+  const filters = parseInput(consumerFilters, query)
+  const page = parsePaging(query, CONSUMER_SORT)
+  const where = consumerWhere(project.id, { ...(await organizationIdFilter(db, project.id, filters.organizationCode)), ...filters })
+  // username is unique: the tie-break that keeps pages from overlapping when sorting by fullName or enabled
+  return findPage(
+    page,
+    db.credential.findMany({ where, include: consumerInclude, orderBy: orderByFor(page, 'username'), skip: page.skip, take: page.take }),
+    db.credential.count({ where }),
+  )
+}
+
+/** A consumer of the project by its public key; a key of another project is not found. */
+export async function findConsumer(db: Tx, projectId: string, consumerKey: string) {
+  const consumer = await db.credential.findFirst({ where: { projectId, consumerKey }, include: consumerInclude })
+  if (!consumer) throw consumerNotFound(consumerKey)
+  return consumer
+}
+
+export async function getConsumer(db: Tx, actor: Actor, projectName: string, consumerKey: string) {
+  const project = await identityProject(db, actor, projectName, 'VIEW')
+  return findConsumer(db, project.id, consumerKey)
+}
+
+/** The API clients the consumer owns, as rows for the §2.5 summary. */
+export async function consumerApiClients(db: Tx, actor: Actor, projectName: string, consumerKey: string) {
+  const consumer = await getConsumer(db, actor, projectName, consumerKey)
+  return db.apiClient.findMany({ where: { credentialId: consumer.id }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] })
+}
+
+export async function consumerEntitlements(db: Tx, actor: Actor, projectName: string, consumerKey: string) {
+  const consumer = await getConsumer(db, actor, projectName, consumerKey)
+  return listEntitlementsOf(db, { credentialId: consumer.id })
+}
+
+export async function consumerLimitAssignments(db: Tx, actor: Actor, projectName: string, consumerKey: string): Promise<never[]> {
+  await getConsumer(db, actor, projectName, consumerKey)
+  return [] // the limits feature does not exist yet: no assignment can name a consumer
+}
