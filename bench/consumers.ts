@@ -6,11 +6,10 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { loadConfig } from '../src/config.js'
 import { consumerWhere } from '../src/modules/identity/consumers.js'
 import { consumerInclude } from '../src/modules/identity/views.js'
-import { pgConnectionConfig } from '../src/platform/db/database.js'
+import { withScratchDatabase } from './scratch-database.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { mintPublicKey } from '../src/platform/keys.js'
 import { startService, type RunningService } from '../src/service.js'
@@ -111,16 +110,5 @@ export async function benchConsumerList(): Promise<void> {
   await measure('embedded (PGlite)', {})
   const pgUrl = process.env.BENCH_DATABASE_URL
   if (!pgUrl) return
-  const name = `gw_bench_consumers_${crypto.randomBytes(4).toString('hex')}`
-  const admin = new pg.Client(pgConnectionConfig(pgUrl))
-  await admin.connect()
-  await admin.query(`CREATE DATABASE "${name}"`)
-  const u = new URL(pgUrl)
-  u.pathname = `/${name}`
-  try {
-    await measure('PostgreSQL', { DATABASE_URL: u.toString() })
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-    await admin.end()
-  }
+  await withScratchDatabase(pgUrl, 'gw_bench_consumers', (url) => measure('PostgreSQL', { DATABASE_URL: url }))
 }

@@ -4,9 +4,8 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { spawnService } from '../test/support/process.js'
-import { pgConnectionConfig } from '../src/platform/db/database.js'
+import { withScratchDatabase } from './scratch-database.js'
 import { benchConsumerList } from './consumers.js'
 
 const BOOTSTRAP = {
@@ -83,18 +82,9 @@ try {
   await run('embedded (PGlite)', { DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, LOG_LEVEL: 'info' })
   const pgUrl = process.env.BENCH_DATABASE_URL
   if (pgUrl) {
-    const name = `gw_bench_${crypto.randomBytes(4).toString('hex')}`
-    const admin = new pg.Client(pgConnectionConfig(pgUrl))
-    await admin.connect()
-    await admin.query(`CREATE DATABASE "${name}"`)
-    const u = new URL(pgUrl)
-    u.pathname = `/${name}`
-    try {
-      await run('PostgreSQL', { DATABASE_URL: u.toString(), GATEWAY_SECRET_KEY: KEY, DATA_DIR: path.join(dir, 'pgdata'), GATEWAY_BOOTSTRAP: bootstrapFile, LOG_LEVEL: 'info' })
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-      await admin.end()
-    }
+    await withScratchDatabase(pgUrl, 'gw_bench', (url) =>
+      run('PostgreSQL', { DATABASE_URL: url, GATEWAY_SECRET_KEY: KEY, DATA_DIR: path.join(dir, 'pgdata'), GATEWAY_BOOTSTRAP: bootstrapFile, LOG_LEVEL: 'info' }),
+    )
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })

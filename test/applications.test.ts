@@ -1,15 +1,11 @@
 // The application read surface (spec §4.10, §2.15) and the entitlement writes behind the entitlements
 // sub-resource: filters, sort, paging, the view, sub-resources, GraphQL, and every refusal.
-import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SYSTEM } from '../src/platform/auth/actor.js'
 import { mintPublicKey } from '../src/platform/keys.js'
 import { insertApiClient } from '../src/modules/identity/api-clients.js'
 import { insertApplication } from '../src/modules/identity/applications.js'
-import { createOrganization } from '../src/modules/projects/organizations.js'
-import { createProject, setMemberPermissions } from '../src/modules/projects/projects.js'
-import { startTestService, type TestService } from './support/app.js'
-import { sampleBootstrap } from './support/fixtures.js'
+import type { TestService } from './support/app.js'
+import { freshProject as freshProjectIn, okJson, startIdentityTestbed, unique } from './support/identity.js'
 import { jsonOf } from './support/http.js'
 
 let svc: TestService
@@ -19,45 +15,21 @@ let carol: string
 let erin: string
 
 beforeAll(async () => {
-  const bootstrap = sampleBootstrap({ dev: [] })
-  // erin is a member of payments without any IDENTITY permission
-  bootstrap.users.push({ username: 'erin', password: 'erin-pass-1' })
-  bootstrap.projects[0].members!.push({ username: 'erin', permissions: [{ category: 'AI_DEVELOPMENT', level: 'VIEW' }] })
-  svc = await startTestService({ bootstrap })
-  ;[root, alice, carol, erin] = await Promise.all([
-    svc.tokenFor('root', 's3cret-root'),
-    svc.tokenFor('alice', 'alice-pass-1'),
-    svc.tokenFor('carol', 'carol-pass-1'),
-    svc.tokenFor('erin', 'erin-pass-1'),
-  ])
+  ;({ svc, root, alice, carol, erin } = await startIdentityTestbed())
 })
 
 afterAll(async () => {
   await svc?.close()
 })
 
-const unique = (prefix: string) => `${prefix}-${crypto.randomBytes(4).toString('hex')}`
 const db = () => svc.deps.prisma
+const freshProject = (organizations: string[] = []) => freshProjectIn(svc, organizations)
 
-/** A project of its own for a test: carol may view identities, erin may not. */
-async function freshProject(organizations: string[] = []) {
-  const name = unique('proj')
-  const project = await createProject(db(), SYSTEM, { name, environments: ['dev'] })
-  await setMemberPermissions(db(), SYSTEM, name, 'carol', [{ category: 'IDENTITY', level: 'VIEW' }])
-  await setMemberPermissions(db(), SYSTEM, name, 'erin', [{ category: 'AI_DEVELOPMENT', level: 'VIEW' }])
-  for (const code of organizations) await createOrganization(db(), SYSTEM, name, { code, name: code.toUpperCase() })
-  return { name, id: project.id }
-}
 
 const addApp = (projectId: string, input: Parameters<typeof insertApplication>[2]) => insertApplication(db(), projectId, input)
 
 const get = (token: string, path: string) => svc.http(path, { headers: { authorization: `Bearer ${token}` } })
 
-async function okJson(res: Response) {
-  const body = await jsonOf(res)
-  expect(res.status, JSON.stringify(body)).toBe(200)
-  return body
-}
 
 /** A Common Contract refusal: status, errorKey, exact params and the correlation id of the response. */
 async function refusal(res: Response, status: number, errorKey: string, params: Record<string, unknown>) {

@@ -224,7 +224,7 @@ describe('transfer success', () => {
     expect(entitlements.map((r) => r.organizationId)).toEqual([to.id, to.id, to.id])
     expect((await prisma().productSubscription.findMany({ where: { applicationId: app.id } })).map((r) => r.organizationId)).toEqual([to.id])
     expect((await prisma().credential.findUniqueOrThrow({ where: { id: outsider.id } })).organizationId).toBe(from.id)
-    expect((await prisma().apiClient.findUniqueOrThrow({ where: { id: outsider.live.id } })).organizationId).toBeNull()
+    expect((await prisma().apiClient.findUniqueOrThrow({ where: { id: outsider.live.id } })).organizationId).toBe(from.id)
 
     expect(worker.received.map((m) => [m.kind, m.action, m.name]).sort()).toEqual(
       [

@@ -1,7 +1,7 @@
+import { apiClientSummary } from '../identity/views.js'
 import type { ApiClient } from '../../generated/prisma/client.js'
 import type { ClientWithOwners, RuntimeDeploymentView } from './runtime.js'
 
-const iso = (d: Date | null) => d?.toISOString() ?? null
 const long = (n: bigint | null) => (n === null ? null : Number(n))
 
 /** Issuance fields of spec §2.5 with their documented defaults for unset values. */
@@ -28,14 +28,7 @@ export function issuanceView(c: ApiClient) {
  */
 export function managedApiClientView(c: ClientWithOwners) {
   return {
-    apiClientKey: c.apiClientKey,
-    clientId: c.clientId,
-    name: c.name,
-    operationalState: c.operationalState,
-    readiness: c.readiness,
-    validFrom: iso(c.validFrom),
-    expiresAt: iso(c.expiresAt),
-    version: c.version,
+    ...apiClientSummary(c),
     projectName: c.project.name,
     applicationKey: c.application?.applicationKey ?? null,
     consumerKey: c.credential?.consumerKey ?? null,

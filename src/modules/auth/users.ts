@@ -6,7 +6,7 @@ import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Deps, Tx } from '../../platform/context.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { orderByFor, parsePaging, findPage, type PagingQuery, containsText } from '../../platform/envelopes/paging.js'
 import { objectName } from '../../platform/validation/common.js'
 
 const password = z.string().min(1, 'must not be empty').max(1024)
@@ -77,7 +77,7 @@ export async function getUser(db: Tx, actor: Actor, username: string) {
 export async function listUsers(deps: Deps, actor: Actor, query: PagingQuery & { search?: string | null }) {
   requireSystemAdmin(actor)
   const page = parsePaging(query, USER_SORT)
-  const where: Prisma.UserWhereInput = query.search ? { username: { contains: query.search, mode: 'insensitive' } } : {}
+  const where: Prisma.UserWhereInput = query.search ? { username: containsText(query.search) } : {}
   return findPage(
     page,
     deps.prisma.user.findMany({ where, orderBy: orderByFor(page, 'username'), skip: page.skip, take: page.take }),

@@ -47,6 +47,8 @@ export async function insertApiClient(db: Tx, projectId: string, raw: ApiClientI
       expiresAt: input.expiresAt ?? null,
       applicationId: application?.id ?? null,
       credentialId: credential?.id ?? null,
+      // the owner's organization, so that a transfer of the owner finds and re-links it
+      organizationId: application?.organizationId ?? credential?.organizationId ?? null,
     },
   })
 }

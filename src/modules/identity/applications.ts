@@ -3,7 +3,6 @@ import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
@@ -120,19 +119,6 @@ export async function deleteApplication(db: Tx, actor: Actor, projectName: strin
 
 const view = async (db: Tx, actor: Actor, projectName: string) =>
   (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'VIEW')).project
-
-export const APPLICATION_SORT = { defaultSort: 'name,asc', supported: ['name', 'applicationKind', 'appStatus', 'created'] } as const
-
-export async function pageApplications(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
-  const project = await view(db, actor, projectName)
-  const page = parsePaging(query, APPLICATION_SORT)
-  const where = { projectId: project.id }
-  return findPage(
-    page,
-    db.application.findMany({ where, orderBy: orderByFor(page, 'name', { created: 'createdAt' }), skip: page.skip, take: page.take }),
-    db.application.count({ where }),
-  )
-}
 
 export async function getApplication(db: Tx, actor: Actor, projectName: string, name: string) {
   const project = await view(db, actor, projectName)

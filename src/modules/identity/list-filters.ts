@@ -26,8 +26,4 @@ export async function organizationIdFilter(db: Tx, projectId: string, code: stri
   return code ? { organizationId: (await findOrganization(db, projectId, code)).id } : {}
 }
 
-/**
- * Case-insensitive "contains" as Prisma writes it (ILIKE '%…%'). Prisma passes % and _ through as LIKE
- * wildcards, so they are escaped here to be matched as the characters they are.
- */
-export const containsText = (search: string) => ({ contains: search.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' as const })
+export { containsText } from '../../platform/envelopes/paging.js'

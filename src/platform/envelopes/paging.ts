@@ -95,3 +95,9 @@ export function orderByFor(request: PageRequest, tieBreak: string, columns: Reco
   if (!request.sort.some((s) => (columns[s.field] ?? s.field) === tieBreak)) order.push({ [tieBreak]: 'asc' })
   return order
 }
+
+/**
+ * Case-insensitive "contains" as Prisma writes it (ILIKE '%…%'). Prisma passes % and _ through as LIKE
+ * wildcards, so they are escaped here to be matched as the characters they are.
+ */
+export const containsText = (search: string) => ({ contains: search.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' as const })
