@@ -31,6 +31,7 @@ function bootstrap(workerUrl: string) {
       { username: 'c-revoked', password: 'pw-revoked' },
       { username: 'c-has', password: 'pw-has' },
       { username: 'c-gone', password: 'pw-gone' },
+      { username: 'c-off', password: 'pw-off', enabled: false },
     ],
     // c-gone's client goes to its application and so outlives the credential (SOURCE_MISSING)
     applications: [{ name: 'gone-app', consumers: ['c-gone'] }],
@@ -62,12 +63,12 @@ describe('backfill and inventory', () => {
   it('plans without writing, then creates one DRAFT client per credential, once', async () => {
     const before = await svc.deps.prisma.apiClient.count()
     const dry = await jsonOf(await call('/api/api-clients/migration/backfill?projectId=migrate', alice))
-    expect(dry).toMatchObject({ apply: false, scanned: 11, createdCount: 0, wouldCreateCount: 11 })
+    expect(dry).toMatchObject({ apply: false, scanned: 12, createdCount: 0, wouldCreateCount: 12 })
     expect(dry.rows[0]).toEqual({ consumerKey: expect.stringMatching(/^csm_/), username: 'c-blank', clientId: 'c-blank', outcome: 'WOULD_CREATE' })
     expect(await svc.deps.prisma.apiClient.count()).toBe(before)
 
     const applied = await jsonOf(await call('/api/api-clients/migration/backfill?projectId=migrate&apply=true', alice))
-    expect(applied).toMatchObject({ apply: true, createdCount: 11 })
+    expect(applied).toMatchObject({ apply: true, createdCount: 12 })
     const client = await clientOf('c-sealed')
     const credential = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'c-sealed' } })
     expect(client).toMatchObject({ operationalState: 'DRAFT', readiness: 'PENDING_SECRET', migratedFromCredentialId: credential.consumerKey, clientId: 'c-sealed' })
@@ -77,7 +78,7 @@ describe('backfill and inventory', () => {
     expect(again.rows.every((r: any) => r.outcome === 'ALREADY_MIGRATED')).toBe(true)
 
     const inventory = await jsonOf(await call('/api/api-clients/migration/inventory?projectId=migrate', alice, 'GET'))
-    expect(inventory).toEqual({ credentials: 11, migratedCredentials: 11, unmigrated: [], migratedClients: 11, clientsWithoutSecret: 11, draftClients: 11 })
+    expect(inventory).toEqual({ credentials: 12, migratedCredentials: 12, unmigrated: [], migratedClients: 12, clientsWithoutSecret: 12, draftClients: 12 })
   })
 })
 
@@ -94,9 +95,9 @@ describe('secret carry-over (spec §2.6)', () => {
     const res = await call('/api/api-clients/migration/secrets/carry-over?projectId=migrate&activate=true', alice)
     expect(res.status).toBe(200)
     const body = await jsonOf(res)
-    expect(body).toMatchObject({ apply: false, activate: false, recoverySupported: true, scanned: 11, activatedCount: 0 })
+    expect(body).toMatchObject({ apply: false, activate: false, recoverySupported: true, scanned: 12, activatedCount: 0 })
     expect(body.counts).toEqual({
-      WOULD_CARRY: 5, ALREADY_HAS_MATERIAL: 1, SOURCE_MISSING: 1, SKIPPED_EXTERNAL_IDENTITY_SOURCE: 1,
+      WOULD_CARRY: 6, ALREADY_HAS_MATERIAL: 1, SOURCE_MISSING: 1, SKIPPED_EXTERNAL_IDENTITY_SOURCE: 1,
       SKIPPED_BLANK_SECRET: 1, SKIPPED_REVOKED: 1, FAILED_DECRYPT: 1,
     })
     expect(body.rows.find((r: any) => r.clientId === 'c-ref').detail).toMatch(/CARRIED_REFERENCE/)
@@ -107,9 +108,9 @@ describe('secret carry-over (spec §2.6)', () => {
   it('carries every kind of password with its outcome, activates DRAFT clients and pushes them', async () => {
     worker.received.length = 0
     const body = await jsonOf(await call('/api/api-clients/migration/secrets/carry-over?projectId=migrate&apply=true&activate=true', alice))
-    expect(body).toMatchObject({ apply: true, activate: true, scanned: 11, activatedCount: 4 })
+    expect(body).toMatchObject({ apply: true, activate: true, scanned: 12, activatedCount: 4 })
     expect(body.counts).toEqual({
-      CARRIED: 1, CARRIED_RAW: 2, CARRIED_REFERENCE: 1, FAILED_ISSUE: 1, ALREADY_HAS_MATERIAL: 1, SOURCE_MISSING: 1,
+      CARRIED: 2, CARRIED_RAW: 2, CARRIED_REFERENCE: 1, FAILED_ISSUE: 1, ALREADY_HAS_MATERIAL: 1, SOURCE_MISSING: 1,
       SKIPPED_EXTERNAL_IDENTITY_SOURCE: 1, SKIPPED_BLANK_SECRET: 1, SKIPPED_REVOKED: 1, FAILED_DECRYPT: 1,
     })
     const byClient = Object.fromEntries(body.rows.map((r: any) => [r.clientId, r]))
@@ -127,6 +128,8 @@ describe('secret carry-over (spec §2.6)', () => {
       expect(byClient[skipped]).not.toHaveProperty('secretVersionId')
       expect(byClient[skipped]).not.toHaveProperty('recoveryState')
     }
+    // a disabled credential's client gets its material but is not activated
+    expect(byClient['c-off']).toMatchObject({ outcome: 'CARRIED', activated: false, operationalState: 'DRAFT', recoveryState: 'AVAILABLE' })
     expect(byClient['c-long']).toMatchObject({ outcome: 'FAILED_ISSUE', operationalState: 'DRAFT', detail: expect.stringMatching(/longer than 1024/) })
 
     // the material is sealed at rest and is exactly what the credential held
@@ -143,7 +146,7 @@ describe('secret carry-over (spec §2.6)', () => {
     expect(pushed).toEqual(['c-foreign', 'c-plain', 'c-ref', 'c-sealed'])
 
     const second = await jsonOf(await call('/api/api-clients/migration/secrets/carry-over?projectId=migrate&apply=true', alice))
-    expect(second.counts.ALREADY_HAS_MATERIAL).toBe(5)
+    expect(second.counts.ALREADY_HAS_MATERIAL).toBe(6)
     expect(second.activate).toBe(false)
   })
 
@@ -152,7 +155,7 @@ describe('secret carry-over (spec §2.6)', () => {
     expect(refused.status).toBe(403)
     expect(await jsonOf(refused)).toMatchObject({ errorKey: 'permissionDenied', params: { reason: 'systemAdminRequired' }, correlationId: 'carry' })
     const all = await jsonOf(await call('/api/api-clients/migration/secrets/carry-over', root))
-    expect(all.scanned).toBe(11)
+    expect(all.scanned).toBe(12)
   })
 
   it('refuses a viewer, an unknown project and a bad flag, writing nothing', async () => {

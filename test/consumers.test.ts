@@ -204,7 +204,7 @@ describe('consumer sub-resources', () => {
     const rows = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers/${owner.consumerKey}/api-clients`))
     expect(rows).toHaveLength(2)
     expect(rows[0]).toEqual({ apiClientKey: a.apiClientKey, clientId: idA, name: 'web-a', operationalState: 'DRAFT', readiness: 'PENDING_SECRET', validFrom: null, expiresAt: null, version: 1 })
-    expect(rows[1]).toMatchObject({ clientId: idB, name: 'web-b', operationalState: 'ACTIVE', readiness: 'READY', validFrom: '2030-01-01T00:00:00.000Z', expiresAt: '2031-01-01T00:00:00.000Z' })
+    expect(rows[1]).toMatchObject({ clientId: idB, name: 'web-b', operationalState: 'ACTIVE', readiness: 'PENDING_SECRET', validFrom: '2030-01-01T00:00:00.000Z', expiresAt: '2031-01-01T00:00:00.000Z' })
     expect(Object.keys(rows[1]).sort()).toEqual(['apiClientKey', 'clientId', 'expiresAt', 'name', 'operationalState', 'readiness', 'validFrom', 'version'])
     expect(await okJson(await get(carol, `/apiops/projects/${p.name}/consumers/${other.consumerKey}/limit-assignments`))).toEqual([])
   })

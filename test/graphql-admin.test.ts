@@ -238,7 +238,7 @@ describe('applications and API clients', () => {
     const client = await ok(root, 'mutation ($input: ApiClientInput!) { createApiClient(projectName: "payments", input: $input) { apiClientKey clientId name operationalState readiness version applicationName credentialUsername } }', {
       input: { name: 'web', clientId, operationalState: 'ACTIVE', applicationName: name },
     })
-    expect(client.createApiClient).toMatchObject({ clientId, name: 'web', operationalState: 'ACTIVE', readiness: 'READY', version: 1, applicationName: name, credentialUsername: null })
+    expect(client.createApiClient).toMatchObject({ clientId, name: 'web', operationalState: 'ACTIVE', readiness: 'PENDING_SECRET', version: 1, applicationName: name, credentialUsername: null })
     const apiClientKey = client.createApiClient.apiClientKey
 
     // fields left out keep their value: kind, consumers, organization

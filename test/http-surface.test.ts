@@ -111,6 +111,18 @@ describe('GraphQL door', () => {
     expect(res.body.errors?.[0].message).toMatch(/cost/i)
   })
 
+  it('puts errorKey, params and the correlation id of the request in GraphQL error extensions', async () => {
+    const res = await svc.http('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice}`, 'x-correlation-id': 'gql-cid' },
+      body: JSON.stringify({ query: '{ credential(projectName: "payments", username: "nobody") { username } }' }),
+    })
+    const body = await jsonOf(res)
+    expect(body.errors[0].extensions).toEqual({
+      code: 'NOT_FOUND', errorKey: 'resourceNotFound', params: { credential: 'nobody' }, correlationId: 'gql-cid',
+    })
+  })
+
   it('keeps schema/schema.graphql in step with the resolvers (run npm run schema:emit)', async () => {
     expect(fs.readFileSync(path.join(repo, 'schema/schema.graphql'), 'utf8')).toBe(await printSchemaSdl())
   })

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SYSTEM } from '../src/platform/auth/actor.js'
 import { createUser } from '../src/modules/auth/users.js'
 import { DomainError } from '../src/platform/errors/domain-error.js'
+import { z } from 'zod'
+import { parseInput } from '../src/platform/errors/validation.js'
 import { canonicalHash } from '../src/platform/hashing/canonical.js'
 import { refusePlatformScope, resolveProjectAccess } from '../src/platform/scope/project-scope.js'
 import { claimIdempotencyKey, completeClaim, releaseClaim, withIdempotency } from '../src/platform/idempotency/claims.js'
@@ -170,6 +172,13 @@ describe('secrets at rest', () => {
     const user = await createUser(svc.deps.prisma, SYSTEM, { username: 'hashed-user', password: 'clear-text-pw' })
     expect(user.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/)
     expect(JSON.stringify(await svc.deps.prisma.user.findMany())).not.toContain('clear-text-pw')
+  })
+})
+
+describe('input validation', () => {
+  it('names an unknown field itself', () => {
+    expectError(() => parseInput(z.strictObject({ name: z.string() }), { name: 'x', bogus: 1 }), 'malformedRequest', { field: 'bogus' })
+    expectError(() => parseInput(z.object({ inner: z.strictObject({ a: z.number() }) }), { inner: { a: 1, b: 2 } }), 'malformedRequest', { field: 'inner.b' })
   })
 })
 

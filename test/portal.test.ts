@@ -46,7 +46,7 @@ describe('GET /apiportal/management/portal/api-clients/get-by-app-id/{appId}', (
     for (const row of rows) expect(Object.keys(row).sort()).toEqual(SUMMARY_FIELDS)
     expect(rows[1]).toEqual({
       apiClientKey: keys['checkout-web-id'], clientId: 'checkout-web-id', name: 'checkout-web', operationalState: 'ACTIVE',
-      readiness: 'READY', validFrom: null, expiresAt: null, version: 1,
+      readiness: 'PENDING_SECRET', validFrom: null, expiresAt: null, version: 1,
     })
     expect(JSON.stringify(rows)).not.toContain(created.clientSecret)
 

@@ -42,7 +42,8 @@ export async function insertApiClient(db: Tx, projectId: string, raw: ApiClientI
       clientId: input.clientId,
       name: input.name,
       operationalState: input.operationalState,
-      readiness: input.readiness ?? (input.operationalState === 'ACTIVE' ? 'READY' : 'PENDING_SECRET'),
+      // READY means secret material exists; clients created here have none until one is issued or carried
+      readiness: input.readiness ?? 'PENDING_SECRET',
       validFrom: input.validFrom ?? null,
       expiresAt: input.expiresAt ?? null,
       applicationId: application?.id ?? null,

@@ -69,7 +69,8 @@ async function carryOne(deps: Deps, client: MigratedClient, apply: boolean, acti
   if (!('material' in source)) return row(source.kind, source.detail)
   if (!apply) return row('WOULD_CARRY', `would carry as ${source.kind}: ${source.detail}`)
   try {
-    const issued = await issueCarriedSecret(deps, client, source.material, source.kind, source.recoveryState, activate)
+    // a client migrated from a disabled credential gets its material but stays as it is
+    const issued = await issueCarriedSecret(deps, client, source.material, source.kind, source.recoveryState, activate && credential.enabled)
     return row(source.kind, source.detail, {
       operationalState: issued.operationalState,
       secretVersionId: `${client.apiClientKey}:v${issued.version}`,

@@ -16,8 +16,10 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   const result = schema.safeParse(value)
   if (result.success) return result.data
   const issue = result.error.issues[0]
-  const field = fieldPath(issue.path)
-  return throwMalformed(field, issue.message)
+  // an unknown field is named itself, not its parent object
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path
+  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message
+  return throwMalformed(fieldPath(path), message)
 }
 
 function throwMalformed(field: string, message: string): never {

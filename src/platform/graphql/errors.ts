@@ -1,5 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors'
+import type { ApolloServerPlugin } from '@apollo/server'
 import type { GraphQLFormattedError } from 'graphql'
+import type { GqlContext } from './context.js'
 import { DomainError } from '../errors/domain-error.js'
 
 const codeByKind: Record<DomainError['kind'], string> = {
@@ -28,4 +30,22 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
     return { message: 'Unexpected error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR', errorKey: 'internalError', params: {} } }
   }
   return formatted
+}
+
+/**
+ * Adds the request's correlationId to every error's extensions, as the Common Contract bodies carry it
+ * (formatError has no access to the request context, a plugin does).
+ */
+export const correlationIdOnErrors: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single' || !response.body.singleResult.errors || !contextValue?.correlationId) return
+        response.body.singleResult.errors = response.body.singleResult.errors.map((e) => ({
+          ...e,
+          extensions: { ...e.extensions, correlationId: contextValue.correlationId },
+        }))
+      },
+    }
+  },
 }
