@@ -5,6 +5,7 @@ import { apiClientRoutes } from './modules/apiclients/rest.js'
 import { identityLifecycleRoutes } from './modules/identity/lifecycle-rest.js'
 import { identityReadRoutes } from './modules/identity/rest.js'
 import { migrationRoutes } from './modules/migration/rest.js'
+import { geolocationRoutes } from './modules/geolocation/rest.js'
 
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
-export const routeTables: RouteDef[] = [...authRoutes, ...credentialRoutes, ...identityLifecycleRoutes, ...identityReadRoutes, ...migrationRoutes, ...apiClientRoutes]
+export const routeTables: RouteDef[] = [...authRoutes, ...credentialRoutes, ...identityLifecycleRoutes, ...identityReadRoutes, ...migrationRoutes, ...apiClientRoutes, ...geolocationRoutes]

@@ -9,6 +9,7 @@ import { ApiClientResolver, ApplicationResolver } from './modules/identity/graph
 import { ApplicationReadResolver, ConsumerResolver } from './modules/identity/consumers-graphql.js'
 import { EntitlementResolver } from './modules/identity/entitlements-graphql.js'
 import { IdentityLifecycleResolver } from './modules/identity/lifecycle-graphql.js'
+import { GeolocationResolver } from './modules/geolocation/graphql.js'
 import { StoredObjectResolver } from './modules/objects/graphql.js'
 import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './modules/projects/graphql.js'
 
@@ -16,7 +17,7 @@ import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './mo
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver, UserResolver, CredentialResolver,
   EnvironmentResolver, ProjectResolver, OrganizationResolver, ApplicationResolver, ApiClientResolver, ApplicationReadResolver, ConsumerResolver, EntitlementResolver, IdentityLifecycleResolver, ApiProxyResolver, StoredObjectResolver,
-  ApiClientManagerResolver,
+  ApiClientManagerResolver, GeolocationResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

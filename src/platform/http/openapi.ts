@@ -10,6 +10,8 @@ const errorBodies = {
   oauth: { type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } },
 } as const
 
+const mediaTypes = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' } as const
+
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1])
 
@@ -42,10 +44,14 @@ function operation(route: RouteDef) {
     ...(route.body
       ? {
           requestBody: {
-            required: route.body.required ?? route.body.kind === 'form',
+            required: route.body.required ?? route.body.kind !== 'json',
             content: {
-              [route.body.kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+              [mediaTypes[route.body.kind]]: {
                 schema: route.body.schema ? jsonSchema(route.body.schema) : { type: 'object' },
+                // file parts are binary strings (OpenAPI 3.1: contentMediaType), sent as files
+                ...(route.body.kind === 'multipart'
+                  ? { encoding: Object.fromEntries(route.body.files.map((f) => [f, { contentType: 'application/octet-stream' }])) }
+                  : {}),
               },
             },
           },

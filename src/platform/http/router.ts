@@ -5,6 +5,7 @@ import { asDomainError, DomainError, malformed } from '../errors/domain-error.js
 import { renderCommonError } from '../envelopes/common.js'
 import { renderLegacyError } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
+import { readMultipart } from './multipart.js'
 import type { EnvelopeStyle, RouteDef, RouteInput } from './routes.js'
 
 const jsonParser = express.json({ limit: '10mb' })
@@ -17,6 +18,7 @@ function run(middleware: RequestHandler, req: Request, res: Response): Promise<v
 async function readBody(route: RouteDef, req: Request, res: Response): Promise<unknown> {
   const kind = route.body?.kind
   if (!kind) return undefined
+  if (route.body?.kind === 'multipart') return readMultipart(req, route.body.maxFileBytes)
   if (kind === 'form') {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw new DomainError('validation', 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded')

@@ -18,6 +18,20 @@ export interface RouteInput {
   clientAddress: string
 }
 
+/** One file part of a multipart/form-data body, fully read. */
+export interface MultipartFile {
+  bytes: Buffer
+  /** the filename of its Content-Disposition, when the client sent one */
+  fileName?: string
+  mimeType: string
+}
+
+/** A multipart/form-data body: text fields and file parts by name (the first part of a name wins). */
+export interface MultipartBody {
+  fields: Record<string, string>
+  files: Record<string, MultipartFile>
+}
+
 export interface RouteContext {
   deps: Deps
   /** null only on public routes */
@@ -42,8 +56,13 @@ export interface RouteDef {
   auth: 'public' | 'token'
   summary: string
   tag: string
-  /** request body: JSON (default for POST/PUT/PATCH), form-encoded only, or none */
-  body?: { kind: 'json' | 'form'; schema?: z.ZodType; required?: boolean }
+  /**
+   * request body: JSON (default for POST/PUT/PATCH), form-encoded only, multipart/form-data, or none.
+   * A multipart body arrives as a MultipartBody; `files` names its file parts (for the OpenAPI document).
+   */
+  body?:
+    | { kind: 'json' | 'form'; schema?: z.ZodType; required?: boolean }
+    | { kind: 'multipart'; schema?: z.ZodType; required?: boolean; files: string[]; maxFileBytes: number }
   query?: z.ZodObject
   /** extra request headers worth documenting */
   headers?: { name: string; description: string; required?: boolean }[]
