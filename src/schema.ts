@@ -10,6 +10,7 @@ import { ApplicationReadResolver, ConsumerResolver } from './modules/identity/co
 import { EntitlementResolver } from './modules/identity/entitlements-graphql.js'
 import { IdentityLifecycleResolver } from './modules/identity/lifecycle-graphql.js'
 import { GeolocationResolver } from './modules/geolocation/graphql.js'
+import { WebhookConnectionResolver } from './modules/webhooks/graphql.js'
 import { StoredObjectResolver } from './modules/objects/graphql.js'
 import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './modules/projects/graphql.js'
 
@@ -17,7 +18,7 @@ import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './mo
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver, UserResolver, CredentialResolver,
   EnvironmentResolver, ProjectResolver, OrganizationResolver, ApplicationResolver, ApiClientResolver, ApplicationReadResolver, ConsumerResolver, EntitlementResolver, IdentityLifecycleResolver, ApiProxyResolver, StoredObjectResolver,
-  ApiClientManagerResolver, GeolocationResolver,
+  ApiClientManagerResolver, GeolocationResolver, WebhookConnectionResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {
