@@ -6,7 +6,7 @@ import { defineConfig } from 'prisma/config'
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(import.meta.dirname, 'scripts/no-schema-engine.sh')
 
 export default defineConfig({
-  schema: 'prisma/schema.prisma',
+  schema: 'prisma/schema',
   migrations: { path: 'prisma/migrations' },
   datasource: { url: process.env.DATABASE_URL ?? 'postgresql://localhost:5432/unused' },
 })

@@ -7,5 +7,14 @@ import { identityReadRoutes } from './modules/identity/rest.js'
 import { migrationRoutes } from './modules/migration/rest.js'
 import { geolocationRoutes } from './modules/geolocation/rest.js'
 
+// One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
-export const routeTables: RouteDef[] = [...authRoutes, ...credentialRoutes, ...identityLifecycleRoutes, ...identityReadRoutes, ...migrationRoutes, ...apiClientRoutes, ...geolocationRoutes]
+export const routeTables: RouteDef[] = [
+  ...authRoutes,
+  ...credentialRoutes,
+  ...identityLifecycleRoutes,
+  ...identityReadRoutes,
+  ...migrationRoutes,
+  ...apiClientRoutes,
+  ...geolocationRoutes,
+]

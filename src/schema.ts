@@ -16,9 +16,23 @@ import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './mo
 
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
-  AuthResolver, UserResolver, CredentialResolver,
-  EnvironmentResolver, ProjectResolver, OrganizationResolver, ApplicationResolver, ApiClientResolver, ApplicationReadResolver, ConsumerResolver, EntitlementResolver, IdentityLifecycleResolver, ApiProxyResolver, StoredObjectResolver,
-  ApiClientManagerResolver, GeolocationResolver, WebhookConnectionResolver,
+  AuthResolver,
+  UserResolver,
+  CredentialResolver,
+  EnvironmentResolver,
+  ProjectResolver,
+  OrganizationResolver,
+  ApplicationResolver,
+  ApiClientResolver,
+  ApplicationReadResolver,
+  ConsumerResolver,
+  EntitlementResolver,
+  IdentityLifecycleResolver,
+  ApiProxyResolver,
+  StoredObjectResolver,
+  ApiClientManagerResolver,
+  GeolocationResolver,
+  WebhookConnectionResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

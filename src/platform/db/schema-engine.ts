@@ -74,10 +74,16 @@ async function memoryPglite() {
   return { factory, close }
 }
 
-export async function withEngine<T>(schemaPath: string, factory: SqlMigrationAwareDriverAdapterFactory, fn: (e: SchemaEngine) => Promise<T>): Promise<T> {
+/** Every `.prisma` file of the schema folder (one file per module), in a stable order. */
+export function readSchemaFiles(schemaDir: string): { path: string; content: string }[] {
+  return fs.readdirSync(schemaDir).filter((f) => f.endsWith('.prisma')).sort()
+    .map((f) => ({ path: path.join(schemaDir, f), content: fs.readFileSync(path.join(schemaDir, f), 'utf8') }))
+}
+
+export async function withEngine<T>(schemaDir: string, factory: SqlMigrationAwareDriverAdapterFactory, fn: (e: SchemaEngine) => Promise<T>): Promise<T> {
   const bg = await loadWasm()
-  const datamodel = fs.readFileSync(schemaPath, 'utf8')
-  const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, datamodel]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory))
+  const datamodels = readSchemaFiles(schemaDir).map((f) => [f.path, f.content] as [string, string])
+  const engine = await bg.SchemaEngine.new({ datamodels }, () => {}, bindMigrationAwareSqlAdapterFactory(factory))
   try {
     return await fn(engine)
   } finally {
@@ -87,13 +93,13 @@ export async function withEngine<T>(schemaPath: string, factory: SqlMigrationAwa
 
 /**
  * Writes `<migrationsDir>/<timestamp>_<name>/migration.sql` with the SQL that takes the committed
- * migrations to `schemaPath`; returns the folder, or null when there is nothing to migrate.
+ * migrations to the schema folder; returns the folder, or null when there is nothing to migrate.
  */
-export async function createMigration(opts: { schemaPath: string; migrationsDir: string; name: string }): Promise<string | null> {
-  const { schemaPath, migrationsDir, name } = opts
+export async function createMigration(opts: { schemaDir: string; migrationsDir: string; name: string }): Promise<string | null> {
+  const { schemaDir, migrationsDir, name } = opts
   const db = await memoryPglite()
   try {
-    return await withEngine(schemaPath, db.factory, async (e) => {
+    return await withEngine(schemaDir, db.factory, async (e) => {
       // The `migrate dev` sequence: createMigration alone has no shadow database in this build;
       // devDiagnostic replays the history on one and caches it, and needs _prisma_migrations first.
       await e.applyMigrations({ migrationsList: readMigrations(migrationsDir), filters: noFilter })
@@ -103,7 +109,7 @@ export async function createMigration(opts: { schemaPath: string; migrationsDir:
         draft: false,
         migrationName: name,
         migrationsList: readMigrations(migrationsDir),
-        schema: { files: [{ path: schemaPath, content: fs.readFileSync(schemaPath, 'utf8') }] },
+        schema: { files: readSchemaFiles(schemaDir) },
         filters: noFilter,
       })
       if (out.migrationScript == null) return null
