@@ -13,6 +13,7 @@ import { DomainError } from './platform/errors/domain-error.js'
 import { renderCommonError } from './platform/envelopes/common.js'
 import { Loaders, type GqlContext } from './platform/graphql/context.js'
 import { correlationIdOnErrors, formatGraphqlError } from './platform/graphql/errors.js'
+import { auditMutations } from './platform/graphql/audit.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { operationLimits } from './platform/graphql/limits.js'
 import { drainHttpServer } from './platform/http/drain.js'
@@ -73,7 +74,7 @@ export async function createApp(deps: Deps): Promise<App> {
     includeStacktraceInErrorResponses: false,
     // main.ts owns signal handling: drain HTTP, stop GraphQL, then close the database, in that order
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), correlationIdOnErrors],
+    plugins: [ApolloServerPluginLandingPageDisabled(), correlationIdOnErrors, auditMutations],
   })
   await apollo.start()
   app.use(explorerRouter())

@@ -24,6 +24,8 @@ const envSchema = z.object({
   AUTH_FAILURE_WINDOW_SECONDS: intFromEnv(900, 1),
   /** How often the retry outbox looks for due deliveries; also its first backoff step (cap: 60 steps). */
   OUTBOX_POLL_INTERVAL_MS: intFromEnv(1000, 10),
+  /** Audit events older than this are purged at start-up and hourly. */
+  AUDIT_RETENTION_DAYS: intFromEnv(365, 1),
 })
 
 export interface Config {
@@ -37,6 +39,7 @@ export interface Config {
   logLevel: string
   deployTimeoutMs: number
   outboxPollIntervalMs: number
+  auditRetentionDays: number
   authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
 }
 
@@ -61,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     deployTimeoutMs: e.DEPLOY_TIMEOUT_MS,
     outboxPollIntervalMs: e.OUTBOX_POLL_INTERVAL_MS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     authThrottle: {
       maxFailuresPerUser: e.AUTH_MAX_FAILURES_PER_USER,
       maxFailuresPerAddress: e.AUTH_MAX_FAILURES_PER_ADDRESS,

@@ -6,6 +6,7 @@ import { identityLifecycleRoutes } from './modules/identity/lifecycle-rest.js'
 import { identityReadRoutes } from './modules/identity/rest.js'
 import { migrationRoutes } from './modules/migration/rest.js'
 import { geolocationRoutes } from './modules/geolocation/rest.js'
+import { auditRoutes } from './modules/audit/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -17,4 +18,5 @@ export const routeTables: RouteDef[] = [
   ...migrationRoutes,
   ...apiClientRoutes,
   ...geolocationRoutes,
+  ...auditRoutes,
 ]

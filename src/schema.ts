@@ -11,6 +11,7 @@ import { EntitlementResolver } from './modules/identity/entitlements-graphql.js'
 import { IdentityLifecycleResolver } from './modules/identity/lifecycle-graphql.js'
 import { GeolocationResolver } from './modules/geolocation/graphql.js'
 import { WebhookConnectionResolver } from './modules/webhooks/graphql.js'
+import { AuditEventResolver } from './modules/audit/graphql.js'
 import { StoredObjectResolver } from './modules/objects/graphql.js'
 import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './modules/projects/graphql.js'
 
@@ -33,6 +34,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiClientManagerResolver,
   GeolocationResolver,
   WebhookConnectionResolver,
+  AuditEventResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
+import { startAuditRetention } from './platform/audit/recorder.js'
 import { applyBootstrap, parseBootstrap, readBootstrapFile } from './bootstrap/apply.js'
 import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
@@ -39,7 +40,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
     // without a file this still creates the platform project, under the same lock
     const summary = await applyBootstrap(deps, config.bootstrapFile ? readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
-    if (config.bootstrapFile) logger.info({ file: config.bootstrapFile, ...summary }, 'bootstrap applied')
+    if (config.bootstrapFile) {
+      logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId }, 'bootstrap applied')
+    }
+    const auditRetention = await startAuditRetention(deps)
     const app = await createApp(deps)
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)
@@ -58,6 +62,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       deps,
       stop: async () => {
         // the deliverer finishes its delivery in flight before the database goes away
+        auditRetention.stop()
         await Promise.all([app.stop(), deliverer.stop()])
         logger.info('HTTP server drained, outbox deliverer stopped')
         await db.close()

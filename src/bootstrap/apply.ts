@@ -1,6 +1,8 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import type { Deps, Tx } from '../platform/context.js'
 import { SYSTEM } from '../platform/auth/actor.js'
+import { BOOTSTRAP_ACTOR, identifierOf, recordAuditEventsInTx, type AuditEventInput } from '../platform/audit/recorder.js'
 import { DomainError } from '../platform/errors/domain-error.js'
 import { fieldPath } from '../platform/errors/validation.js'
 import { createUser } from '../modules/auth/users.js'
@@ -43,12 +45,25 @@ export function parseBootstrap(text: string): BootstrapFile {
   return parsed.data
 }
 
-export interface BootstrapSummary { created: number; kept: number }
+export interface BootstrapSummary {
+  created: number
+  kept: number
+  /** one audit event per created entry, recorded in the same transaction */
+  audit: AuditEventInput[]
+  /** shared by the run's audit events and its log lines */
+  correlationId: string
+}
 
 const BOOTSTRAP_LOCK_KEY = 7301964222n
 
+/** One entry of the file: its JSON path, the entry itself, and the project it belongs to. */
+interface Entry { path: string; entry: object; project?: string }
+
+/** `$.projects[0].credentials[2]` → `credentials`; `$.users[1]` → `users`. */
+const collectionOf = (path: string) => /\.(\w+)\[\d+\]$/.exec(path)?.[1] ?? 'bootstrap'
+
 /** Runs `create` for one entry unless it exists; failures are reported at the entry's JSON path. */
-async function step(summary: BootstrapSummary, path: string, exists: () => Promise<unknown>, create: () => Promise<unknown>) {
+async function step(summary: BootstrapSummary, at: Entry, exists: () => Promise<unknown>, create: () => Promise<unknown>) {
   try {
     if (await exists()) {
       summary.kept++
@@ -56,8 +71,12 @@ async function step(summary: BootstrapSummary, path: string, exists: () => Promi
     }
     await create()
     summary.created++
+    summary.audit.push({
+      surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: at.project ?? null, operation: 'bootstrap.create',
+      objectType: collectionOf(at.path), objectName: identifierOf(at.entry), outcome: 'SUCCEEDED', correlationId: summary.correlationId,
+    })
   } catch (err) {
-    if (err instanceof DomainError) throw new BootstrapError(path, err.message)
+    if (err instanceof DomainError) throw new BootstrapError(at.path, err.message)
     throw err
   }
 }
@@ -93,22 +112,22 @@ function organizationsInParentOrder(orgs: BootstrapProject['organizations']) {
 }
 
 async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string, summary: BootstrapSummary) {
-  await step(summary, at, () => tx.project.findUnique({ where: { name: p.name } }), () => createProject(tx, SYSTEM, p))
+  await step(summary, { path: at, entry: p, project: p.name }, () => tx.project.findUnique({ where: { name: p.name } }), () => createProject(tx, SYSTEM, p))
   const project = await tx.project.findUniqueOrThrow({ where: { name: p.name } })
   const projectId = project.id
 
   for (const [i, m] of p.members.entries()) {
-    await step(summary, `${at}.members[${i}]`,
+    await step(summary, { path: `${at}.members[${i}]`, entry: m, project: p.name },
       () => tx.membership.findFirst({ where: { projectId, user: { username: m.username } } }),
       () => setMemberPermissions(tx, SYSTEM, p.name, m.username, m.permissions))
   }
   for (const { org, index } of organizationsInParentOrder(p.organizations)) {
-    await step(summary, `${at}.organizations[${index}]`,
+    await step(summary, { path: `${at}.organizations[${index}]`, entry: org, project: p.name },
       () => tx.organization.findUnique({ where: { projectId_code: { projectId, code: org.code } } }),
       () => createOrganization(tx, SYSTEM, p.name, org))
   }
   for (const [i, c] of p.credentials.entries()) {
-    await step(summary, `${at}.credentials[${i}]`,
+    await step(summary, { path: `${at}.credentials[${i}]`, entry: c, project: p.name },
       async () => {
         // usernames are unique across the installation: one held by another project is a conflict, not "the same"
         const existing = await tx.credential.findUnique({ where: { username: c.username }, include: { project: true } })
@@ -123,22 +142,22 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string,
       })
   }
   for (const [i, a] of p.applications.entries()) {
-    await step(summary, `${at}.applications[${i}]`,
+    await step(summary, { path: `${at}.applications[${i}]`, entry: a, project: p.name },
       () => tx.application.findUnique({ where: { projectId_name: { projectId, name: a.name } } }),
       () => insertApplication(tx, projectId, a))
     for (const [j, client] of a.apiClients.entries()) {
-      await step(summary, `${at}.applications[${i}].apiClients[${j}]`,
+      await step(summary, { path: `${at}.applications[${i}].apiClients[${j}]`, entry: client, project: p.name },
         () => tx.apiClient.findUnique({ where: { clientId: client.clientId } }),
         () => insertApiClient(tx, projectId, { ...client, applicationName: a.name }))
     }
   }
   for (const [i, proxy] of p.apiProxies.entries()) {
-    await step(summary, `${at}.apiProxies[${i}]`,
+    await step(summary, { path: `${at}.apiProxies[${i}]`, entry: proxy, project: p.name },
       () => tx.apiProxy.findUnique({ where: { projectId_name: { projectId, name: proxy.name } } }),
       () => insertApiProxy(tx, projectId, proxy))
   }
   for (const [i, o] of p.objects.entries()) {
-    await step(summary, `${at}.objects[${i}]`,
+    await step(summary, { path: `${at}.objects[${i}]`, entry: o, project: p.name },
       () => tx.storedObject.findUnique({ where: { projectId_type_kind_name: { projectId, type: o.type, kind: o.kind ?? '', name: o.name } } }),
       () => insertStoredObject(tx, projectId, o))
   }
@@ -149,19 +168,20 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string,
  * whatever is missing is created, and a problem anywhere applies nothing.
  */
 export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<BootstrapSummary> {
-  const summary: BootstrapSummary = { created: 0, kept: 0 }
+  const summary: BootstrapSummary = { created: 0, kept: 0, audit: [], correlationId: `bootstrap-${crypto.randomUUID()}` }
   await deps.prisma.$transaction(
     async (tx) => {
       // instances starting together apply one after the other; the second then finds everything in place
       await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
       await ensurePlatformProject(tx)
       for (const [i, env] of file.environments.entries()) {
-        await step(summary, `$.environments[${i}]`, () => tx.environment.findUnique({ where: { name: env.name } }), () => createEnvironment(tx, SYSTEM, env))
+        await step(summary, { path: `$.environments[${i}]`, entry: env }, () => tx.environment.findUnique({ where: { name: env.name } }), () => createEnvironment(tx, SYSTEM, env))
       }
       for (const [i, user] of file.users.entries()) {
-        await step(summary, `$.users[${i}]`, () => tx.user.findUnique({ where: { username: user.username } }), () => createUser(tx, SYSTEM, user))
+        await step(summary, { path: `$.users[${i}]`, entry: user }, () => tx.user.findUnique({ where: { username: user.username } }), () => createUser(tx, SYSTEM, user))
       }
       for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, `$.projects[${i}]`, summary)
+      await recordAuditEventsInTx(tx, summary.audit)
     },
     { timeout: 120_000, maxWait: 30_000 },
   )

@@ -27,7 +27,8 @@ export const migrationRoutes = defineRoutes([
     query: query.extend({ activate: z.enum(['true', 'false']).optional().describe('with apply: move DRAFT clients that received material to ACTIVE') }),
     responses: { 200: 'apply, activate, recoverySupported, scanned, counts, activatedCount, rows', ...refusals },
     async handle(ctx, input) {
-      return { body: await carryOverSecrets(ctx.deps, requireActor(ctx), input.query) }
+      const body = await carryOverSecrets(ctx.deps, requireActor(ctx), input.query)
+      return { body, audit: body.apply ? undefined : false }
     },
   },
   {
@@ -53,7 +54,8 @@ export const migrationRoutes = defineRoutes([
     query,
     responses: { 200: 'apply, scanned, createdCount, wouldCreateCount, rows', ...refusals },
     async handle(ctx, input) {
-      return { body: await backfillApiClients(ctx.deps, requireActor(ctx), input.query) }
+      const body = await backfillApiClients(ctx.deps, requireActor(ctx), input.query)
+      return { body, audit: body.apply ? undefined : false }
     },
   },
 ])

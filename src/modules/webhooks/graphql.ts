@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Field, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
+import { Arg, Args, Ctx, Extensions, Field, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
@@ -208,6 +208,7 @@ export class WebhookConnectionResolver {
   }
 
   @Mutation(() => WebhookTestResultType, { description: 'Sends one request to fullUrl with the method, headers and connect/response timeouts' })
+  @Extensions({ audit: false })
   async testWebhookConnection(@Ctx() ctx: GqlContext, @Arg('name', () => String) name: string) {
     return testWebhookConnection(ctx.deps.prisma, requireViewer(ctx), name)
   }

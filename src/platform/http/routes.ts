@@ -45,6 +45,8 @@ export interface RouteResult {
   status?: number
   body?: unknown
   headers?: Record<string, string>
+  /** false when this call wrote nothing after all (a dry run): the audit trail skips it */
+  audit?: false
 }
 
 /** One declared REST operation: the table a module exports is mounted and documented from the same data. */
@@ -67,6 +69,11 @@ export interface RouteDef {
   /** extra request headers worth documenting */
   headers?: { name: string; description: string; required?: boolean }[]
   responses: Record<number, string>
+  /**
+   * The audit trail records every successful non-GET call. `false` for calls that write nothing
+   * (previews, validations, connection tests); `objectType` names the object when the tag does not.
+   */
+  audit?: false | { objectType?: string }
   handle(ctx: RouteContext, input: RouteInput): Promise<RouteResult>
 }
 

@@ -1,0 +1,92 @@
+// The audit trail's read side. Installation-wide for system administrators (GraphQL); per project for
+// holders of PROJECT_MANAGEMENT VIEW there (REST), where the platform project `admin` shows the
+// installation-level events (those without a project).
+import { z } from 'zod'
+import type { Prisma } from '../../generated/prisma/client.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import { requireSystemAdmin } from '../../platform/auth/require.js'
+import type { Tx } from '../../platform/context.js'
+import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { malformed } from '../../platform/errors/domain-error.js'
+import { parseInput } from '../../platform/errors/validation.js'
+import { authorizeInProject, PLATFORM_PROJECT } from '../../platform/scope/project-scope.js'
+
+export const AUDIT_SORT = { defaultSort: 'at,desc', supported: ['at', 'actor', 'operation', 'objectType', 'objectName'] } as const
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v)
+const text = z.preprocess(blankToUndefined, z.string().max(512).optional())
+const instant = z.preprocess(blankToUndefined, z.iso.datetime({ offset: true }).optional())
+
+export const auditFilters = z.object({
+  /** exact username, `bootstrap` or `system` */
+  user: text,
+  objectType: text,
+  objectName: text,
+  operation: text,
+  surface: z.preprocess(blankToUndefined, z.enum(['REST_APIOPS', 'REST_API', 'GRAPHQL', 'BOOTSTRAP']).optional()),
+  /** inclusive lower bound, ISO 8601 */
+  from: instant,
+  /** exclusive upper bound, ISO 8601 */
+  to: instant,
+})
+export type AuditFilters = z.input<typeof auditFilters>
+
+function whereOf(raw: AuditFilters, projectNames: (string | null)[] | undefined): Prisma.AuditEventWhereInput {
+  const f = parseInput(auditFilters, raw)
+  if (f.from && f.to && new Date(f.from) >= new Date(f.to)) throw malformed('from must be before to', { field: 'from' })
+  return {
+    ...(projectNames ? { OR: projectNames.map((projectName) => ({ projectName })) } : {}),
+    ...(f.user ? { actor: f.user } : {}),
+    ...(f.objectType ? { objectType: f.objectType } : {}),
+    ...(f.objectName ? { objectName: f.objectName } : {}),
+    ...(f.operation ? { operation: f.operation } : {}),
+    ...(f.surface ? { surface: f.surface } : {}),
+    ...(f.from || f.to ? { at: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lt: new Date(f.to) } : {}) } } : {}),
+  }
+}
+
+async function pageWhere(db: Tx, where: Prisma.AuditEventWhereInput, query: PagingQuery) {
+  const request = parsePaging(query, AUDIT_SORT)
+  const page = await findPage(
+    request,
+    db.auditEvent.findMany({ where, orderBy: orderByFor(request, 'id'), skip: request.skip, take: request.take }),
+    db.auditEvent.count({ where }),
+  )
+  return { ...page, items: page.items.map(auditEventView) }
+}
+
+/** One project's events; the platform project shows the installation-level ones too. */
+export async function pageProjectAuditEvents(db: Tx, actor: Actor, projectName: string, query: PagingQuery & AuditFilters) {
+  const access = await authorizeInProject(db, actor, projectName, 'PROJECT_MANAGEMENT', 'VIEW')
+  const names = access.project.name === PLATFORM_PROJECT ? [PLATFORM_PROJECT, null] : [access.project.name]
+  const { page, size, sort, ...filters } = query
+  return pageWhere(db, whereOf(filters, names), { page, size, sort })
+}
+
+/** Every event of the installation, optionally narrowed to one project (system administrators). */
+export async function pageAuditEvents(db: Tx, actor: Actor, query: PagingQuery & AuditFilters & { projectName?: string | null }) {
+  requireSystemAdmin(actor)
+  const { page, size, sort, projectName, ...filters } = query
+  return pageWhere(db, whereOf(filters, projectName ? [projectName] : undefined), { page, size, sort })
+}
+
+export type AuditEventView = ReturnType<typeof auditEventView>
+
+export function auditEventView(e: {
+  id: bigint; at: Date; surface: string; actor: string; projectName: string | null; operation: string
+  objectType: string | null; objectName: string | null; outcome: string; httpStatus: number | null; correlationId: string
+}) {
+  return {
+    id: e.id.toString(),
+    at: e.at.toISOString(),
+    surface: e.surface,
+    actor: e.actor,
+    projectName: e.projectName,
+    operation: e.operation,
+    objectType: e.objectType,
+    objectName: e.objectName,
+    outcome: e.outcome,
+    httpStatus: e.httpStatus,
+    correlationId: e.correlationId,
+  }
+}
