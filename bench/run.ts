@@ -6,7 +6,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnService } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
+import { benchTransfer } from './transfer.js'
 import { benchConsumerList } from './consumers.js'
+import { benchLimitBulk } from './limit-bulk.js'
+import { benchPresets } from './presets.js'
+import { benchApiProxies } from './apiproxies.js'
+import { benchLlm } from './llm.js'
 
 const BOOTSTRAP = {
   environments: [{ name: 'dev', workerUrls: [] }],
@@ -90,4 +95,9 @@ try {
   fs.rmSync(dir, { recursive: true, force: true })
 }
 await benchConsumerList()
+await benchLimitBulk()
+await benchPresets()
+await benchApiProxies()
+await benchTransfer()
+await benchLlm()
 process.exit(0)

@@ -50,6 +50,11 @@ export async function createApp(deps: Deps): Promise<App> {
   app.disable('x-powered-by')
   app.set('trust proxy', false)
   const httpServer = http.createServer(app)
+  // Idle keep-alive connections outlive the clients' own idle timeouts (fetch: 4 s, load balancers: 60 s), so
+  // the client, not the server, closes them and never writes into a socket the server is closing.
+  // Draining still closes idle connections at once.
+  httpServer.keepAliveTimeout = 65_000
+  httpServer.headersTimeout = 66_000
 
   app.use(requestContext(deps.logger, deps.metrics))
   app.get('/healthz', (_req, res) => {

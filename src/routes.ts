@@ -1,4 +1,5 @@
 import type { RouteDef } from './platform/http/routes.js'
+import { transferRoutes } from './modules/transfer/rest.js'
 import { authRoutes } from './modules/auth/rest.js'
 import { credentialRoutes } from './modules/credentials/rest.js'
 import { apiClientRoutes } from './modules/apiclients/rest.js'
@@ -6,11 +7,22 @@ import { identityLifecycleRoutes } from './modules/identity/lifecycle-rest.js'
 import { identityReadRoutes } from './modules/identity/rest.js'
 import { migrationRoutes } from './modules/migration/rest.js'
 import { geolocationRoutes } from './modules/geolocation/rest.js'
+import { limitBulkRoutes } from './modules/limits/bulk/rest.js'
+import { licenseRoutes } from './modules/licence/rest.js'
+import { limitBulkManagerRoutes } from './modules/limits/manager/rest.js'
+import { limitDefaultRoutes } from './modules/limits/defaults/rest.js'
+import { llmRoutes } from './modules/llm/rest.js'
 import { auditRoutes } from './modules/audit/rest.js'
+import { apiProxyRoutes } from './modules/apiproxies/rest.js'
+import { budgetRoutes } from './modules/budgets/rest.js'
+import { presetRoutes } from './modules/presets/rest.js'
+import { limitPlanRoutes } from './modules/limits/plans/rest.js'
+import { limitAssignmentRoutes } from './modules/limits/assignments/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
 export const routeTables: RouteDef[] = [
+  ...presetRoutes,
   ...authRoutes,
   ...credentialRoutes,
   ...identityLifecycleRoutes,
@@ -18,5 +30,15 @@ export const routeTables: RouteDef[] = [
   ...migrationRoutes,
   ...apiClientRoutes,
   ...geolocationRoutes,
+  ...limitBulkRoutes,
+  ...licenseRoutes,
+  ...limitBulkManagerRoutes,
+  ...limitDefaultRoutes,
+  ...llmRoutes,
   ...auditRoutes,
+  ...apiProxyRoutes,
+  ...budgetRoutes,
+  ...limitPlanRoutes,
+  ...limitAssignmentRoutes,
+  ...transferRoutes,
 ]

@@ -4,6 +4,8 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
 import { ApiProxyResolver } from './modules/apiproxies/graphql.js'
+import { AiProxyResolver } from './modules/apiproxies/ai-graphql.js'
+import { ApiProxyEndpointVersionsResolver, GatewayEndpointResolver } from './modules/apiproxies/endpoints-graphql.js'
 import { ApiClientManagerResolver } from './modules/apiclients/graphql.js'
 import { ApiClientResolver, ApplicationResolver } from './modules/identity/graphql.js'
 import { ApplicationReadResolver, ConsumerResolver } from './modules/identity/consumers-graphql.js'
@@ -11,10 +13,20 @@ import { EntitlementResolver } from './modules/identity/entitlements-graphql.js'
 import { IdentityLifecycleResolver } from './modules/identity/lifecycle-graphql.js'
 import { GeolocationResolver } from './modules/geolocation/graphql.js'
 import { WebhookConnectionResolver } from './modules/webhooks/graphql.js'
+import { LimitBulkRunResolver } from './modules/limits/bulk/graphql.js'
+import { InstallationLicenseResolver } from './modules/licence/graphql.js'
+import { LimitDefaultResolver } from './modules/limits/defaults/graphql.js'
+import { LimitSelectorResolver } from './modules/limits/manager/graphql.js'
+import { TransferResolver } from './modules/transfer/graphql.js'
 import { AuditEventResolver } from './modules/audit/graphql.js'
 import { StoredObjectResolver } from './modules/objects/graphql.js'
 import { EnvironmentResolver, OrganizationResolver, ProjectResolver } from './modules/projects/graphql.js'
+import { budgetResolvers } from './modules/budgets/graphql.js'
+import { PRESET_RESOLVERS } from './modules/presets/graphql.js'
 
+import { LimitPlanResolver, LimitPlanRevisionResolver } from './modules/limits/plans/graphql.js'
+import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
+import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -30,11 +42,31 @@ export const resolvers: NonEmptyArray<Function> = [
   EntitlementResolver,
   IdentityLifecycleResolver,
   ApiProxyResolver,
+  AiProxyResolver,
+  GatewayEndpointResolver,
+  ApiProxyEndpointVersionsResolver,
   StoredObjectResolver,
   ApiClientManagerResolver,
   GeolocationResolver,
   WebhookConnectionResolver,
+  LimitBulkRunResolver,
+  InstallationLicenseResolver,
+  LimitDefaultResolver,
+  LimitSelectorResolver,
+  TransferResolver,
   AuditEventResolver,
+  ...budgetResolvers,
+  ...PRESET_RESOLVERS,
+  LimitPlanResolver,
+  LimitPlanRevisionResolver,
+  LimitAssignmentResolver,
+  ConsumerLimitAssignmentsResolver,
+  ApplicationLimitAssignmentsResolver,
+  LimitPlanAssignmentsResolver,
+  LlmProviderResolver,
+  LlmCatalogResolver,
+  VectorDbResolver,
+  KnowledgeBaseResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

@@ -8,9 +8,11 @@ import { openDatabase } from './platform/db/database.js'
 import { createDeployer } from './platform/deploy/pusher.js'
 import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
 import { API_CLIENT_OUTBOX_HANDLERS } from './modules/apiclients/runtime.js'
+import { limitBulkRunnerSettings, startLimitBulkRunner } from './modules/limits/bulk/runner.js'
 import { createLogger, type Logger } from './platform/http/logger.js'
 import { createMetrics } from './platform/http/metrics.js'
 import { loadKeyring } from './platform/secrets/master-key.js'
+import { refreshBuiltinPresets } from './modules/presets/builtins.js'
 
 export interface RunningService {
   url: string
@@ -44,6 +46,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId }, 'bootstrap applied')
     }
     const auditRetention = await startAuditRetention(deps)
+    await refreshBuiltinPresets(deps) // AI preset rule pack: adds/updates built-ins nobody overrode or deleted
     const app = await createApp(deps)
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)
@@ -55,6 +58,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     app.setReady(true)
     // retries of unacknowledged pushes, including rows a previous instance left behind
     const deliverer = startOutboxDeliverer(deps, outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, API_CLIENT_OUTBOX_HANDLERS))
+    // durable bulk limit runs: interrupts runs whose worker died, then works through queued ones
+    const bulkRunner = startLimitBulkRunner(deps, limitBulkRunnerSettings(process.env, config.deployTimeoutMs))
     logger.info({ url, database: db.kind, startupMs: Date.now() - started }, `listening on ${url}`)
     return {
       url,
@@ -63,7 +68,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       stop: async () => {
         // the deliverer finishes its delivery in flight before the database goes away
         auditRetention.stop()
-        await Promise.all([app.stop(), deliverer.stop()])
+        await Promise.all([app.stop(), deliverer.stop(), bulkRunner.stop()])
         logger.info('HTTP server drained, outbox deliverer stopped')
         await db.close()
         logger.info('database closed')

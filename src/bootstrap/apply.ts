@@ -14,6 +14,7 @@ import { insertStoredObject } from '../modules/objects/service.js'
 import { createEnvironment } from '../modules/projects/environments.js'
 import { createOrganization } from '../modules/projects/organizations.js'
 import { createProject, ensurePlatformProject, setMemberPermissions } from '../modules/projects/projects.js'
+import { applyBootstrapLicense } from '../modules/licence/service.js'
 import { bootstrapSchema, type BootstrapFile, type BootstrapProject } from './schema.js'
 
 /** A bootstrap file that cannot be applied; the message starts with the JSON path of the first problem. */
@@ -174,6 +175,7 @@ export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<B
       // instances starting together apply one after the other; the second then finds everything in place
       await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
       await ensurePlatformProject(tx)
+      if (file.license) await applyBootstrapLicense(tx, file.license)
       for (const [i, env] of file.environments.entries()) {
         await step(summary, { path: `$.environments[${i}]`, entry: env }, () => tx.environment.findUnique({ where: { name: env.name } }), () => createEnvironment(tx, SYSTEM, env))
       }

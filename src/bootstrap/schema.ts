@@ -9,6 +9,7 @@ import { environmentInput } from '../modules/projects/environments.js'
 import { organizationInput } from '../modules/projects/organizations.js'
 import { permissionInput, projectInput } from '../modules/projects/projects.js'
 import { objectName } from '../platform/validation/common.js'
+import { licenseInput } from '../modules/licence/service.js'
 
 // The file reuses each service's own input schema, made strict so that a misspelt field is refused
 // instead of silently ignored.
@@ -40,6 +41,8 @@ export const bootstrapSchema = z.strictObject({
   environments: z.array(environmentInput.strict()).default([]),
   users: z.array(createUserInput.strict()).default([]),
   projects: z.array(project).default([]),
+  /** the installation licence (docs/limits-bulk.md); absent: the stored one stays (none stored: every module licensed) */
+  license: licenseInput.optional(),
 })
 
 export type BootstrapFile = z.output<typeof bootstrapSchema>

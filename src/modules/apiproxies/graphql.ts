@@ -1,15 +1,19 @@
-import { Arg, Args, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
+import { Arg, Args, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
 import type { ApiProxy } from '../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { groupsOfApiProxyLoader } from '../../platform/graphql/loaders.js'
 import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
-import { API_PROXY_KINDS, createApiProxy, deleteApiProxy, getApiProxy, pageApiProxies, setApiProxyGroups, type ApiProxyInput } from './service.js'
+import { deleteApiProxyAndUndeploy } from './ai-proxies.js'
+import { API_PROXY_KINDS, createApiProxy, getApiProxy, pageApiProxies, setApiProxyGroups, type ApiProxyInput } from './service.js'
 
 @ObjectType('ApiProxy')
 export class ApiProxyType {
   @Field(() => String) name: string
   @Field(() => String, { description: API_PROXY_KINDS.join(', ') }) kind: string
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => String, { nullable: true, description: 'MCP: PASSTHROUGH or AGGREGATE; A2A: AGENT_EXPOSE, PASSTHROUGH or SKILL_ROUTE; null otherwise' }) routingMode: string | null
+  @Field(() => Int, { description: 'deployment revision of the proxy routing (0: never deployed)' }) revision: number
   @Field(() => GraphQLISODateTime) createdAt: Date
   @Field(() => GraphQLISODateTime) updatedAt: Date
 }
@@ -56,8 +60,9 @@ export class ApiProxyResolver {
     return setApiProxyGroups(ctx.deps.prisma, requireViewer(ctx), projectName, name, groups)
   }
 
-  @Mutation(() => Boolean, { description: 'API_MANAGEMENT MANAGE' })
+  @Mutation(() => Boolean, { description: 'Deletes the proxy with its routing and endpoints and undeploys them from every environment (API_MANAGEMENT MANAGE)' })
   async deleteApiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
-    return deleteApiProxy(ctx.deps.prisma, requireViewer(ctx), projectName, name)
+    await deleteApiProxyAndUndeploy(ctx.deps, requireViewer(ctx), projectName, name)
+    return true
   }
 }

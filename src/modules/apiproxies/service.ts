@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/auth/actor.js'
 import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
 import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
-import { DomainError, notFound } from '../../platform/errors/domain-error.js'
+import { DomainError, malformed, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
@@ -28,7 +28,9 @@ export async function insertApiProxy(db: Tx, projectId: string, raw: ApiProxyInp
   if (await db.apiProxy.findUnique({ where: { projectId_name: { projectId, name: input.name } } })) {
     throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${input.name}' already exists`, { field: 'name' })
   }
-  return db.apiProxy.create({ data: { projectId, name: input.name, kind: input.kind, groups: groupLinks(projectId, input.groups) } })
+  // an A2A proxy always has a routing mode; AGENT_EXPOSE is the spec's default (§4.5)
+  const routingMode = input.kind === 'A2A' ? 'AGENT_EXPOSE' : null
+  return db.apiProxy.create({ data: { projectId, name: input.name, kind: input.kind, routingMode, groups: groupLinks(projectId, input.groups) } })
 }
 
 const apiProxyNotFound = (name: string) => notFound(`API proxy '${name}' not found`, { apiProxy: name })
@@ -42,8 +44,10 @@ async function findApiProxy(db: Tx, projectId: string, name: string) {
 const manage = async (db: Tx, actor: Actor, projectName: string) =>
   (await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')).project
 
+/** The generic create door (any kind but MCP, whose required routing mode only the MCP door takes, spec §4.5). */
 export async function createApiProxy(db: Tx, actor: Actor, projectName: string, raw: ApiProxyInput) {
   const project = await manage(db, actor, projectName)
+  if (raw.kind === 'MCP') throw malformed('kind: create MCP proxies with createMcpProxy, which takes the required routingMode', { field: 'kind' })
   return insertApiProxy(db, project.id, raw)
 }
 

@@ -1,14 +1,8 @@
 import { requireActor, defineRoutes } from '../../platform/http/routes.js'
-import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { legacySuccess } from '../../platform/envelopes/legacy.js'
+import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { resetCredentialToken } from './service.js'
 
-/** The legacy deploymentResult of a credential write (spec §2.1). */
-export const legacyDeploymentResult = (outcome: DeploymentOutcome) => ({
-  success: outcome.success,
-  message: outcome.message,
-  environmentResults: outcome.environmentResults.map(({ environmentName, success, message }) => ({ environmentName, success, message })),
-})
+// kept for src/modules/llm/rest.ts, which still imports it from here
 
 export const credentialRoutes = defineRoutes([
   {

@@ -4,7 +4,8 @@ import type { GeolocationDatabase } from '../../generated/prisma/client.js'
 import { actorName, type Actor } from '../../platform/auth/actor.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Deps, Tx } from '../../platform/context.js'
-import type { DeployEnvironment, DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { installationEnvironments } from '../../platform/deploy/project.js'
+import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { openMmdb } from './mmdb.js'
 
@@ -33,12 +34,6 @@ export interface GeolocationDeploymentResult {
 export type GeolocationMetadata = Omit<GeolocationDatabase, 'content' | 'id'>
 
 const metadataOf = ({ content: _content, id: _id, ...rest }: GeolocationDatabase): GeolocationMetadata => rest
-
-/** Every environment of the installation, sorted by name. */
-export async function allEnvironments(db: Tx): Promise<DeployEnvironment[]> {
-  const rows = await db.environment.findMany({ orderBy: { name: 'asc' } })
-  return rows.map((e) => ({ name: e.name, workerUrls: e.workerUrls }))
-}
 
 export function toGeolocationDeploymentResult(outcome: DeploymentOutcome): GeolocationDeploymentResult {
   return {
@@ -93,7 +88,7 @@ export async function uploadGeolocationDatabase(
     update: { ...fields, revision: { increment: 1 } },
   })
   deps.logger.info({ fileName, sha256, databaseType: metadata.databaseType, revision: row.revision }, 'geolocation database replaced')
-  const outcome = await deps.deployer.push(await allEnvironments(deps.prisma), {
+  const outcome = await deps.deployer.push(await installationEnvironments(deps.prisma), {
     action: 'DEPLOY',
     project: INSTALLATION,
     kind: GEOLOCATION_KIND,

@@ -5,6 +5,7 @@ import type { Tx } from '../../platform/context.js'
 import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { limitAssignmentsOfApplication } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { containsText, organizationIdFilter, textFilter } from './list-filters.js'
 import { identityProject } from './read-scope.js'
@@ -67,7 +68,7 @@ export async function applicationEntitlements(db: Tx, actor: Actor, projectName:
   return listEntitlementsOf(db, { applicationId: app.id })
 }
 
-export async function applicationLimitAssignments(db: Tx, actor: Actor, projectName: string, applicationKey: string): Promise<never[]> {
-  await getApplicationByKey(db, actor, projectName, applicationKey)
-  return [] // the limits feature does not exist yet: no assignment can name an application
+export async function applicationLimitAssignments(db: Tx, actor: Actor, projectName: string, applicationKey: string) {
+  const app = await getApplicationByKey(db, actor, projectName, applicationKey)
+  return limitAssignmentsOfApplication(db, app.id)
 }

@@ -5,6 +5,7 @@ import type { Tx } from '../../platform/context.js'
 import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { limitAssignmentsOfConsumer } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
 import { identityProject } from './read-scope.js'
@@ -73,7 +74,7 @@ export async function consumerEntitlements(db: Tx, actor: Actor, projectName: st
   return listEntitlementsOf(db, { credentialId: consumer.id })
 }
 
-export async function consumerLimitAssignments(db: Tx, actor: Actor, projectName: string, consumerKey: string): Promise<never[]> {
-  await getConsumer(db, actor, projectName, consumerKey)
-  return [] // the limits feature does not exist yet: no assignment can name a consumer
+export async function consumerLimitAssignments(db: Tx, actor: Actor, projectName: string, consumerKey: string) {
+  const consumer = await getConsumer(db, actor, projectName, consumerKey)
+  return limitAssignmentsOfConsumer(db, consumer.id)
 }

@@ -15,7 +15,11 @@ export const OBJECT_KINDS: Record<string, readonly string[]> = {
   IDENTITY_SERVICE: ['LDAP', 'ACTIVE_DIRECTORY', 'OIDC', 'SAML', 'DATABASE'],
 }
 
-export const OPAQUE_OBJECT_TYPES = ['IP_GROUP', 'CERTIFICATE', 'GLOBAL_POLICY', 'API_CREATOR', 'IDENTITY_SERVICE', 'KNOWLEDGE_BASE', 'LLM_PROVIDER', 'WEBHOOK_CONNECTION'] as const
+/**
+ * Exportable types no module owns yet: their objects are kept as opaque JSON. LLM_PROVIDER and
+ * KNOWLEDGE_BASE belong to the llm module, WEBHOOK_CONNECTION to webhooks, CREDENTIAL to credentials.
+ */
+export const OPAQUE_OBJECT_TYPES = ['IP_GROUP', 'CERTIFICATE', 'GLOBAL_POLICY', 'API_CREATOR', 'IDENTITY_SERVICE'] as const
 
 export const storedObjectFields = z.object({
   type: z.enum(OPAQUE_OBJECT_TYPES),

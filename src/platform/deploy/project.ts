@@ -2,6 +2,12 @@ import { can, type ProjectAccess } from '../auth/permissions.js'
 import type { Deps, Tx } from '../context.js'
 import type { DeployEnvironment, DeployMessage, DeploymentOutcome } from './pusher.js'
 
+/** Every environment of the installation, sorted by name: for installation-wide settings and catalogs. */
+export async function installationEnvironments(db: Tx): Promise<DeployEnvironment[]> {
+  const rows = await db.environment.findMany({ orderBy: { name: 'asc' } })
+  return rows.map((e) => ({ name: e.name, workerUrls: e.workerUrls }))
+}
+
 export async function projectEnvironments(db: Tx, projectId: string): Promise<DeployEnvironment[]> {
   const links = await db.projectEnvironment.findMany({ where: { projectId }, include: { environment: true } })
   return links.map((l) => ({ name: l.environment.name, workerUrls: l.environment.workerUrls })).sort((a, b) => a.name.localeCompare(b.name))

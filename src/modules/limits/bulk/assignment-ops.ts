@@ -1,0 +1,174 @@
+import { Prisma } from '../../../generated/prisma/client.js'
+import type { Tx } from '../../../platform/context.js'
+import { mintPublicKey } from '../../../platform/keys.js'
+import {
+  contentColumns, createAssignmentInTx, liveScopeKeyOf, prepareAssignmentContent, validateAssignmentContent,
+  type AssignmentContent, type AssignmentRow, type PreparedContent, type ResolvedSubject,
+} from '../assignments/service.js'
+import type { AudienceRule } from '../assignments/body.js'
+import { NO_REF, REF_COLUMN } from '../assignments/subjects.js'
+import type { RuleSpec } from '../shared/rule-spec.js'
+import type { BulkSubjectType } from './inputs.js'
+import type { Subject } from './selector.js'
+
+// The bulk side of the assignment service (../assignments/service.ts): every assignment rule — content
+// validation, plan and target checks, the live-scope rule — is theirs; this file only adapts bulk subjects
+// (id + key) to their ResolvedSubject and batches the live-scope lookup per chunk.
+
+/** Bulk content validated for the selector's subject type (PLAN and CUSTOM only, ≤ 200 plan keys) and checked
+ * against the database once (plans published and not retired, target references). */
+export interface BulkContent {
+  content: AssignmentContent
+  prepared: PreparedContent
+}
+
+export function validateBulkContent(raw: unknown, subjectType: BulkSubjectType): AssignmentContent {
+  return validateAssignmentContent(raw, { subjectType, bulk: true })
+}
+
+export async function prepareBulkContent(db: Tx, projectId: string, raw: unknown, subjectType: BulkSubjectType): Promise<BulkContent> {
+  const content = validateBulkContent(raw, subjectType)
+  return { content, prepared: await prepareAssignmentContent(db, projectId, content) }
+}
+
+export function resolvedSubject(type: BulkSubjectType, subject: Subject): ResolvedSubject {
+  return { type, key: subject.name, ref: { ...NO_REF, [REF_COLUMN[type]!]: subject.id } }
+}
+
+export interface LiveBinding { id: string; bindingKey: string }
+
+/** The live assignments already bound on the content's scope, by subject id: one query per batch. */
+export async function findLiveBindings(db: Tx, projectId: string, type: BulkSubjectType, subjects: Subject[], content: AssignmentContent): Promise<Map<string, LiveBinding>> {
+  const found = new Map<string, LiveBinding>()
+  for (let i = 0; i < subjects.length; i += 1000) {
+    const batch = subjects.slice(i, i + 1000)
+    const keyOf = new Map(batch.map((s) => [liveScopeKeyOf(projectId, resolvedSubject(type, s), content, ''), s.id]))
+    const rows = await db.limitAssignment.findMany({ where: { liveScopeKey: { in: [...keyOf.keys()] } }, select: { id: true, bindingKey: true, liveScopeKey: true } })
+    for (const row of rows) found.set(keyOf.get(row.liveScopeKey!)!, { id: row.id, bindingKey: row.bindingKey })
+  }
+  return found
+}
+
+export interface BulkCreate {
+  project: { id: string; name: string }
+  type: BulkSubjectType
+  subject: Subject
+  bulk: BulkContent
+  runId: string
+  assignedBy: string
+  replacedBindingKey?: string | null
+}
+
+/** A bulk assignment is created ACTIVE with source BULK and the run's id. */
+export function createBulkAssignment(tx: Tx, c: BulkCreate): Promise<AssignmentRow> {
+  return createAssignmentInTx(tx, {
+    project: c.project,
+    subject: resolvedSubject(c.type, c.subject),
+    content: c.bulk.content,
+    prepared: c.bulk.prepared,
+    status: 'ACTIVE',
+    source: 'BULK',
+    assignedBy: c.assignedBy,
+    bulkRunId: c.runId,
+    replacedBindingKey: c.replacedBindingKey ?? null,
+  })
+}
+
+/** Postgres types of the assignment columns contentColumns fills (anything not listed is text). */
+const COLUMN_CASTS: Record<string, string> = {
+  family: '"LimitFamily"', actorScope: '"LimitActorScope"', targetType: '"LimitTargetType"', mode: '"LimitContentMode"',
+  targetHttpMethods: 'text[]', planKeys: 'text[]', customRuleSpec: 'jsonb', audienceRule: 'jsonb',
+  cacheConnectionTimeoutInSeconds: 'integer', customMessageHttpStatusCode: 'integer', showRateLimitStatisticsInResponseHeader: 'boolean',
+  validFrom: 'timestamp(3)', validUntil: 'timestamp(3)',
+}
+
+function constantColumn(name: string, value: unknown): Prisma.Sql {
+  const cast = COLUMN_CASTS[name] ?? 'text'
+  if (value === null || value === undefined || value === Prisma.DbNull || value === Prisma.JsonNull) return Prisma.sql`NULL::${Prisma.raw(cast)}`
+  if (value instanceof Date) return Prisma.sql`(${value.toISOString()}::timestamptz AT TIME ZONE 'UTC')`
+  if (cast === 'jsonb') return Prisma.sql`${JSON.stringify(value)}::jsonb`
+  return Prisma.sql`${value}::${Prisma.raw(cast)}`
+}
+
+/**
+ * Many subjects with no live assignment on the scope in one INSERT (plus one for the plan links): the row
+ * createAssignmentInTx writes — content columns and live scope key from the assignment service — for a chunk at a
+ * time. Only the binding key, the subject and the live scope key differ between rows; the content is constant.
+ * The live-scope check was made for the chunk just before (findLiveBindings); a row bound meanwhile by another
+ * writer makes the insert fail as a whole (unique liveScopeKey), and the caller then goes subject by subject.
+ */
+export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject' | 'replacedBindingKey'>, subjects: Subject[]): Promise<{ id: string; bindingKey: string; subjectId: string }[]> {
+  if (!subjects.length) return []
+  const columns = Object.entries(contentColumns(c.bulk.content, null))
+  const keys = subjects.map(() => mintPublicKey('lb'))
+  const scopeKeys = subjects.map((s, i) => liveScopeKeyOf(c.project.id, resolvedSubject(c.type, s), c.bulk.content, keys[i]))
+  const refColumn = Prisma.raw(`"${REF_COLUMN[c.type]!}"`)
+  const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`
+  const rows = await tx.$queryRaw<{ id: string; bindingKey: string }[]>`
+    INSERT INTO "LimitAssignment" ("id", "bindingKey", "projectId", "subjectType", ${refColumn}, ${Prisma.join(columns.map(([name]) => Prisma.raw(`"${name}"`)))},
+                                   "source", "status", "assignedBy", "operatorOverride", "bulkRunId", "liveScopeKey", "assignedAt", "createdAt", "updatedAt")
+    SELECT gen_random_uuid()::text, t.binding_key, ${c.project.id}, ${c.type}::"LimitSubjectType", t.subject_id, ${Prisma.join(columns.map(([name, value]) => constantColumn(name, value)))},
+           'BULK'::"LimitAssignmentSource", 'ACTIVE'::"LimitAssignmentStatus", ${c.assignedBy}, false, ${c.runId}, t.scope_key, ${now}, ${now}, ${now}
+      FROM unnest(${keys}::text[], ${subjects.map((s) => s.id)}::text[], ${scopeKeys}::text[]) AS t(binding_key, subject_id, scope_key)
+    RETURNING "id", "bindingKey"`
+  const idByKey = new Map(rows.map((r) => [r.bindingKey, r.id]))
+  const created = keys.map((bindingKey, i) => ({ id: idByKey.get(bindingKey)!, bindingKey, subjectId: subjects[i].id }))
+  const planIds = c.bulk.prepared.planIds
+  if (planIds.length) {
+    await tx.limitAssignmentPlan.createMany({ data: created.flatMap((a) => planIds.map((planId, position) => ({ assignmentId: a.id, planId, position }))) })
+  }
+  return created
+}
+
+type StoredAssignment = Awaited<ReturnType<Tx['limitAssignment']['findUniqueOrThrow']>>
+
+/** The validated content a stored row was created with (its columns read back), to reopen it as a new row. */
+export function contentOfRow(row: StoredAssignment): AssignmentContent {
+  return {
+    family: row.family,
+    actorScope: row.actorScope,
+    target: {
+      type: row.targetType,
+      apiProxyName: row.targetApiProxyName,
+      apiProxyGroupName: row.targetApiProxyGroupName,
+      environmentName: row.targetEnvironmentName,
+      targetKey: row.targetKey,
+      httpMethods: row.targetHttpMethods,
+    },
+    mode: row.mode,
+    planKeys: row.planKeys,
+    customRuleSpec: (row.customRuleSpec ?? null) as RuleSpec | null,
+    enforcement: {
+      cacheErrorHandlingType: row.cacheErrorHandlingType as 'FAIL' | 'CONTINUE' | null,
+      cacheConnectionTimeoutInSeconds: row.cacheConnectionTimeoutInSeconds,
+      showRateLimitStatisticsInResponseHeader: row.showRateLimitStatisticsInResponseHeader,
+      customMessageTemplate: row.customMessageTemplate,
+      customMessageContentType: row.customMessageContentType,
+      customMessageHttpStatusCode: row.customMessageHttpStatusCode,
+    },
+    validFrom: row.validFrom,
+    validUntil: row.validUntil,
+  }
+}
+
+/**
+ * Rollback reopens a row a bulk REPLACE ended as a new ACTIVE row with the same subject, content and source (the
+ * ended row stays as it is: ENDED is final). The plans are checked again, so a plan retired meanwhile fails the subject.
+ */
+export async function reopenAssignment(tx: Tx, project: { id: string; name: string }, endedBindingKey: string, runId: string, assignedBy: string): Promise<AssignmentRow> {
+  const row = await tx.limitAssignment.findUniqueOrThrow({ where: { bindingKey: endedBindingKey } })
+  const ref = { credentialId: row.credentialId, applicationId: row.applicationId, apiClientId: row.apiClientId, organizationId: row.organizationId, apiProxyId: row.apiProxyId }
+  return createAssignmentInTx(tx, {
+    project,
+    subject: { type: row.subjectType, key: null, ref },
+    content: contentOfRow(row),
+    audienceRule: (row.audienceRule ?? null) as AudienceRule | null,
+    status: 'ACTIVE',
+    // the row comes back as what it was; bulkRunId names the rollback run only on rows of bulk origin
+    source: row.source,
+    assignedBy,
+    bulkRunId: row.source === 'BULK' ? runId : null,
+    replacedBindingKey: endedBindingKey,
+    operatorOverride: row.operatorOverride,
+  })
+}

@@ -1,0 +1,165 @@
+import type { LimitBulkOutcome, LimitBulkRun, LimitBulkRunSubject } from '../../../generated/prisma/client.js'
+import type { Tx } from '../../../platform/context.js'
+import { DomainError } from '../../../platform/errors/domain-error.js'
+import { endAssignmentInTx } from '../assignments/service.js'
+import type { LicenseModule } from '../../licence/service.js'
+import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, type BulkContent } from './assignment-ops.js'
+import type { BulkSubjectType, ConflictPolicy } from './inputs.js'
+import { subjectsById } from './selector.js'
+
+// APPLY of one chunk, inside its transaction. Each subject runs under a savepoint: a subject that fails is
+// recorded FAILED with the assignment service's errorKey/reason and leaves nothing behind, the others commit.
+
+export interface RunContext {
+  run: LimitBulkRun
+  project: { id: string; name: string }
+  subjectType: BulkSubjectType
+  /** validated and prepared content; null for ROLLBACK runs */
+  bulk: BulkContent | null
+  conflictPolicy: ConflictPolicy
+  /** the licence module the content needs (AI_GATEWAY for AI_TOKEN_BUDGET), or null */
+  module: LicenseModule | null
+  /** whether that module was licensed when the run started: if not, every subject is SKIPPED_LICENSE */
+  licensedAtStart: boolean
+  /** subjects recorded in PREPARE */
+  total: number
+  deployDegraded: boolean
+  /** recorded as assignedBy / endedBy */
+  actorName: string
+}
+
+export interface SubjectOutcome {
+  seq: number
+  subjectType: string
+  subjectName: string
+  outcome: LimitBulkOutcome
+  bindingKey?: string | null
+  replacedBindingKey?: string | null
+  messageKey?: string
+  messageParams?: Record<string, unknown>
+}
+
+export interface ChunkResult {
+  rows: SubjectOutcome[]
+  /** assignments created or ended: pushed once the chunk has committed */
+  touchedAssignmentIds: string[]
+}
+
+/** Runs fn under a savepoint: on failure the subject's partial writes are undone and the chunk goes on. */
+async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+  await tx.$executeRawUnsafe('SAVEPOINT bulk_subject')
+  try {
+    const result = await fn()
+    await tx.$executeRawUnsafe('RELEASE SAVEPOINT bulk_subject')
+    return result
+  } catch (err) {
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT bulk_subject')
+    throw err
+  }
+}
+
+function failure(err: unknown): Pick<SubjectOutcome, 'messageKey' | 'messageParams'> {
+  if (err instanceof DomainError && err.kind !== 'internal') {
+    const { reason, ...params } = err.params
+    return { messageKey: typeof reason === 'string' ? reason : err.errorKey, messageParams: { errorKey: err.errorKey, ...params } }
+  }
+  return { messageKey: 'limit.bulk.subjectFailed', messageParams: {} }
+}
+
+async function applyAssignChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunSubject[]): Promise<ChunkResult> {
+  const bulk = ctx.bulk!
+  const result: ChunkResult = { rows: [], touchedAssignmentIds: [] }
+  const base = (s: LimitBulkRunSubject) => ({ seq: s.seq, subjectType: s.subjectType, subjectName: s.subjectName })
+  if (!ctx.licensedAtStart) {
+    for (const s of subjects) {
+      result.rows.push({ ...base(s), outcome: 'SKIPPED_LICENSE', messageKey: 'limit.bulk.moduleNotLicensed', messageParams: { module: ctx.module } })
+    }
+    return result
+  }
+  // subjects deleted since PREPARE fail; renamed ones are created under their current key
+  const current = await subjectsById(tx, ctx.subjectType, subjects.map((s) => s.subjectId))
+  const present = subjects.filter((s) => current.has(s.subjectId)).map((s) => ({ id: s.subjectId, name: current.get(s.subjectId)! }))
+  const live = await findLiveBindings(tx, ctx.project.id, ctx.subjectType, present, bulk.content)
+  // the common case in one statement: subjects with nothing bound on the scope
+  const fresh = present.filter((s) => !live.has(s.id))
+  const createdFast = new Map<string, { id: string; bindingKey: string }>()
+  try {
+    const rows = await inSavepoint(tx, () => createBulkAssignments(tx, { project: ctx.project, type: ctx.subjectType, bulk, runId: ctx.run.runId, assignedBy: ctx.actorName }, fresh))
+    for (const row of rows) createdFast.set(row.subjectId, row)
+  } catch {
+    // bound meanwhile by another writer, or a subject's own problem: subject by subject below, each with its reason
+  }
+  for (const s of subjects) {
+    const name = current.get(s.subjectId)
+    if (name === undefined) {
+      result.rows.push({ ...base(s), outcome: 'FAILED', messageKey: 'resourceNotFound', messageParams: { subjectType: s.subjectType, subject: s.subjectName } })
+      continue
+    }
+    const subject = { id: s.subjectId, name }
+    const row = { ...base(s), subjectName: name }
+    const fast = createdFast.get(s.subjectId)
+    if (fast) {
+      result.touchedAssignmentIds.push(fast.id)
+      result.rows.push({ ...row, outcome: 'CREATED', bindingKey: fast.bindingKey })
+      continue
+    }
+    const existing = live.get(s.subjectId)
+    if (existing && ctx.conflictPolicy === 'KEEP_EXISTING') {
+      result.rows.push({ ...row, outcome: 'SKIPPED_EXISTING', bindingKey: existing.bindingKey, messageKey: 'limit.binding.scopeAlreadyBound', messageParams: { existingBindingKey: existing.bindingKey } })
+      continue
+    }
+    try {
+      const created = await inSavepoint(tx, async () => {
+        if (existing) {
+          await endAssignmentInTx(tx, { id: existing.id, endedBy: ctx.actorName, reason: `replaced by bulk run ${ctx.run.runId}`, allowDraft: true })
+        }
+        return createBulkAssignment(tx, {
+          project: ctx.project, type: ctx.subjectType, subject, bulk, runId: ctx.run.runId, assignedBy: ctx.actorName, replacedBindingKey: existing?.bindingKey,
+        })
+      })
+      if (existing) result.touchedAssignmentIds.push(existing.id)
+      result.touchedAssignmentIds.push(created.id)
+      result.rows.push({ ...row, outcome: existing ? 'REPLACED' : 'CREATED', bindingKey: created.bindingKey, replacedBindingKey: existing?.bindingKey ?? null })
+    } catch (err) {
+      result.rows.push({ ...row, outcome: 'FAILED', ...failure(err) })
+    }
+  }
+  return result
+}
+
+/** Ends what the source run created; a row the source REPLACE ended is reopened as a new row (RESTORED). */
+async function applyRollbackChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunSubject[]): Promise<ChunkResult> {
+  const result: ChunkResult = { rows: [], touchedAssignmentIds: [] }
+  const keys = subjects.map((s) => s.bindingKey).filter((k): k is string => Boolean(k))
+  const rows = await tx.limitAssignment.findMany({ where: { bindingKey: { in: keys } }, select: { id: true, bindingKey: true, status: true } })
+  const byKey = new Map(rows.map((r) => [r.bindingKey, r]))
+  for (const s of subjects) {
+    const base = { seq: s.seq, subjectType: s.subjectType, subjectName: s.subjectName }
+    const createdRow = s.bindingKey ? byKey.get(s.bindingKey) : undefined
+    if (!createdRow || createdRow.status === 'ENDED') {
+      // ended by someone else meanwhile: nothing to undo, and its predecessor is not brought back over a newer decision
+      result.rows.push({ ...base, outcome: 'SKIPPED_EXISTING', bindingKey: s.bindingKey, messageKey: 'limit.binding.alreadyEnded', messageParams: { bindingKey: s.bindingKey } })
+      continue
+    }
+    try {
+      const reopened = await inSavepoint(tx, async () => {
+        await endAssignmentInTx(tx, { id: createdRow.id, endedBy: ctx.actorName, reason: `rolled back by bulk run ${ctx.run.runId}`, allowDraft: true })
+        return s.replacedBindingKey ? reopenAssignment(tx, ctx.project, s.replacedBindingKey, ctx.run.runId, ctx.actorName) : null
+      })
+      result.touchedAssignmentIds.push(createdRow.id)
+      if (reopened) {
+        result.touchedAssignmentIds.push(reopened.id)
+        result.rows.push({ ...base, outcome: 'RESTORED', bindingKey: reopened.bindingKey, replacedBindingKey: s.replacedBindingKey })
+      } else {
+        result.rows.push({ ...base, outcome: 'ENDED', bindingKey: s.bindingKey })
+      }
+    } catch (err) {
+      result.rows.push({ ...base, outcome: 'FAILED', bindingKey: s.bindingKey, ...failure(err) })
+    }
+  }
+  return result
+}
+
+export function applyChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunSubject[]): Promise<ChunkResult> {
+  return ctx.run.kind === 'ROLLBACK' ? applyRollbackChunk(tx, ctx, subjects) : applyAssignChunk(tx, ctx, subjects)
+}

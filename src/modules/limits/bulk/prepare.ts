@@ -1,0 +1,91 @@
+import type { LimitBulkRun } from '../../../generated/prisma/client.js'
+import type { Db, Tx } from '../../../platform/context.js'
+import { AI_GATEWAY_MODULE } from '../../licence/service.js'
+import { findLiveBindings, prepareBulkContent } from './assignment-ops.js'
+import type { RunContext } from './chunk.js'
+import { selectorInput, type BulkSubjectType } from './inputs.js'
+import { updateHeld, type Claimed } from './runner.js'
+import { resolveSelector, type Subject } from './selector.js'
+
+// PREPARE: the run's subjects are resolved once and recorded in order (LimitBulkRunSubject), in one
+// transaction with the counts, so chunks, rollback and retry-failed all work from the same list.
+
+const LEDGER_BATCH = 10_000
+
+/** What every chunk of the run needs, loaded once per run (content checked against the database again). */
+export async function runContext(db: Tx, run: LimitBulkRun): Promise<RunContext> {
+  const project = await db.project.findUniqueOrThrow({ where: { id: run.projectId }, select: { id: true, name: true } })
+  // ROLLBACK and RETRY runs echo their source run's selector and content
+  const subjectType: BulkSubjectType = selectorInput.parse(run.selector).subjectType
+  // a rollback ends and reopens rows as they are: it applies no content
+  const bulk = run.kind === 'ROLLBACK' ? null : await prepareBulkContent(db, run.projectId, run.content, subjectType)
+  return {
+    run,
+    project,
+    subjectType,
+    bulk,
+    conflictPolicy: run.conflictPolicy === 'REPLACE' ? 'REPLACE' : 'KEEP_EXISTING',
+    module: bulk?.content.family === 'AI_TOKEN_BUDGET' ? AI_GATEWAY_MODULE : null,
+    licensedAtStart: true,
+    total: run.actualCount,
+    deployDegraded: false,
+    actorName: run.triggeredBy,
+  }
+}
+
+async function sourceId(db: Tx, publicRunId: string): Promise<string> {
+  return (await db.limitBulkRun.findUniqueOrThrow({ where: { runId: publicRunId }, select: { id: true } })).id
+}
+
+async function recordSubjects(tx: Tx, runId: string, type: string, subjects: Subject[]) {
+  for (let i = 0; i < subjects.length; i += LEDGER_BATCH) {
+    const batch = subjects.slice(i, i + LEDGER_BATCH)
+    await tx.$executeRaw`
+      INSERT INTO "LimitBulkRunSubject" ("runId", "seq", "subjectType", "subjectId", "subjectName")
+      SELECT ${runId}, t.seq, ${type}, t.id, t.name
+        FROM unnest(${batch.map((_, k) => i + k)}::integer[], ${batch.map((s) => s.id)}::text[], ${batch.map((s) => s.name)}::text[]) AS t(seq, id, name)`
+  }
+}
+
+/** Copies rows of the source run's ledger (in order, renumbered from 0) as the new run's subjects. */
+async function copySubjects(tx: Tx, runId: string, sourceRunId: string, outcomes: string[], withBindings: boolean) {
+  return tx.$executeRaw`
+    INSERT INTO "LimitBulkRunSubject" ("runId", "seq", "subjectType", "subjectId", "subjectName", "bindingKey", "replacedBindingKey")
+    SELECT ${runId}, (row_number() OVER (ORDER BY s."seq"))::integer - 1, s."subjectType", s."subjectId", s."subjectName",
+           CASE WHEN ${withBindings} THEN s."bindingKey" END, CASE WHEN ${withBindings} THEN s."replacedBindingKey" END
+      FROM "LimitBulkRunSubject" s
+     WHERE s."runId" = ${sourceRunId} AND s."outcome"::text = ANY(${outcomes}::text[])`
+}
+
+/** Records the run's subjects and moves it to APPLY; resolves with how many subjects it will process. */
+export async function prepareRun(prisma: Db, claimed: Claimed, ctx: RunContext): Promise<number> {
+  const run = claimed.run
+  return prisma.$transaction(
+    async (tx) => {
+      let total: number
+      let counts = {}
+      if (run.kind === 'ASSIGN') {
+        const selector = selectorInput.parse(run.selector)
+        const resolution = await resolveSelector(tx, run.projectId, selector)
+        let subjects = resolution.subjects
+        const existing = selector.existingAssignment ?? 'ANY'
+        if (existing !== 'ANY' && ctx.bulk) {
+          const live = await findLiveBindings(tx, run.projectId, ctx.subjectType, subjects, ctx.bulk.content)
+          subjects = subjects.filter((s) => live.has(s.id) === (existing === 'EXISTS'))
+        }
+        await recordSubjects(tx, run.id, ctx.subjectType, subjects)
+        total = subjects.length
+        counts = { includedSubjectCount: resolution.includedCount, excludedSubjectCount: resolution.excludedCount }
+      } else if (run.kind === 'RETRY') {
+        total = await copySubjects(tx, run.id, await sourceId(tx, run.retryOfRunId!), ['FAILED'], false)
+        counts = { includedSubjectCount: total }
+      } else {
+        total = await copySubjects(tx, run.id, await sourceId(tx, run.rollbackOfRunId!), ['CREATED', 'REPLACED'], true)
+        counts = { includedSubjectCount: total }
+      }
+      await updateHeld(tx, claimed, { ...counts, actualCount: total, cursor: 0, phase: 'APPLY', deploymentState: 'PENDING' })
+      return total
+    },
+    { timeout: 300_000, maxWait: 60_000 },
+  )
+}

@@ -1,0 +1,92 @@
+import { defineRoutes, requireActor } from '../../../platform/http/routes.js'
+import { createDefaultInput, listDefaultsQuery, updateDefaultInput, versionInput } from './inputs.js'
+import {
+  activateLimitDefault, createLimitDefault, deleteLimitDefault, disableLimitDefault, getLimitDefault, listLimitDefaults, updateLimitDefault, validateLimitDefault,
+} from './service.js'
+
+// Default limit policies on the manager surface (spec §4.11; bodies documented in docs/limits-bulk.md).
+
+const BASE = '/api/limit-defaults'
+const refusals = {
+  400: 'malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField',
+  401: 'missing, invalid, expired or revoked token',
+  403: 'permissionDenied: a system administrator for PLATFORM defaults; IDENTITY or AI_BUDGETS (VIEW reads, MANAGE writes) in the owner project',
+  404: 'resourceNotFound: default, project, organization, plan (params.plan)',
+  409: 'lifecycleConflict (limit.default.scopeAlreadyActive, alreadyActive, alreadyDisabled, notDisabled; limit.binding.planRetired, planNotPublished) or versionConflict (entity, expected, current)',
+}
+
+export const limitDefaultRoutes = defineRoutes([
+  {
+    method: 'get', path: BASE, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'Defaults of one owner, paged: the platform (no projectId), a project (projectId) or an organization (projectId + organizationCode)',
+    query: listDefaultsQuery,
+    responses: { 200: 'paged envelope of defaults', ...refusals },
+    async handle(ctx, input) {
+      return { body: await listLimitDefaults(ctx.deps.prisma, requireActor(ctx), input.query) }
+    },
+  },
+  {
+    method: 'post', path: BASE, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'Create a default (DISABLED until activated)',
+    body: { kind: 'json', required: true, schema: createDefaultInput },
+    responses: { 201: 'the default; Location', ...refusals },
+    async handle(ctx, input) {
+      const created = await createLimitDefault(ctx.deps.prisma, requireActor(ctx), input.body)
+      return { status: 201, headers: { Location: `${BASE}/${encodeURIComponent(created.defaultKey)}` }, body: created }
+    },
+  },
+  {
+    method: 'post', path: `${BASE}/actions/validate`, style: 'common', auth: 'token', tag: 'limit-defaults', audit: false,
+    summary: 'Validate a create body: 200 with an empty body, or the 400/404/409 the create would give. Writes nothing',
+    body: { kind: 'json', schema: createDefaultInput },
+    responses: { 200: 'empty body: acceptable', ...refusals },
+    async handle(ctx, input) {
+      await validateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.body)
+      return { status: 200 }
+    },
+  },
+  {
+    method: 'get', path: `${BASE}/:defaultKey`, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'One default',
+    responses: { 200: 'the default', ...refusals },
+    async handle(ctx, input) {
+      return { body: await getLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey) }
+    },
+  },
+  {
+    method: 'put', path: `${BASE}/:defaultKey`, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'Replace name, description and content (optional version must match)',
+    body: { kind: 'json', required: true, schema: updateDefaultInput },
+    responses: { 200: 'the default', ...refusals },
+    async handle(ctx, input) {
+      return { body: await updateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }
+    },
+  },
+  {
+    method: 'post', path: `${BASE}/:defaultKey/actions/activate`, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'DISABLED → ACTIVE: the owner\'s enabled default for its family and actor scope',
+    body: { kind: 'json', schema: versionInput },
+    responses: { 200: 'the default', ...refusals },
+    async handle(ctx, input) {
+      return { body: await activateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }
+    },
+  },
+  {
+    method: 'post', path: `${BASE}/:defaultKey/actions/disable`, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'ACTIVE → DISABLED',
+    body: { kind: 'json', schema: versionInput },
+    responses: { 200: 'the default', ...refusals },
+    async handle(ctx, input) {
+      return { body: await disableLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }
+    },
+  },
+  {
+    method: 'delete', path: `${BASE}/:defaultKey`, style: 'common', auth: 'token', tag: 'limit-defaults',
+    summary: 'Delete a DISABLED default (204)',
+    responses: { 204: 'deleted', ...refusals },
+    async handle(ctx, input) {
+      await deleteLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey)
+      return { status: 204 }
+    },
+  },
+])

@@ -1,0 +1,81 @@
+import { z } from 'zod'
+import { legacyDeploymentResult, legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
+import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
+import { PRESET_FAMILIES, type PresetFamilyDef } from './families.js'
+import { deletePreset, getPreset, listPresets, savePreset, type PresetDoor } from './service.js'
+
+const adminQuery = z.object({
+  projectId: z.string().optional().describe('project name whose presets to manage; blank or absent: the admin scope'),
+})
+
+const firstString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined
+
+const unauthorized = { 401: 'missing, invalid, expired or revoked token' }
+
+/**
+ * The five routes of one family behind one door. Admin catalog: /apiops/settings/{family}/ with query
+ * projectId (system administrators). Project mirror: /apiops/projects/{projectName}/{family}/ (AI_DEVELOPMENT).
+ */
+function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef[] {
+  const base = door === 'admin' ? `/apiops/settings/${def.path}/` : `/apiops/projects/:projectName/${def.path}/`
+  const one = `${base}:presetName/`
+  const where = (input: RouteInput): PresetDoor =>
+    door === 'admin' ? { door, projectName: firstString(input.query.projectId) } : { door, projectName: input.params.projectName }
+  const who = door === 'admin' ? 'caller not a system administrator, unknown project' : 'unknown project, missing AI_DEVELOPMENT permission'
+  const common = { style: 'legacy' as const, auth: 'token' as const, tag: 'ai-presets', ...(door === 'admin' ? { query: adminQuery } : {}) }
+  const writeResponses = (extra: string) => ({
+    200: 'status SUCCESS, resultList with the saved preset, resultCount 1, deploymentResult (success, message, environmentResults[])',
+    400: `${extra}; path name differs from body name; a field fails its rule (message names it); ${who}`,
+    ...unauthorized,
+  })
+  const save = (mode: 'upsert' | 'update') => async (ctx: Parameters<RouteDef['handle']>[0], input: RouteInput) => {
+    const { preset, deploymentResult } = await savePreset(ctx.deps, requireActor(ctx), def.family, where(input), input.params.presetName, input.body, mode)
+    return { body: legacySuccess({ resultList: [preset], resultCount: 1, deploymentResult: legacyDeploymentResult(deploymentResult) }) }
+  }
+  return [
+    {
+      ...common, method: 'get', path: base,
+      summary: `List the ${def.label}s${door === 'project' ? ' of a project (its own plus the built-in and admin-shared ones, marked inherited)' : ''}`,
+      responses: { 200: 'status SUCCESS, resultList, resultCount (0 when empty)', 400: who, ...unauthorized },
+      async handle(ctx, input) {
+        const { items } = await listPresets(ctx.deps.prisma, requireActor(ctx), def.family, where(input))
+        return { body: legacyList(items) }
+      },
+    },
+    {
+      ...common, method: 'get', path: one,
+      summary: `Read one ${def.label}`,
+      responses: { 200: 'status SUCCESS, resultList with the preset, resultCount 1', 400: `${def.label} not found; ${who}`, ...unauthorized },
+      async handle(ctx, input) {
+        const preset = await getPreset(ctx.deps.prisma, requireActor(ctx), def.family, where(input), input.params.presetName)
+        return { body: legacyList([preset]) }
+      },
+    },
+    {
+      ...common, method: 'post', path: one, body: { kind: 'json' },
+      summary: door === 'admin'
+        ? `Create a ${def.label}, or update the one of that name (a built-in too, which becomes overridden), then deploy it`
+        : `Create a project ${def.label}, or update the project's own one of that name, then deploy it; a built-in or admin-shared name is refused`,
+      responses: writeResponses(door === 'admin' ? 'invalid body' : 'name already used by a built-in or admin-shared preset'),
+      handle: save('upsert'),
+    },
+    {
+      ...common, method: 'put', path: one, body: { kind: 'json' },
+      summary: `Update an existing ${def.label}${door === 'admin' ? ' (a built-in too, which becomes overridden)' : ' owned by the project'}, then deploy it`,
+      responses: writeResponses(`${def.label} not found${door === 'project' ? ' (built-in and admin-shared ones count as absent)' : ''}`),
+      handle: save('update'),
+    },
+    {
+      ...common, method: 'delete', path: one,
+      summary: `Delete a ${def.label} and undeploy it${door === 'admin' ? ' (a deleted built-in does not come back with later rule-pack refreshes)' : ''}`,
+      responses: { 200: 'status SUCCESS, deploymentResult', 400: `${def.label} not found; ${who}`, ...unauthorized },
+      async handle(ctx, input) {
+        const { deploymentResult } = await deletePreset(ctx.deps, requireActor(ctx), def.family, where(input), input.params.presetName)
+        return { body: legacySuccess({ deploymentResult: legacyDeploymentResult(deploymentResult) }) }
+      },
+    },
+  ]
+}
+
+export const presetRoutes = defineRoutes(PRESET_FAMILIES.flatMap((def) => [...familyRoutes(def, 'admin'), ...familyRoutes(def, 'project')]))

@@ -1,0 +1,24 @@
+import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
+import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
+import { credentialAdapter } from './credentials.js'
+import { storedObjectAdapters } from './stored-objects.js'
+import { webhookConnectionAdapter } from './webhooks.js'
+
+/**
+ * Adapters that modules owning a type contribute: one entry per module. Each replaces the opaque
+ * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
+ * module by adding its module's adapters here.
+ */
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, ...llmTransferAdapters]
+
+let loading: Promise<void> | null = null
+
+/** Registers the opaque fallbacks, then the contributed adapters over them; once per process. */
+export function ensureTransferAdapters(): Promise<void> {
+  loading ??= (async () => {
+    if (findAdapter('IP_GROUP')) return
+    for (const adapter of storedObjectAdapters()) registerTransferAdapter(adapter)
+    for (const adapter of CONTRIBUTED) registerTransferAdapter(adapter, { replace: true })
+  })()
+  return loading
+}

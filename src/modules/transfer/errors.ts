@@ -1,0 +1,44 @@
+import { isSystemAdmin } from '../../platform/auth/actor.js'
+import { can } from '../../platform/auth/permissions.js'
+import { DomainError, malformed, type ErrorKind } from '../../platform/errors/domain-error.js'
+import type { AdapterContext, ObjectRef, TransferAdapter } from './registry.js'
+import { refLabel } from './registry.js'
+
+/**
+ * Transfer refusals carry their own stable errorKey (issue #6: importNameCollision, exportFileRequired…)
+ * and the same value in params.reason, so a client reading either finds it.
+ */
+export const transferError = (kind: ErrorKind, errorKey: string, message: string, params: Record<string, unknown> = {}) =>
+  new DomainError(kind, errorKey, message, { reason: errorKey, ...params })
+
+export const FORMAT_VERSION_REASON = 'transfer.formatVersionUnsupported'
+
+/** spec §9.1: formatVersion defaults to 1; any other value is refused */
+export function checkFormatVersion(value: unknown, field = 'formatVersion'): void {
+  if (value === undefined || value === null || value === 1) return
+  throw malformed(`${field}: format version ${JSON.stringify(value)} is not supported; the supported version is 1`, {
+    reason: FORMAT_VERSION_REASON, field, supported: [1],
+  })
+}
+
+/** EXPORT_IMPORT on the type's own category or on PROJECT_MANAGEMENT; installation-wide types: system administrators. */
+export function canExportImport(ctx: AdapterContext, adapter: TransferAdapter): boolean {
+  if (adapter.scope === 'installation' && !isSystemAdmin(ctx.actor)) return false
+  return can(ctx.access, adapter.category, 'EXPORT_IMPORT') || can(ctx.access, 'PROJECT_MANAGEMENT', 'EXPORT_IMPORT')
+}
+
+export function requireExportImport(ctx: AdapterContext, adapter: TransferAdapter, object?: ObjectRef): void {
+  if (canExportImport(ctx, adapter)) return
+  const about = object ? ` (needed for ${refLabel(object)})` : ''
+  if (adapter.scope === 'installation' && !isSystemAdmin(ctx.actor)) {
+    throw new DomainError('permission', 'permissionDenied', `Only a system administrator may export or import ${adapter.type} objects${about}`, {
+      reason: 'systemAdminRequired', type: adapter.type, ...(object ? { object: refLabel(object) } : {}),
+    })
+  }
+  throw new DomainError(
+    'permission',
+    'permissionDenied',
+    `User lacks permission ${adapter.category} EXPORT_IMPORT (or PROJECT_MANAGEMENT EXPORT_IMPORT) in project '${ctx.access.project.name}'${about}`,
+    { category: adapter.category, level: 'EXPORT_IMPORT', ...(object ? { object: refLabel(object) } : {}) },
+  )
+}
