@@ -1,20 +1,9 @@
 // parse-tools / parse-skills (issue 4, AI proxies): preview parsing of large definition documents. CPU only.
 import { dump } from 'js-yaml'
 import { parseSkillDocument, parseToolDocument, readDocument } from '../src/modules/apiproxies/discovery.js'
+import { medianOf, ms } from './measure.js'
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const ms = (n: number) => `${n.toFixed(2).padStart(8)} ms`
 
-function medianOf(runs: number, fn: () => unknown): number {
-  fn() // warm-up
-  const out: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now()
-    fn()
-    out.push(performance.now() - t0)
-  }
-  return median(out)
-}
 
 /** An OpenAPI document with `n` paths of two operations each (parameters and a JSON body). */
 function openApi(n: number) {
@@ -34,11 +23,11 @@ export async function benchApiProxies(): Promise<void> {
   const doc = openApi(500)
   const yamlText = dump(doc)
   const jsonText = JSON.stringify(doc)
-  console.log(`OpenAPI, 1,000 operations, JSON body:               ${ms(medianOf(20, () => parseToolDocument(readDocument(doc))))}`)
-  console.log(`same as JSON text (${(jsonText.length / 1024).toFixed(0)} KiB):                     ${ms(medianOf(10, () => parseToolDocument(readDocument({ document: jsonText }))))}`)
-  console.log(`same as YAML text (${(yamlText.length / 1024).toFixed(0)} KiB):                     ${ms(medianOf(10, () => parseToolDocument(readDocument({ document: yamlText }))))}`)
+  console.log(`OpenAPI, 1,000 operations, JSON body:               ${ms(await medianOf(20, () => parseToolDocument(readDocument(doc))))}`)
+  console.log(`same as JSON text (${(jsonText.length / 1024).toFixed(0)} KiB):                     ${ms(await medianOf(10, () => parseToolDocument(readDocument({ document: jsonText }))))}`)
+  console.log(`same as YAML text (${(yamlText.length / 1024).toFixed(0)} KiB):                     ${ms(await medianOf(10, () => parseToolDocument(readDocument({ document: yamlText }))))}`)
   const tools = { tools: Array.from({ length: 1000 }, (_, i) => ({ name: `tool_${i}`, description: 'x', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } })) }
-  console.log(`MCP tools list, 1,000 tools:                        ${ms(medianOf(20, () => parseToolDocument(readDocument(tools))))}`)
+  console.log(`MCP tools list, 1,000 tools:                        ${ms(await medianOf(20, () => parseToolDocument(readDocument(tools))))}`)
   const card = { name: 'agent', skills: Array.from({ length: 1000 }, (_, i) => ({ id: `skill-${i}`, name: `Skill ${i}`, tags: ['a', 'b'] })) }
-  console.log(`agent card, 1,000 skills:                           ${ms(medianOf(20, () => parseSkillDocument(readDocument(card))))}`)
+  console.log(`agent card, 1,000 skills:                           ${ms(await medianOf(20, () => parseSkillDocument(readDocument(card))))}`)
 }

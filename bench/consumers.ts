@@ -13,6 +13,7 @@ import { withScratchDatabase } from './scratch-database.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { mintPublicKey } from '../src/platform/keys.js'
 import { startService, type RunningService } from '../src/service.js'
+import { medianOf, ms } from './measure.js'
 
 const CONSUMERS = 100_000
 const BATCH = 10_000
@@ -23,19 +24,7 @@ const PROJECT = 'bench-consumers'
 const KEY = crypto.randomBytes(32).toString('base64')
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const ms = (n: number) => `${n.toFixed(1).padStart(7)} ms`
 
-async function medianOf(fn: () => Promise<unknown>): Promise<number> {
-  await fn() // warm-up: plan cache, connection, JIT
-  const out: number[] = []
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now()
-    await fn()
-    out.push(performance.now() - t0)
-  }
-  return median(out)
-}
 
 async function seed(svc: RunningService): Promise<string> {
   const prisma = svc.deps.prisma
@@ -85,11 +74,11 @@ async function measure(label: string, env: Record<string, string>) {
       const url = `${svc.url}/apiops/projects/${PROJECT}/consumers?page=${page}&size=${SIZE}${search ? `&search=${search}` : ''}`
       const body = (await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: unknown[]; totalElements: number }
       if (body.items.length !== SIZE || body.totalElements !== CONSUMERS) throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 200)}`)
-      http.push(await medianOf(() => fetch(url, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer())))
+      http.push(await medianOf(SAMPLES, () => fetch(url, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer())))
     }
     for (const [i, { page, search }] of cases.entries()) {
       const where = consumerWhere(projectId, { search })
-      const bare = await medianOf(() =>
+      const bare = await medianOf(SAMPLES, () =>
         Promise.all([
           svc.deps.prisma.credential.findMany({ where, include: consumerInclude, orderBy: [{ username: 'asc' }], skip: page * SIZE, take: SIZE }),
           svc.deps.prisma.credential.count({ where }),

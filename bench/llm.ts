@@ -7,20 +7,9 @@ import { embedTexts } from '../src/modules/llm/embeddings.js'
 import { resolveProviderUrls } from '../src/modules/llm/urls.js'
 import { createKeyring } from '../src/platform/secrets/keyring.js'
 import { FakeEmbeddings } from '../test/support/fake-embeddings.js'
+import { medianOf, ms } from './measure.js'
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const ms = (n: number) => `${n.toFixed(2).padStart(9)} ms`
 
-async function medianOf(runs: number, fn: () => unknown): Promise<number> {
-  await fn() // warm-up
-  const out: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now()
-    await fn()
-    out.push(performance.now() - t0)
-  }
-  return median(out)
-}
 
 export async function benchLlm(): Promise<void> {
   console.log('\n== LLM providers and knowledge bases ==')

@@ -12,6 +12,7 @@ import { benchLimitBulk } from './limit-bulk.js'
 import { benchPresets } from './presets.js'
 import { benchApiProxies } from './apiproxies.js'
 import { benchLlm } from './llm.js'
+import { median, ms, p95, timed } from './measure.js'
 
 const BOOTSTRAP = {
   environments: [{ name: 'dev', workerUrls: [] }],
@@ -20,19 +21,7 @@ const BOOTSTRAP = {
 }
 const KEY = crypto.randomBytes(32).toString('base64')
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]
-const ms = (n: number) => `${n.toFixed(2)} ms`
 
-async function timed(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = []
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now()
-    await fn()
-    out.push(performance.now() - t0)
-  }
-  return out
-}
 
 async function startAndWait(env: Record<string, string>) {
   const t0 = performance.now()

@@ -311,6 +311,10 @@ describe('update', () => {
     const url = `${A}/${row.bindingKey}`
     await expectRefused(svc, () => call('PUT', url, 'alice', { ...b, version: 5 }), 409, 'versionConflict', { entity: 'limitAssignment', expected: 5, current: 1 })
     await expectRefused(svc, () => call('PUT', url, 'alice', { ...b, subject: { type: 'CONSUMER', key: 'mobile-app' } }), 409, 'lifecycleConflict', { reason: 'limit.binding.scopeImmutable' })
+    await expectRefused(svc, () => call('PUT', url, 'alice', { ...b, bindingKey: 'lb_other' }), 409, 'lifecycleConflict', { reason: 'limit.binding.keyImmutable', field: 'bindingKey' })
+    await expectRefused(svc, () => create({ ...body(), bindingKey: 'lb_mine' }), 400, 'malformedRequest', { field: 'bindingKey' })
+    // repeating the key it has is allowed
+    expect((await call('PUT', url, 'alice', { ...b, bindingKey: row.bindingKey })).status).toBe(200)
     await expectRefused(svc, () => call('PUT', url, 'alice', { ...b, content: { ...b.content, family: 'AI_TOKEN_BUDGET', planKeys: [aiPlan] } }), 409, 'lifecycleConflict', { reason: 'limit.binding.counterIdentityImmutable', field: 'content.family' })
     await expectRefused(svc, () => call('PUT', url, 'alice', { ...b, content: { ...b.content, target: { type: 'ALL' } } }), 409, 'lifecycleConflict', { reason: 'limit.binding.counterIdentityImmutable', field: 'content.target' })
     await expectRefused(svc, () => call('PUT', url, 'alice', { ...b, content: { ...b.content, actorScope: 'AUTHENTICATED' } }), 409, 'lifecycleConflict', { reason: 'limit.binding.counterIdentityImmutable', field: 'content.actorScope' })

@@ -31,22 +31,10 @@ export const newKey = () => crypto.randomUUID()
 
 type Http = (path: string, init?: RequestInit) => Promise<Response>
 
-/**
- * Sends once more when a keep-alive socket was closed by the server just as it was reused (a busy 2-core
- * machine delays the timers of both sides): such a request never reached the service.
- */
-export async function sendOnceMore(send: () => Promise<Response>): Promise<Response> {
-  return send().catch((err: Error & { cause?: { code?: string } }) => {
-    if (err.cause?.code === 'ECONNRESET' || err.cause?.code === 'UND_ERR_SOCKET') return send()
-    throw err
-  })
-}
-
 export function bulkClient(http: Http, token: string, project = 'payments', base = `/apiops/projects/${project}`) {
   const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extra })
   const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
-    const send = () => http(`${base}${path}`, { method, headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) })
-    const res = await sendOnceMore(send)
+    const res = await http(`${base}${path}`, { method, headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) })
     const text = await res.text()
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
   }

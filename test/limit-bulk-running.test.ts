@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './support/app.js'
 import { freshDatabase } from './support/database.js'
 import { sampleBootstrap } from './support/fixtures.js'
-import { bulkClient, customBudget, customRate, newKey, seedConsumers, sendOnceMore } from './limit-bulk-helpers.js'
+import { bulkClient, customBudget, customRate, newKey, seedConsumers } from './limit-bulk-helpers.js'
 
 let svc: TestService
 let alice: string
@@ -20,7 +20,7 @@ afterAll(async () => svc?.close())
 
 const prisma = () => svc.deps.prisma
 const license = (token: string, body?: unknown, method = body === undefined ? 'GET' : 'PUT') =>
-  sendOnceMore(() => svc.http('/api/installation-license', { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }))
+  svc.http('/api/installation-license', { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
 
 /** polls until the run has committed at least one chunk */
 async function afterFirstChunk(bulk: ReturnType<typeof bulkClient>, runId: string) {
@@ -42,7 +42,7 @@ describe('a run in progress', () => {
     // the consumer's limit-assignments reflect a chunk as soon as it has committed; later subjects come later
     const assignmentsOf = async (username: string) => {
       const key = (await prisma().credential.findUniqueOrThrow({ where: { username } })).consumerKey
-      const res = await sendOnceMore(() => svc.http(`/apiops/projects/payments/consumers/${key}/limit-assignments`, { headers: { authorization: `Bearer ${alice}` } }))
+      const res = await svc.http(`/apiops/projects/payments/consumers/${key}/limit-assignments`, { headers: { authorization: `Bearer ${alice}` } })
       return (await res.json()) as { bulkRunId?: string }[]
     }
     expect((await assignmentsOf('slow-0001')).map((a) => a.bulkRunId)).toEqual([run.body.runId])

@@ -5,7 +5,7 @@ import {
   ActivateLimitDefaultDocument, CreateLimitDefaultDocument, DeleteLimitDefaultDocument, DisableLimitDefaultDocument, LimitDefaultDocument, LimitDefaultsDocument,
   UpdateLimitDefaultDocument, ValidateLimitDefaultDocument,
 } from './generated/graphql.js'
-import { customRate, sendOnceMore } from './limit-bulk-helpers.js'
+import { customRate } from './limit-bulk-helpers.js'
 
 let svc: TestService
 let alice: string
@@ -19,9 +19,9 @@ beforeAll(async () => {
 afterAll(async () => svc?.close())
 
 async function call(token: string, method: string, path: string, body?: unknown) {
-  const res = await sendOnceMore(() => svc.http(`/api/limit-defaults${path}`, {
+  const res = await svc.http(`/api/limit-defaults${path}`, {
     method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  }))
+  })
   const text = await res.text()
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
 }

@@ -6,7 +6,7 @@ import {
   CancelLimitBulkRunDocument, LimitAssignmentSubjectsDocument, LimitBulkRunDocument, LimitSelectorOrganizationsDocument, LimitBulkRunsDocument, PreviewLimitBulkAssignmentDocument, RetryFailedLimitBulkRunDocument,
   RollbackLimitBulkRunDocument, StartLimitBulkRunDocument,
 } from './generated/graphql.js'
-import { bulkClient, customRate, newKey, seedConsumers, sendOnceMore } from './limit-bulk-helpers.js'
+import { bulkClient, customRate, newKey, seedConsumers } from './limit-bulk-helpers.js'
 
 let svc: TestService
 let alice: string
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const prisma = () => svc.deps.prisma
 async function api(token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await sendOnceMore(() => svc.http(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }))
+  const res = await svc.http(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
   const text = await res.text()
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
 }

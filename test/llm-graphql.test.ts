@@ -1,11 +1,13 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core'
+import { print } from 'graphql'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   DeleteKnowledgeBaseDocument, DeleteKnowledgeDocumentDocument, DeleteLlmModelDocument, DeleteLlmProviderDefinitionDocument, DeleteLlmProviderDocument,
   DeleteVectorDbDocument, KnowledgeBaseDocument, KnowledgeBasesDocument, KnowledgeDocumentDocument, KnowledgeDocumentsDocument, LlmModelDocument, LlmModelsDocument,
   LlmProviderDefinitionDocument, LlmProviderDefinitionsDocument, LlmProviderDocument, LlmProvidersDocument, ReindexKnowledgeBaseDocument, TestVectorDbConnectionDocument,
   UpdateKnowledgeBaseDocument, UpdateLlmModelDocument, UpdateLlmProviderDefinitionDocument, UpdateLlmProviderDocument, UpdateVectorDbDocument,
-  UploadKnowledgeDocumentDocument, UpsertKnowledgeBaseDocument, UpsertLlmModelDocument, UpsertLlmProviderDefinitionDocument, UpsertLlmProviderDocument,
+  UploadKnowledgeDocumentDocument,
+  UploadKnowledgeDocumentFileDocument, UpsertKnowledgeBaseDocument, UpsertLlmModelDocument, UpsertLlmProviderDefinitionDocument, UpsertLlmProviderDocument,
   UpsertVectorDbDocument, VectorDbDocument, VectorDbsDocument,
 } from './generated/graphql.js'
 import { startTestService, type TestService } from './support/app.js'
@@ -202,6 +204,20 @@ describe('GraphQL: vector stores and knowledge bases', () => {
     expect(doc).toMatchObject({ fileName: 'faq.txt', mimeType: 'text/plain', dimension: 8, embeddingModel: 'e1' })
     expect(emb.embeddingCalls()[0].headers.authorization).toBe(`Bearer ${KEY}`)
     expectError(await op(UploadKnowledgeDocumentDocument, { projectName: project, knowledgeBase: 'faq', fileName: 'e.txt', content: '' }), 'malformedRequest', /the uploaded document is empty/)
+
+    // the same mutation takes a multipart upload (graphql-upload-minimal); exactly one of file and content
+    const form = new FormData()
+    form.append('operations', JSON.stringify({ query: print(UploadKnowledgeDocumentFileDocument), variables: { projectName: project, knowledgeBase: 'faq', file: null } }))
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }))
+    form.append('0', new Blob(['Shipping is free above fifty euros. '.repeat(10)], { type: 'text/plain' }), 'shipping.txt')
+    const uploaded = (await (await svc.http('/graphql', {
+      method: 'POST', body: form, headers: { authorization: `Bearer ${alice}`, 'apollo-require-preflight': 'true' },
+    })).json()) as any
+    expect(uploaded.errors).toBeUndefined()
+    expect(uploaded.data.uploadKnowledgeDocument.document).toMatchObject({ fileName: 'shipping.txt', mimeType: 'text/plain', embeddingModel: 'e1' })
+    expect((await op(DeleteKnowledgeDocumentDocument, { projectName: project, knowledgeBase: 'faq', id: uploaded.data.uploadKnowledgeDocument.document.id })).data!.deleteKnowledgeDocument.success).toBe(true)
+    const neither = await svc.graphql('mutation { uploadKnowledgeDocument(projectName: "payments", knowledgeBase: "faq") { document { id } } }', {}, alice)
+    expect(neither.body.errors?.[0].extensions).toMatchObject({ errorKey: 'malformedRequest', params: { field: 'file' } })
 
     expect((await op(KnowledgeDocumentsDocument, { projectName: project, knowledgeBase: 'faq' })).data!.knowledgeDocuments.items.map((d) => d.id)).toEqual([doc.id])
     const one = (await op(KnowledgeDocumentDocument, { projectName: project, knowledgeBase: 'faq', id: doc.id })).data!.knowledgeDocument

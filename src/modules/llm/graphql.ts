@@ -11,7 +11,10 @@ import {
   LlmProviderDefinitionType, LlmProviderDefinitionWriteType, LlmProviderInputType, LlmProviderPage, LlmProviderType, LlmProviderWriteType,
   ResolvedProviderUrlType, VectorDbConnectionTestType, VectorDbInputType, VectorDbPage, VectorDbType, VectorDbWriteType,
 } from './graphql-types.js'
-import { deleteDocument, getDocument, pageDocuments, reindexKnowledgeBase, uploadDocument } from './documents.js'
+import { deleteDocument, getDocument, MAX_DOCUMENT_BYTES, pageDocuments, reindexKnowledgeBase, uploadDocument } from './documents.js'
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal'
+import { readUpload } from '../../platform/graphql/upload.js'
+import { malformed } from '../../platform/errors/domain-error.js'
 import { deleteKnowledgeBase, getKnowledgeBase, pageKnowledgeBases, saveKnowledgeBase } from './knowledge.js'
 import { deleteModel, getModel, pageModels, saveModel } from './models.js'
 import { deleteProvider, getProvider, pageProviders, saveProvider, type ProviderView } from './providers.js'
@@ -272,14 +275,19 @@ export class KnowledgeBaseResolver {
     return { knowledgeBase, deploymentResult: deployment(deploymentResult) }
   }
 
-  @Mutation(() => KnowledgeDocumentWriteType, { description: 'Adds a UTF-8 text document: chunked and embedded on ingest (the REST door takes multipart uploads)' })
+  @Mutation(() => KnowledgeDocumentWriteType, {
+    description: 'Adds a UTF-8 text document, chunked and embedded on ingest: as a multipart upload (`file`) or as text (`content`), exactly one',
+  })
   async uploadKnowledgeDocument(
     @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('knowledgeBase', () => String) knowledgeBase: string,
-    @Arg('fileName', () => String) fileName: string, @Arg('content', () => String) content: string,
+    @Arg('fileName', () => String, { nullable: true, description: 'defaults to the uploaded file name' }) fileName: string | null,
+    @Arg('content', () => String, { nullable: true }) content: string | null,
+    @Arg('file', () => GraphQLUpload, { nullable: true }) upload: Promise<FileUpload> | null,
     @Arg('mimeType', () => String, { nullable: true, defaultValue: 'text/plain' }) mimeType: string,
   ) {
-    const file = { bytes: Buffer.from(content, 'utf8'), fileName, mimeType }
-    const { document, deploymentResult } = await uploadDocument(ctx.deps, requireViewer(ctx), projectName, knowledgeBase, file, fileName)
+    if ((content == null) === (upload == null)) throw malformed('give exactly one of file (upload) and content', { field: 'file' })
+    const file = upload ? await readUpload(upload, 'file', MAX_DOCUMENT_BYTES) : { bytes: Buffer.from(content ?? '', 'utf8'), fileName: fileName ?? undefined, mimeType }
+    const { document, deploymentResult } = await uploadDocument(ctx.deps, requireViewer(ctx), projectName, knowledgeBase, file ?? undefined, fileName ?? undefined)
     return { document, deploymentResult: deployment(deploymentResult) }
   }
 

@@ -1,10 +1,10 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal'
+import { readUpload } from '../../platform/graphql/upload.js'
 import { JSONResolver } from 'graphql-scalars'
 import { Arg, Ctx, Extensions, Field, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql'
 import { sha256Hex } from '../../platform/hashing/canonical.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
-import { malformed } from '../../platform/errors/domain-error.js'
 import { exportWebhookConnection, previewTransferExport, runTransferExport } from './export.js'
 import type { BuiltPackage } from './build.js'
 import { preflightTransferImport } from './analysis.js'
@@ -156,19 +156,8 @@ const inline = (pkg: BuiltPackage): TransferPackageType => ({
   contentBase64: pkg.bytes.toString('base64'),
 })
 
-/** Reads an uploaded file into memory, bounded like the REST multipart part. */
-async function readUpload(upload: Promise<FileUpload> | null | undefined): Promise<Buffer | null> {
-  if (!upload) return null
-  const file = await upload
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of file.createReadStream()) {
-    size += (chunk as Buffer).length
-    if (size > PACKAGE_LIMITS.maxPackageBytes) throw malformed(`exportFile is larger than ${PACKAGE_LIMITS.maxPackageBytes} bytes`, { reason: 'fileTooLarge', field: 'exportFile' })
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks)
-}
+/** The uploaded package's bytes, bounded like the REST multipart part. */
+const readPackage = async (upload: Promise<FileUpload> | null | undefined) => (await readUpload(upload, 'exportFile', PACKAGE_LIMITS.maxPackageBytes))?.bytes ?? null
 
 @Resolver()
 export class TransferResolver {
@@ -211,7 +200,7 @@ export class TransferResolver {
     @Arg('passphrase', () => String, { nullable: true, description: 'for an encrypted package (UTF-8, not Base64)' }) passphrase: string | null,
   ) {
     const actor = requireViewer(ctx)
-    return preflightTransferImport(ctx.deps, actor, projectName, { bytes: await readUpload(exportFile), passphrase: passphrase || null }, type)
+    return preflightTransferImport(ctx.deps, actor, projectName, { bytes: await readPackage(exportFile), passphrase: passphrase || null }, type)
   }
 
   @Mutation(() => TransferImportResultType, { description: 'Imports an uploaded package in one transaction; idempotencyKey as the Idempotency-Key header of REST' })
@@ -225,7 +214,7 @@ export class TransferResolver {
   ) {
     const actor = requireViewer(ctx)
     return runTransferImport(ctx.deps, actor, projectName, {
-      source: { bytes: await readUpload(exportFile), passphrase: passphrase || null },
+      source: { bytes: await readPackage(exportFile), passphrase: passphrase || null },
       options: withoutNulls({ ...options }),
       idempotencyKey,
     })

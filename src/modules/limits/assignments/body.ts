@@ -80,6 +80,8 @@ const bodyShape = z.strictObject({
   audienceRule: z.unknown().optional(),
   status: z.enum(['DRAFT', 'ACTIVE', 'ENDED']).nullish(),
   version: z.number().int().min(1).nullish(),
+  /** minted by the service; an update may repeat it but never change it (limit.binding.keyImmutable) */
+  bindingKey: z.string().nullish(),
 })
 
 export interface AssignmentTarget {
@@ -132,6 +134,8 @@ export interface AssignmentBody {
   status: 'DRAFT' | 'ACTIVE'
   /** update only */
   version: number | null
+  /** update only: the key the body names, if any (must equal the path's) */
+  bindingKey: string | null
 }
 
 const prefixed = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field)
@@ -321,6 +325,7 @@ export function validateAssignmentBody(raw: unknown, purpose: 'create' | 'update
   }
   if (purpose === 'update' && b.status != null) throw forbidden('status', 'on update (use the activate and end actions)')
   if (purpose === 'create' && b.version != null) throw forbidden('version', 'on create')
+  if (purpose === 'create' && b.bindingKey != null) throw forbidden('bindingKey', 'on create (the service mints it)')
   if (!b.subject) throw required('subject', 'in an assignment body')
   const subjectType = b.subject.type
   const keyed = KEYED_SUBJECT_TYPES.includes(subjectType)
@@ -342,5 +347,6 @@ export function validateAssignmentBody(raw: unknown, purpose: 'create' | 'update
     audienceRule,
     status: b.status === 'ACTIVE' ? 'ACTIVE' : 'DRAFT',
     version: b.version ?? null,
+    bindingKey: b.bindingKey ?? null,
   }
 }

@@ -129,6 +129,9 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 /** Subject, family, target and actorScope cannot change on update (spec §2.13, §7.4). */
 function refuseImmutableChanges(row: AssignmentRow, body: AssignmentBody) {
+  if (body.bindingKey !== null && body.bindingKey !== row.bindingKey) {
+    throw lifecycleConflict('limit.binding.keyImmutable', 'The bindingKey of an assignment cannot change', { field: 'bindingKey' })
+  }
   const key = subjectKeyOf(row)
   if (body.subject.type !== row.subjectType || (body.subject.key ?? null) !== key) {
     throw lifecycleConflict('limit.binding.scopeImmutable', 'The subject of an assignment cannot change', { field: 'subject' })

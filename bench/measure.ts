@@ -1,0 +1,22 @@
+// Measuring helpers shared by every benchmark: they print figures and assert nothing.
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+export const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!
+export const ms = (n: number) => `${n.toFixed(2).padStart(9)} ms`
+
+/** Wall times of n sequential runs of an async operation. */
+export async function timed(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = []
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now()
+    await fn()
+    out.push(performance.now() - t0)
+  }
+  return out
+}
+
+/** Median wall time of an operation (sync or async) after one warm-up run (plan caches, connections, JIT). */
+export async function medianOf(runs: number, fn: () => unknown): Promise<number> {
+  await fn()
+  return median(await timed(runs, async () => fn()))
+}
