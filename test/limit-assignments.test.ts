@@ -406,8 +406,14 @@ describe('Idempotency-Key on create', () => {
     const k = key()
     const b = body({ status: 'ACTIVE' })
     const first = create(b, 'alice', k)
-    // the worker has the push: the first call is past its claim and waiting for the acknowledgement
-    while (worker.received.length === 0) await new Promise((r) => setTimeout(r, 20))
+    // the worker has this row's push (not a retried push of an earlier test): the first call is past its claim,
+    // its row committed, and waiting for the acknowledgement
+    const targetKey = (b.content.target as { targetKey: string }).targetKey
+    const pushedNow = async () => {
+      const row = await svc.deps.prisma.limitAssignment.findFirst({ where: { targetKey }, select: { bindingKey: true } })
+      return row !== null && worker.received.some((m) => m.name === row.bindingKey)
+    }
+    while (!(await pushedNow())) await new Promise((r) => setTimeout(r, 20))
     const countBefore = await svc.deps.prisma.limitAssignment.count()
     const second = await create(b, 'alice', k)
     expect(second.status).toBe(409)

@@ -137,6 +137,35 @@ describe('bulk assignment: preview and ASSIGN runs (spec §4.9)', () => {
     expect(await runCount()).toBe(before)
   })
 
+  it('rollback of a REPLACE brings a replaced DRAFT back as a DRAFT (never activated) and an ACTIVE one back ACTIVE', async () => {
+    await seedConsumers(prisma(), 'payments', 'draftrep', 2)
+    const made = async (username: string, status: string) => {
+      const res = await svc.http('/apiops/projects/payments/limit-assignments', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json', 'idempotency-key': newKey() },
+        body: JSON.stringify({ subject: { type: 'CONSUMER', key: username }, content: customRate(7), status }),
+      })
+      expect(res.status).toBe(201)
+      return ((await res.json()) as { bindingKey: string }).bindingKey
+    }
+    const draftKey = await made('draftrep-0001', 'DRAFT')
+    const activeKey = await made('draftrep-0002', 'ACTIVE')
+    const bulk = bulkClient(svc.http, alice)
+    const replace = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'draftrep-' }, content: customRate(8), conflictPolicy: 'REPLACE' })
+    expect(await bulk.finished(replace.run.body.runId)).toMatchObject({ runStatus: 'SUCCESS', replacedCount: 2 })
+    const endedDraft = await prisma().limitAssignment.findUniqueOrThrow({ where: { bindingKey: draftKey } })
+    expect(endedDraft).toMatchObject({ status: 'ENDED', endedReason: `replaced by bulk run ${replace.run.body.runId} (was DRAFT)` })
+    expect((await prisma().limitAssignment.findUniqueOrThrow({ where: { bindingKey: activeKey } })).endedReason).toBe(`replaced by bulk run ${replace.run.body.runId}`)
+
+    const rb = await bulk.rollback(replace.run.body.runId)
+    expect(rb.status).toBe(202)
+    expect(await bulk.finished(rb.body.runId)).toMatchObject({ runStatus: 'SUCCESS', restoredCount: 2, endedCount: 2 })
+    const restoredDraft = await prisma().limitAssignment.findFirstOrThrow({ where: { replacedBindingKey: draftKey, status: { not: 'ENDED' } } })
+    const restoredActive = await prisma().limitAssignment.findFirstOrThrow({ where: { replacedBindingKey: activeKey, status: { not: 'ENDED' } } })
+    expect(restoredDraft).toMatchObject({ status: 'DRAFT', source: 'MANUAL' })
+    expect(restoredActive).toMatchObject({ status: 'ACTIVE', source: 'MANUAL' })
+  })
+
   it('a failing subject is FAILED with its reason and the others commit; retry-failed assigns it once the cause is gone', async () => {
     const [, bad] = await seedConsumers(prisma(), 'payments', 'flaky', 3)
     const badId = (await prisma().credential.findUniqueOrThrow({ where: { username: bad } })).id

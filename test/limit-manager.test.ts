@@ -158,6 +158,23 @@ describe('portal subscription linking', () => {
     const again = await api(alice, 'POST', `${path}&apply=true`)
     expect(again.body).toMatchObject({ createdCount: 0, skippedCount: 1, rows: [{ outcome: 'SKIPPED_EXISTING', bindingKey: row.bindingKey }] })
     expect((await api(alice, 'POST', '/api/limit-bindings/portal-subscriptions/backfill?projectId=payments&planId=gold-plan')).body.params.field).toBe('productId')
+    // a platform plan of the profile cannot be named by a project's assignment: reported, nothing written, no 404
+    await prisma().limitPlan.create({
+      data: {
+        scope: 'platform', projectId: null, planKey: 'gold-ai', family: 'AI_TOKEN_BUDGET', name: 'Gold AI', labels: [], lifecycle: 'PUBLISHED', currentPublishedRevision: 1,
+        managedBySubscriptionPlanId: 'gold-plan', managedBySubscriptionPlanName: 'Gold', createdBy: 'portal',
+        revisions: { create: { revision: 1, status: 'PUBLISHED', ruleSpec: { aiBudget: { enabled: true, tokensPerDay: 1000 } }, semanticChecksum: 'y', createdBy: 'portal', publishedAt: new Date(), publishedBy: 'portal' } },
+      },
+    })
+    const assignmentsBefore = await prisma().limitAssignment.count()
+    const withPlatform = await api(alice, 'POST', `${path}&apply=true`)
+    expect(withPlatform.status).toBe(200)
+    expect(withPlatform.body).toMatchObject({
+      createdCount: 0, skippedCount: 2,
+      rows: [{ family: 'REQUEST_RATE', planKey: 'gold-rate', outcome: 'SKIPPED_EXISTING' }, { family: 'AI_TOKEN_BUDGET', planKey: 'gold-ai', outcome: 'SKIPPED_PLATFORM_PLAN' }],
+    })
+    expect(await prisma().limitAssignment.count()).toBe(assignmentsBefore)
+
   })
 })
 

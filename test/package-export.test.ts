@@ -154,6 +154,14 @@ describe('legacy export (spec §4.3)', () => {
     })
     it('a name resolving to the manifest file name', async () => {
       expect(await refused(alice, 'IP_GROUP', { names: ['service-transfer-manifest'] })).toContain('reserved file name service-transfer-manifest.json')
+      // a plain package holding the encryption header's file name would read as an encrypted one on import
+      const payments = await svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })
+      await svc.deps.prisma.storedObject.create({ data: { projectId: payments.id, type: 'IP_GROUP', name: 'Service-Transfer-Encryption', content: { ips: [] } } })
+      try {
+        expect(await refused(alice, 'IP_GROUP', { names: ['Service-Transfer-Encryption'] })).toContain('reserved file name service-transfer-encryption.json')
+      } finally {
+        await svc.deps.prisma.storedObject.deleteMany({ where: { projectId: payments.id, type: 'IP_GROUP', name: 'Service-Transfer-Encryption' } })
+      }
     })
     it('unknown project and missing token', async () => {
       const unknown = await legacyExport(svc, alice, 'nowhere', 'IP_GROUP', { names: ['office-ips'] })

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './support/app.js'
@@ -41,6 +42,8 @@ describe('hostile packages are refused before anything is read or written (bound
     await refused(withValid({ name: '/etc/evil.json', data: objectFile('evil') }), 'packageEntryPathUnsafe', { entryFileName: '/etc/evil.json' })
     await refused(withValid({ name: 'C:/evil.json', data: objectFile('evil') }), 'packageEntryPathUnsafe')
     await refused(withValid({ name: '..\\evil.json', data: objectFile('evil') }), 'packageEntryPathUnsafe')
+    await refused(withValid({ name: 'evil.json\u0000.txt', data: objectFile('evil') }), 'packageEntryPathUnsafe')
+    await refused(withValid({ name: 'dependencies/./evil.json', data: objectFile('evil') }), 'packageEntryPathUnsafe')
   })
 
   it('symbolic links and duplicate names (also differing only in case)', async () => {
@@ -73,6 +76,37 @@ describe('hostile packages are refused before anything is read or written (bound
     const zip = rawZip([{ name: 'a.json', data: Buffer.from('{"a":1}') }])
     zip[30 + 'a.json'.length + 2] ^= 0xff // flip a data byte: the CRC no longer matches
     await refused(zip, 'packageEntryCorrupt', { entryFileName: 'a.json' })
+  })
+
+  it('very long or deeply nested names are refused from the raw central directory, before the ZIP library builds folders for them', async () => {
+    const deep = 'a/'.repeat(30_000) + 'x.json' // adm-zip alone would build 30,000 nested virtual folders
+    await refused(withValid({ name: deep, data: Buffer.from('{}') }), 'packageEntryPathUnsafe')
+    await refused(withValid({ name: 'a/b/c/d/e/f/g/h/i.json', data: Buffer.from('{}') }), 'packageEntryPathUnsafe', { entryFileName: 'a/b/c/d/e/f/g/h/i.json' })
+    await refused(withValid({ name: 'n'.repeat(513) + '.json', data: Buffer.from('{}') }), 'packageEntryPathUnsafe')
+  })
+
+  it('an encrypted package whose KDF parameters would make the server run an expensive scrypt', async () => {
+    const salt = crypto.randomBytes(16).toString('base64')
+    const iv = crypto.randomBytes(12).toString('base64')
+    const hostile = [
+      { N: 2 ** 20, r: 16, p: 4, salt, iv }, // 2 GiB, 256× the work
+      { N: 2 ** 17, r: 16, p: 1, salt, iv }, // 256 MiB
+      { N: 2 ** 15, r: 8, p: 8, salt, iv }, // 8× the work
+      { N: 2 ** 15, r: 8, p: 1, salt: 'c2FsdA==', iv }, // 4-byte salt
+      { N: 2 ** 15, r: 8, p: 1, salt, iv: crypto.randomBytes(64).toString('base64') },
+    ]
+    for (const { N, r, p, salt: s, iv: v } of hostile) {
+      const header = Buffer.from(JSON.stringify({ cipher: 'AES-256-GCM', format: 1, iv: v, kdf: { N, name: 'scrypt', p, r, salt: s } }))
+      const bytes = rawZip([
+        { name: 'service-transfer-encryption.json', data: header },
+        { name: 'service-transfer-package.bin', data: crypto.randomBytes(64) },
+      ])
+      const before = await written()
+      const pre = await preflight(svc, root, 'other', 'IP_GROUP', bytes, 'pass-phrase')
+      expect(pre.status, JSON.stringify({ N, r, p })).toBe(400)
+      expect(pre.body).toMatchObject({ errorKey: 'packageEncryptionUnsupported' })
+      expect(await written()).toBe(before)
+    }
   })
 
   it('not a ZIP, an empty file, no file part at all', async () => {

@@ -6,7 +6,7 @@ import { FakeWorker } from './support/fake-worker.js'
 import {
   ExportWebhookConnectionDocument, TransferExportPreviewDocument, TransferExportRunDocument, TransferImportPreflightDocument, TransferImportRunDocument,
 } from './generated/graphql.js'
-import { importPackage, importRun, jsonOfFile, legacyExport, preflight, transferBootstrap, transferExport, unzip } from './support/zip-fixtures.js'
+import { fileOfJson, importPackage, importRun, jsonOfFile, legacyExport, preflight, tamper, transferBootstrap, transferExport, unzip } from './support/zip-fixtures.js'
 
 let svc: TestService
 let worker: FakeWorker
@@ -208,6 +208,32 @@ describe('credentials', () => {
     })
     expect(saved.body.unresolvedReferences).toContain('deploy required for CREDENTIAL shop-frontend: IDENTITY DEPLOY_UNDEPLOY is needed to deploy')
     expect(worker.received).toEqual([])
+  })
+
+  it('a passwordReference that is not a ${variable} (a password in clear, never sealed) is refused, even acknowledged, with nothing written', async () => {
+    const { bytes } = await transferExport(svc, root, 'other', { formatVersion: 1, type: 'CREDENTIAL', names: ['shop-frontend'] })
+    const before = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
+    for (const reference of ['plain-password-1', 42, '${a}${b}']) {
+      const hostile = tamper(bytes, (files) => {
+        const file = jsonOfFile(files, 'shop-frontend.json')
+        files.set('shop-frontend.json', fileOfJson({ ...file, data: { ...file.data, passwordReference: reference } }))
+      })
+      const res = await importPackage(svc, root, 'other', 'CREDENTIAL', hostile, { conflictPolicy: 'REPLACE', acknowledgeChecksumMismatch: true })
+      expect(res.preflight.blockers).toContainEqual({ code: 'packageEntryInvalid', entryFileName: 'shop-frontend.json', detail: expect.stringContaining('passwordReference') })
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({ errorKey: 'packageEntryInvalid', params: { entryFileName: 'shop-frontend.json' } })
+    }
+    const after = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
+    expect({ cipher: after.passwordCipher, format: after.passwordFormat, revision: after.revision }).toEqual({ cipher: before.passwordCipher, format: before.passwordFormat, revision: before.revision })
+    // a real reference is carried as it stands
+    const referenced = tamper(bytes, (files) => {
+      const file = jsonOfFile(files, 'shop-frontend.json')
+      files.set('shop-frontend.json', fileOfJson({ ...file, data: { ...file.data, passwordReference: '${SHOP_PW}' } }))
+    })
+    const ok = await importPackage(svc, root, 'other', 'CREDENTIAL', referenced, { conflictPolicy: 'REPLACE', acknowledgeChecksumMismatch: true })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    const stored = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
+    expect({ cipher: stored.passwordCipher, format: stored.passwordFormat }).toEqual({ cipher: '${SHOP_PW}', format: 'REFERENCE' })
   })
 })
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SYSTEM } from '../src/platform/auth/actor.js'
 import { createUser } from '../src/modules/auth/users.js'
@@ -157,6 +158,14 @@ describe('secrets at rest', () => {
     flipped[flipped.length - 1] ^= 1
     expect(() => ring.decrypt([v, id, flipped.toString('base64url')].join('.'))).toThrow()
     expect(() => createKeyring(keyB).decrypt(sealed)).toThrow(/unknown key/)
+  })
+
+  it('fingerprints secrets with a key of the installation, so a fingerprint cannot be checked against guesses elsewhere', () => {
+    const ring = createKeyring(keyA)
+    expect(ring.fingerprint('pw-1')).toBe(createKeyring(keyA).fingerprint('pw-1'))
+    expect(ring.fingerprint('pw-1')).not.toBe(ring.fingerprint('pw-2'))
+    expect(ring.fingerprint('pw-1')).not.toBe(createKeyring(keyB).fingerprint('pw-1'))
+    expect(ring.fingerprint('pw-1')).not.toBe(crypto.createHash('sha256').update('pw-1').digest('hex'))
   })
 
   it('never stores a credential password in clear', async () => {

@@ -88,8 +88,8 @@ export async function existsInTarget(ctx: AdapterContext, adapter: TransferAdapt
 }
 
 /** The state of a target object that the preflight digest covers: a change to it is drift. */
-const targetFingerprint = (o: PortableObject | null) =>
-  o ? canonicalHash({ data: o.data, secrets: Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, sha256Hex(v)])) }) : null
+const targetFingerprint = (o: PortableObject | null, fingerprint: (secret: string) => string) =>
+  o ? canonicalHash({ data: o.data, secrets: Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, fingerprint(v)])) }) : null
 
 /**
  * Reads and judges a package against the caller's project, writing nothing: hostile archives and
@@ -155,7 +155,7 @@ export async function analysePackage(ctx: AdapterContext, source: ImportSource, 
   for (const p of planned) {
     const existing = inTarget(p.packaged)
     p.exists = existing !== null
-    targetState[refKey(p.packaged)] = targetFingerprint(existing)
+    targetState[refKey(p.packaged)] = targetFingerprint(existing, ctx.deps.keyring.fingerprint)
     const refusal = await p.adapter.checkImport?.(ctx, p.portable)
     if (refusal) fatal(refusal.code, p.packaged.file, refusal.detail)
   }

@@ -3,13 +3,12 @@ import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import { sha256Hex } from '../../platform/hashing/canonical.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from './adapters/index.js'
 import { requireExportImport, transferError } from './errors.js'
 import { lookupObjects, type Lookup } from './lookup.js'
 import { digestOf, type ObjectRole, type SecretHandling } from './package/format.js'
-import { MANIFEST_FILE, objectFileName, resolvesToManifest } from './package/names.js'
+import { objectFileName, reservedFileOf } from './package/names.js'
 import { adapterFor, findAdapter, refKey, refLabel, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from './registry.js'
 
 /** Resolving what an export carries: names to objects, dependencies, file names, and the digest. */
@@ -33,6 +32,8 @@ export interface Selection {
   objects: SelectedObject[]
   dependencies: SelectedObject[]
   notWritten: (ObjectRef & { reason: string })[]
+  /** keyed fingerprint of a secret (the installation keyring's), so digests never expose a plain hash of one */
+  fingerprint: (secret: string) => string
 }
 
 /** Secrets of an unencrypted package travel as re-sealed ciphertext unless the caller chooses otherwise. */
@@ -70,9 +71,10 @@ function checkKind(adapter: TransferAdapter, kind: string | null | undefined): s
 
 /** Gives every object its file name; a clash (case-insensitive) or the reserved manifest name fails the call. */
 function assignFile(taken: Map<string, ObjectRef>, object: PortableObject, role: ObjectRole): SelectedObject {
-  if (resolvesToManifest(object.name)) {
-    throw transferError('validation', 'reservedFileName', `${refLabel(object)}: the name resolves to the reserved file name ${MANIFEST_FILE}; rename the object`, {
-      field: 'names', name: object.name, file: MANIFEST_FILE,
+  const reserved = reservedFileOf(object.name)
+  if (reserved) {
+    throw transferError('validation', 'reservedFileName', `${refLabel(object)}: the name resolves to the reserved file name ${reserved}; rename the object`, {
+      field: 'names', name: object.name, file: reserved,
     })
   }
   const file = objectFileName(object, role)
@@ -150,20 +152,20 @@ export async function resolveSelection(ctx: AdapterContext, request: SelectionRe
       frontier.push(...found[0].dependencies)
     }
   }
-  return { adapter, kind, withDependencies: request.withDependencies, objects, dependencies, notWritten }
+  return { adapter, kind, withDependencies: request.withDependencies, objects, dependencies, notWritten, fingerprint: ctx.deps.keyring.fingerprint }
 }
 
 const byRef = (a: ObjectRef, b: ObjectRef) => (refKey(a) < refKey(b) ? -1 : refKey(a) > refKey(b) ? 1 : 0)
 
 /**
  * The digest of a selection: SHA-256 over its canonical form without volatile fields (ids, timestamps and
- * revisions never enter the portable form; secrets enter as their own SHA-256), so the same state always
+ * revisions never enter the portable form; secrets enter as their keyed fingerprint), so the same state always
  * gives the same digest, whatever the order of the names.
  */
 export function exportDigest(sel: Selection): string {
   const stable = (o: SelectedObject) => ({
     role: o.role, type: o.type, kind: o.kind, name: o.name, file: o.file, data: o.data, dependencies: [...o.dependencies].sort(byRef),
-    secrets: Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, sha256Hex(v)])),
+    secrets: Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, sel.fingerprint(v)])),
   })
   return digestOf({
     formatVersion: 1,

@@ -12,6 +12,11 @@ export interface SecretKeyring {
   isCurrent(sealed: string): boolean
   /** Whether a stored value is in our format under one of the keys this installation holds. */
   knows(sealed: string): boolean
+  /**
+   * A keyed fingerprint (HMAC-SHA256 under a key derived from the current master key) for comparing secrets
+   * without revealing them: unlike a plain hash, it cannot be used to test guessed values offline.
+   */
+  fingerprint(secret: string): string
   readonly currentKeyId: string
 }
 
@@ -27,6 +32,7 @@ export function createKeyring(current: Buffer, previous: Buffer[] = []): SecretK
   const keys = new Map<string, Buffer>()
   for (const key of [...previous, current]) keys.set(keyIdOf(key), key)
   const currentKeyId = keyIdOf(current)
+  const fingerprintKey = crypto.createHmac('sha256', current).update('gateway-secret-fingerprint-v1').digest()
 
   return {
     currentKeyId,
@@ -47,6 +53,7 @@ export function createKeyring(current: Buffer, previous: Buffer[] = []): SecretK
       decipher.setAuthTag(raw.subarray(12, 28))
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
     },
+    fingerprint: (secret) => crypto.createHmac('sha256', fingerprintKey).update(secret, 'utf8').digest('hex'),
     isCurrent: (sealed) => sealed.split('.')[1] === currentKeyId,
     knows: (sealed) => {
       const [format, keyId] = sealed.split('.')

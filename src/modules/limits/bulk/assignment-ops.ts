@@ -151,8 +151,11 @@ export function contentOfRow(row: StoredAssignment): AssignmentContent {
   }
 }
 
+/** Appended to the endedReason of a DRAFT a bulk REPLACE ended: its rollback reopens it as a DRAFT. */
+export const REPLACED_DRAFT_NOTE = ' (was DRAFT)'
+
 /**
- * Rollback reopens a row a bulk REPLACE ended as a new ACTIVE row with the same subject, content and source (the
+ * Rollback reopens a row a bulk REPLACE ended as a new row (ACTIVE, or DRAFT when it was a DRAFT) with the same subject, content and source (the
  * ended row stays as it is: ENDED is final). The plans are checked again, so a plan retired meanwhile fails the subject.
  */
 export async function reopenAssignment(tx: Tx, project: { id: string; name: string }, endedBindingKey: string, runId: string, assignedBy: string): Promise<AssignmentRow> {
@@ -163,7 +166,7 @@ export async function reopenAssignment(tx: Tx, project: { id: string; name: stri
     subject: { type: row.subjectType, key: null, ref },
     content: contentOfRow(row),
     audienceRule: (row.audienceRule ?? null) as AudienceRule | null,
-    status: 'ACTIVE',
+    status: row.endedReason?.endsWith(REPLACED_DRAFT_NOTE) ? 'DRAFT' : 'ACTIVE',
     // the row comes back as what it was; bulkRunId names the rollback run only on rows of bulk origin
     source: row.source,
     assignedBy,

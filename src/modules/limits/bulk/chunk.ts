@@ -3,7 +3,7 @@ import type { Tx } from '../../../platform/context.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
 import { endAssignmentInTx } from '../assignments/service.js'
 import type { LicenseModule } from '../../licence/service.js'
-import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, type BulkContent } from './assignment-ops.js'
+import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, REPLACED_DRAFT_NOTE, type BulkContent } from './assignment-ops.js'
 import type { BulkSubjectType, ConflictPolicy } from './inputs.js'
 import { subjectsById } from './selector.js'
 
@@ -111,7 +111,9 @@ async function applyAssignChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunS
     try {
       const created = await inSavepoint(tx, async () => {
         if (existing) {
-          await endAssignmentInTx(tx, { id: existing.id, endedBy: ctx.actorName, reason: `replaced by bulk run ${ctx.run.runId}`, allowDraft: true })
+          const ended = await endAssignmentInTx(tx, { id: existing.id, endedBy: ctx.actorName, reason: `replaced by bulk run ${ctx.run.runId}`, allowDraft: true })
+          // a replaced DRAFT says so in its endedReason: a rollback brings it back as a DRAFT, never activated
+          if (!ended.wasActive) await tx.limitAssignment.update({ where: { id: existing.id }, data: { endedReason: `replaced by bulk run ${ctx.run.runId}${REPLACED_DRAFT_NOTE}` } })
         }
         return createBulkAssignment(tx, {
           project: ctx.project, type: ctx.subjectType, subject, bulk, runId: ctx.run.runId, assignedBy: ctx.actorName, replacedBindingKey: existing?.bindingKey,

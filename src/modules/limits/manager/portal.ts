@@ -3,7 +3,7 @@ import type { Actor } from '../../../platform/auth/actor.js'
 import { actorName } from '../../../platform/auth/actor.js'
 import { requireSystemAdmin } from '../../../platform/auth/require.js'
 import type { Deps, Tx } from '../../../platform/context.js'
-import { malformed } from '../../../platform/errors/domain-error.js'
+import { DomainError, malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { assignmentProject } from '../assignments/access.js'
 import {
@@ -62,7 +62,7 @@ export async function limitImpact(db: Tx, actor: Actor, productId: string, planI
   }
 }
 
-export interface BackfillRow { projectName: string; applicationName: string; family: string; planKey: string; outcome: 'CREATED' | 'WOULD_CREATE' | 'SKIPPED_EXISTING' | 'SKIPPED_UNPUBLISHED'; bindingKey?: string }
+export interface BackfillRow { projectName: string; applicationName: string; family: string; planKey: string; outcome: 'CREATED' | 'WOULD_CREATE' | 'SKIPPED_EXISTING' | 'SKIPPED_UNPUBLISHED' | 'SKIPPED_PLATFORM_PLAN'; bindingKey?: string }
 const MAX_ROWS = 1000
 
 /**
@@ -81,41 +81,60 @@ export async function backfillPortalSubscriptions(deps: Pick<Deps, 'prisma' | 'd
   const rows: BackfillRow[] = []
   const counts = { scanned: 0, createdCount: 0, wouldCreateCount: 0, skippedCount: 0 }
   const created: string[] = []
-  for (const project of projects) {
-    const plans = await profilePlans(db, [project.id], planId)
-    const subscriptions = await db.productSubscription.findMany({
-      where: { productName: productId, status: 'APPROVED', projectId: project.id },
-      include: { application: { select: { id: true, name: true } } },
-      orderBy: { createdAt: 'asc' },
-    })
-    counts.scanned += subscriptions.length
-    for (const sub of subscriptions) {
-      const subject: ResolvedSubject = { type: 'APPLICATION', key: sub.application.name, ref: { ...NO_REF, applicationId: sub.application.id } }
-      for (const plan of plans) {
-        const content = validateAssignmentContent({ family: plan.family, mode: 'PLAN', planKeys: [plan.planKey] }, { subjectType: 'APPLICATION' })
-        const row: BackfillRow = { projectName: project.name, applicationName: sub.application.name, family: plan.family, planKey: plan.planKey, outcome: 'WOULD_CREATE' }
-        const live = await findLiveAssignment(db, project.id, subject, content)
-        if (plan.currentPublishedRevision === 0) {
-          row.outcome = 'SKIPPED_UNPUBLISHED'
-          counts.skippedCount++
-        } else if (live) {
-          row.outcome = 'SKIPPED_EXISTING'
-          row.bindingKey = live.bindingKey
-          counts.skippedCount++
-        } else if (!query.apply) {
-          counts.wouldCreateCount++
-        } else {
-          const assignment = await db.$transaction((tx) =>
-            createAssignmentInTx(tx, { project, subject, content, status: 'ACTIVE', source: 'PORTAL_SUBSCRIPTION', assignedBy: actorName(actor) }))
-          created.push(assignment.id)
-          row.outcome = 'CREATED'
-          row.bindingKey = assignment.bindingKey
-          counts.createdCount++
+  // every row committed is pushed, even when a later one fails: an ACTIVE assignment is never left undeployed
+  try {
+    for (const project of projects) {
+      const plans = await profilePlans(db, [project.id], planId)
+      const subscriptions = await db.productSubscription.findMany({
+        where: { productName: productId, status: 'APPROVED', projectId: project.id },
+        include: { application: { select: { id: true, name: true } } },
+        orderBy: { createdAt: 'asc' },
+      })
+      counts.scanned += subscriptions.length
+      for (const sub of subscriptions) {
+        const subject: ResolvedSubject = { type: 'APPLICATION', key: sub.application.name, ref: { ...NO_REF, applicationId: sub.application.id } }
+        for (const plan of plans) {
+          const content = validateAssignmentContent({ family: plan.family, mode: 'PLAN', planKeys: [plan.planKey] }, { subjectType: 'APPLICATION' })
+          const row: BackfillRow = { projectName: project.name, applicationName: sub.application.name, family: plan.family, planKey: plan.planKey, outcome: 'WOULD_CREATE' }
+          const live = await findLiveAssignment(db, project.id, subject, content)
+          if (plan.scope !== project.id) {
+            // a project's assignment cannot name a platform plan (spec §2.12): reported, never attempted
+            row.outcome = 'SKIPPED_PLATFORM_PLAN'
+            counts.skippedCount++
+          } else if (plan.currentPublishedRevision === 0) {
+            row.outcome = 'SKIPPED_UNPUBLISHED'
+            counts.skippedCount++
+          } else if (live) {
+            row.outcome = 'SKIPPED_EXISTING'
+            row.bindingKey = live.bindingKey
+            counts.skippedCount++
+          } else if (!query.apply) {
+            counts.wouldCreateCount++
+          } else {
+            const assignment = await db
+              .$transaction((tx) => createAssignmentInTx(tx, { project, subject, content, status: 'ACTIVE', source: 'PORTAL_SUBSCRIPTION', assignedBy: actorName(actor) }))
+              .catch(async (err: unknown) => {
+                // bound by another writer since the check above: left as it is, like any existing assignment
+                if (err instanceof DomainError && err.params.reason === 'limit.binding.scopeAlreadyBound') return null
+                throw err
+              })
+            if (assignment) {
+              created.push(assignment.id)
+              row.outcome = 'CREATED'
+              row.bindingKey = assignment.bindingKey
+              counts.createdCount++
+            } else {
+              row.outcome = 'SKIPPED_EXISTING'
+              row.bindingKey = (await findLiveAssignment(db, project.id, subject, content))?.bindingKey
+              counts.skippedCount++
+            }
+          }
+          if (rows.length < MAX_ROWS) rows.push(row)
         }
-        if (rows.length < MAX_ROWS) rows.push(row)
       }
     }
+  } finally {
+    if (created.length) await pushAssignments(deps, created)
   }
-  if (created.length) await pushAssignments(deps, created)
   return { apply: query.apply, productId, planId, ...counts, rowsTruncated: rows.length < counts.createdCount + counts.wouldCreateCount + counts.skippedCount, rows }
 }

@@ -6,6 +6,8 @@ import { credentialOwners, type CredentialWithOwners } from '../../credentials/r
 import type { AdapterContext, Advisory, PortableObject, TransferAdapter } from '../registry.js'
 
 const TYPE = 'CREDENTIAL'
+/** what the credentials module stores as a REFERENCE password: a `${variable}`, never a value */
+const VARIABLE_REFERENCE = /^\$\{[^{}]+\}$/
 
 /**
  * Credentials (modules/credentials). The portable form carries what an operator configured; never the
@@ -83,6 +85,12 @@ export const credentialAdapter: TransferAdapter = {
 
   /** usernames are unique across the installation: one held by another project cannot be imported here */
   async checkImport(ctx, object) {
+    // a reference is stored and pushed as it stands (not sealed): anything but `${variable}` would be a
+    // password kept in clear, so a package cannot smuggle one in through this field
+    const reference = object.data.passwordReference
+    if (reference !== undefined && reference !== null && (typeof reference !== 'string' || !VARIABLE_REFERENCE.test(reference))) {
+      return { code: 'packageEntryInvalid', detail: `passwordReference of credential '${object.name}' must be a \${variable} reference` }
+    }
     const holder = await ctx.db.credential.findUnique({ where: { username: object.name }, select: { projectId: true } })
     if (holder && holder.projectId !== ctx.access.project.id) {
       return { code: 'credentialUsernameTaken', detail: `Credential username '${object.name}' is already taken in another project` }

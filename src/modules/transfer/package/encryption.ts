@@ -13,8 +13,11 @@ import { writePackageZip } from './zip.js'
 export const PASSPHRASE_HEADER = 'x-service-package-passphrase'
 
 export const KDF = { name: 'scrypt', N: 2 ** 15, r: 8, p: 1, keyLength: 32 } as const
-/** bounds accepted from a package header, so a hostile header cannot ask for unbounded memory or time */
-const KDF_LIMITS = { maxN: 2 ** 20, maxR: 16, maxP: 4 }
+/**
+ * Bounds accepted from a package header, so a hostile header cannot make the server run an expensive
+ * scrypt: memory (128·N·r bytes) at most 128 MiB, work (N·r·p) at most 4 times what this version writes.
+ */
+export const KDF_LIMITS = { maxN: 2 ** 17, maxR: 16, maxP: 4, maxMemoryBytes: 128 * 1024 * 1024, maxWork: 4 * KDF.N * KDF.r * KDF.p, saltBytes: [16, 64], ivBytes: 12 } as const
 
 interface EncryptionHeader {
   format: 1
@@ -37,6 +40,8 @@ export function decodePassphrase(raw: string | string[] | undefined): string | n
   if (!passphrase) throw validation('packagePassphraseInvalid', 'The package passphrase must not be empty', { field: 'X-Service-Package-Passphrase' })
   return passphrase
 }
+
+const base64Length = (value: string) => (/^[A-Za-z0-9+/]*={0,2}$/.test(value) ? Buffer.from(value, 'base64').length : -1)
 
 function deriveKey(passphrase: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -89,7 +94,10 @@ export async function decryptPackage(files: Map<string, Buffer>, passphrase: str
     header?.format === 1 && header.cipher === 'AES-256-GCM' && kdf?.name === 'scrypt' &&
     Number.isInteger(kdf.N) && kdf.N > 1 && kdf.N <= KDF_LIMITS.maxN && (kdf.N & (kdf.N - 1)) === 0 &&
     Number.isInteger(kdf.r) && kdf.r >= 1 && kdf.r <= KDF_LIMITS.maxR && Number.isInteger(kdf.p) && kdf.p >= 1 && kdf.p <= KDF_LIMITS.maxP &&
-    typeof kdf.salt === 'string' && typeof header.iv === 'string'
+    128 * kdf.N * kdf.r <= KDF_LIMITS.maxMemoryBytes && kdf.N * kdf.r * kdf.p <= KDF_LIMITS.maxWork &&
+    typeof kdf.salt === 'string' && typeof header.iv === 'string' &&
+    base64Length(kdf.salt) >= KDF_LIMITS.saltBytes[0] && base64Length(kdf.salt) <= KDF_LIMITS.saltBytes[1] &&
+    base64Length(header.iv) === KDF_LIMITS.ivBytes
   if (!ok) throw validation('packageEncryptionUnsupported', 'The package uses an encryption format or parameters this installation does not accept')
   const key = await deriveKey(passphrase, Buffer.from(kdf.salt, 'base64'), kdf.N, kdf.r, kdf.p)
   try {

@@ -31,10 +31,16 @@ export function objectFileName(ref: ObjectRef, role: 'SELECTED' | 'DEPENDENCY'):
   return [DEPENDENCY_DIR, ref.type, ...(ref.kind ? [ref.kind] : []), file].join('/')
 }
 
-/** Whether a name resolves to the reserved manifest file name (as an object file, or as it stands). */
-export function resolvesToManifest(name: string): boolean {
-  const reserved = MANIFEST_FILE.toLowerCase()
-  return `${safeFileStem(name)}.json`.toLowerCase() === reserved || safeFileStem(name).toLowerCase() === reserved
+/**
+ * The reserved file name an object name resolves to (as an object file, or as it stands), or null. The
+ * encryption header counts too: a plain package holding a file of that name would read as encrypted.
+ */
+export function reservedFileOf(name: string): string | null {
+  const stem = safeFileStem(name).toLowerCase()
+  return [MANIFEST_FILE, ENCRYPTION_HEADER_FILE, ENCRYPTED_PAYLOAD_FILE].find((reserved) => {
+    const r = reserved.toLowerCase()
+    return `${stem}.json` === r || stem === r
+  }) ?? null
 }
 
 /** A Content-Disposition value with an ASCII fallback and the UTF-8 form (RFC 6266). */

@@ -11,6 +11,8 @@ export const PACKAGE_LIMITS = {
   maxPackageBytes: 64 * 1024 * 1024,
   maxEntries: 10_000,
   maxEntryNameLength: 512,
+  /** path segments of an entry name (packages use at most dependencies/<TYPE>/<KIND>/<file>) */
+  maxPathSegments: 8,
   /** uncompressed size of one entry */
   maxEntryBytes: 16 * 1024 * 1024,
   /** uncompressed size of all entries together */
@@ -38,7 +40,57 @@ export function unsafeEntryName(name: string): string | null {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'control character in path'
   if (name.split('/').some((segment) => segment === '..' || segment === '.')) return "'..' or '.' path segment"
+  if (name.split('/').length > PACKAGE_LIMITS.maxPathSegments) return `more than ${PACKAGE_LIMITS.maxPathSegments} path segments`
   return null
+}
+
+const EOCD_SIG = 0x06054b50
+const ZIP64_LOCATOR_SIG = 0x07064b50
+const ZIP64_EOCD_SIG = 0x06064b50
+const CENTRAL_SIG = 0x02014b50
+
+/**
+ * Walks the central directory itself BEFORE adm-zip parses it: adm-zip materialises every entry and a
+ * virtual folder for every parent path of every name, so a package with a huge entry count or very long,
+ * deeply nested names would cost memory and CPU before any bound of ours could answer. Checks the entry
+ * count and each name's length and depth on the raw bytes. Structural nonsense is left to adm-zip to refuse.
+ */
+function precheckCentralDirectory(bytes: Buffer): void {
+  let eocd = -1
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (bytes[i] === 0x50 && bytes.readUInt32LE(i) === EOCD_SIG) { eocd = i; break }
+  }
+  if (eocd < 0) return
+  let count = bytes.readUInt16LE(eocd + 10)
+  let offset = bytes.readUInt32LE(eocd + 16)
+  const locator = eocd - 20
+  if (locator >= 0 && bytes.readUInt32LE(locator) === ZIP64_LOCATOR_SIG) {
+    const record = Number(bytes.readBigUInt64LE(locator + 8))
+    if (record + 56 <= bytes.length && bytes.readUInt32LE(record) === ZIP64_EOCD_SIG) {
+      count = Number(bytes.readBigUInt64LE(record + 32))
+      offset = Number(bytes.readBigUInt64LE(record + 48))
+    }
+  }
+  if (count > PACKAGE_LIMITS.maxEntries) {
+    throw refuse('packageTooManyEntries', `The package has ${count} entries; at most ${PACKAGE_LIMITS.maxEntries} are accepted`, {
+      entryCount: count, limit: PACKAGE_LIMITS.maxEntries,
+    })
+  }
+  for (let i = 0, at = offset; i < count && at + 46 <= bytes.length && bytes.readUInt32LE(at) === CENTRAL_SIG; i++) {
+    const nameLength = bytes.readUInt16LE(at + 28)
+    const name = bytes.subarray(at + 46, Math.min(at + 46 + nameLength, bytes.length))
+    let separators = 0
+    for (const byte of name) if (byte === 0x2f || byte === 0x5c) separators++
+    // 4 bytes per character at most in UTF-8; the exact character bound is checked on the decoded name
+    const problem = nameLength > 4 * PACKAGE_LIMITS.maxEntryNameLength
+      ? `name longer than ${PACKAGE_LIMITS.maxEntryNameLength} characters`
+      : separators >= PACKAGE_LIMITS.maxPathSegments ? `more than ${PACKAGE_LIMITS.maxPathSegments} path segments` : null
+    if (problem) {
+      const shown = name.subarray(0, 120).toString('utf8')
+      throw refuse('packageEntryPathUnsafe', `Package entry '${shown}' is refused: ${problem}`, { entryFileName: shown })
+    }
+    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32)
+  }
 }
 
 export const looksLikeZip = (bytes: Buffer) =>
@@ -52,6 +104,7 @@ export const looksLikeZip = (bytes: Buffer) =>
  */
 export function readPackageZip(bytes: Buffer): Map<string, Buffer> {
   if (!looksLikeZip(bytes)) throw refuse('exportFileMustBeZip', 'The export file is not a ZIP package')
+  precheckCentralDirectory(bytes)
   let zip: AdmZip
   let entries: AdmZip.IZipEntry[]
   try {
