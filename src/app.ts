@@ -17,7 +17,7 @@ import { auditMutations } from './platform/graphql/audit.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { operationLimits } from './platform/graphql/limits.js'
 import { drainHttpServer } from './platform/http/drain.js'
-import { buildOpenApi } from './platform/http/openapi.js'
+import { buildOpenApi, openApiYaml } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
 import { mountRoutes } from './platform/http/router.js'
 import { routeTables } from './routes.js'
@@ -69,6 +69,11 @@ export async function createApp(deps: Deps): Promise<App> {
   app.get('/apiops/openapi.json', (_req, res) => {
     res.locals.routeTemplate = '/apiops/openapi.json'
     res.json(openApi)
+  })
+  const openApiYamlText = openApiYaml(openApi)
+  app.get('/apiops/openapi.yaml', (_req, res) => {
+    res.locals.routeTemplate = '/apiops/openapi.yaml'
+    res.type('application/yaml').send(openApiYamlText)
   })
   mountRoutes(app, routeTables, deps)
 

@@ -18,6 +18,7 @@ import { budgetRoutes } from './modules/budgets/rest.js'
 import { presetRoutes } from './modules/presets/rest.js'
 import { limitPlanRoutes } from './modules/limits/plans/rest.js'
 import { limitAssignmentRoutes } from './modules/limits/assignments/rest.js'
+import { automationRoutes } from './modules/environments-rest/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -41,4 +42,5 @@ export const routeTables: RouteDef[] = [
   ...limitPlanRoutes,
   ...limitAssignmentRoutes,
   ...transferRoutes,
+  ...automationRoutes,
 ]

@@ -6,6 +6,7 @@ import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
 import { createDeployer } from './platform/deploy/pusher.js'
+import { recordingDeployer } from './modules/environments-rest/deployment-records.js'
 import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
 import { API_CLIENT_OUTBOX_HANDLERS } from './modules/apiclients/runtime.js'
 import { limitBulkRunnerSettings, startLimitBulkRunner } from './modules/limits/bulk/runner.js'
@@ -38,7 +39,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       logger,
       metrics,
       config,
-      deployer: createDeployer({ timeoutMs: config.deployTimeoutMs, logger, metrics }),
+      deployer: recordingDeployer(createDeployer({ timeoutMs: config.deployTimeoutMs, logger, metrics }), db.prisma, logger),
     }
     // without a file this still creates the platform project, under the same lock
     const summary = await applyBootstrap(deps, config.bootstrapFile ? readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))

@@ -88,7 +88,7 @@ describe('PUT /apiops/settings/geolocation/mmdb', () => {
     expect(worker.received).toHaveLength(1)
     const pushed = worker.received[0]
     expect(pushed).toMatchObject({ action: 'DEPLOY', kind: 'GEOLOCATION_DATABASE', name: 'city-2026-01.mmdb', revision: row!.revision })
-    expect(pushed.config).toEqual({ fileName: 'city-2026-01.mmdb', sha256, databaseType: 'GeoLite2-City', buildEpoch: 1_767_225_600, contentBase64: bytes.toString('base64') })
+    expect(pushed.config).toEqual({ fileName: 'city-2026-01.mmdb', sha256, databaseType: 'GeoLite2-City', buildEpoch: 1_767_225_600, contentBase64: bytes.toString('base64'), enabled: true })
 
     const meta = await svc.graphql(DB_QUERY, {}, root)
     expect(meta.body.errors).toBeUndefined()

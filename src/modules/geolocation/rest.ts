@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { legacySuccess } from '../../platform/envelopes/legacy.js'
-import { defineRoutes, requireActor, type MultipartBody } from '../../platform/http/routes.js'
-import { uploadGeolocationDatabase } from './service.js'
+import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
+import { defineRoutes, requireActor, type MultipartBody, type RouteContext } from '../../platform/http/routes.js'
+import { setGeolocationEnabled, uploadGeolocationDatabase } from './service.js'
 
 /** Largest accepted MMDB: commercial city databases are well below this. */
 export const MAX_MMDB_BYTES = 256 * 1024 * 1024
@@ -32,4 +32,22 @@ export const geolocationRoutes = defineRoutes([
       return { body: legacySuccess({ deploymentResult }) }
     },
   },
+  ...(['enable', 'disable'] as const).map((action) => ({
+    method: 'put' as const,
+    path: `/apiops/settings/geolocation/${action}`,
+    style: 'legacy' as const,
+    auth: 'token' as const,
+    tag: 'settings',
+    summary: `${action === 'enable' ? 'Enable' : 'Disable'} geolocation and deploy the geolocation configuration carrying the switch to every environment (permission: system administrator)`,
+    audit: { objectType: 'geolocation' },
+    responses: {
+      200: 'status SUCCESS, success true and deploymentResult (success, message, environmentResults[] of environmentName, success, message)',
+      400: 'caller not a system administrator',
+      401: 'missing, invalid, expired or revoked token',
+    },
+    async handle(ctx: RouteContext) {
+      const { deploymentResult } = await setGeolocationEnabled(ctx.deps, requireActor(ctx), action === 'enable')
+      return { body: legacySuccess({ success: true, deploymentResult: legacyDeploymentResult(deploymentResult) }) }
+    },
+  })),
 ])

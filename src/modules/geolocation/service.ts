@@ -88,21 +88,60 @@ export async function uploadGeolocationDatabase(
     update: { ...fields, revision: { increment: 1 } },
   })
   deps.logger.info({ fileName, sha256, databaseType: metadata.databaseType, revision: row.revision }, 'geolocation database replaced')
-  const outcome = await deps.deployer.push(await installationEnvironments(deps.prisma), {
+  const outcome = await pushGeolocationConfig(deps, row, await geolocationSetting(deps.prisma))
+  return { stored: metadataOf(row), deploymentResult: toGeolocationDeploymentResult(outcome) }
+}
+
+/** No setting row: enabled, the behaviour before the switch existed. */
+async function geolocationSetting(db: Tx): Promise<{ enabled: boolean; revision: number }> {
+  return (await db.geolocationSetting.findUnique({ where: { id: CURRENT } })) ?? { enabled: true, revision: 0 }
+}
+
+/**
+ * Pushes the installation's geolocation configuration: the switch and, when one was uploaded, the database.
+ * Its revision is the database's plus the switch's, so it only ever increases whichever of them changed.
+ */
+async function pushGeolocationConfig(deps: Deps, row: GeolocationDatabase | null, setting: { enabled: boolean; revision: number }): Promise<DeploymentOutcome> {
+  return deps.deployer.push(await installationEnvironments(deps.prisma), {
     action: 'DEPLOY',
     project: INSTALLATION,
     kind: GEOLOCATION_KIND,
-    name: fileName,
-    revision: row.revision,
-    config: {
-      fileName,
-      sha256,
-      databaseType: metadata.databaseType,
-      buildEpoch: Math.floor(metadata.buildEpoch.getTime() / 1000),
-      contentBase64: bytes.toString('base64'),
-    },
+    name: row?.fileName ?? DEFAULT_FILE_NAME,
+    revision: (row?.revision ?? 0) + setting.revision,
+    config: row
+      ? {
+          fileName: row.fileName,
+          sha256: row.sha256,
+          databaseType: row.databaseType,
+          buildEpoch: Math.floor(row.buildEpoch.getTime() / 1000),
+          contentBase64: Buffer.from(row.content).toString('base64'),
+          enabled: setting.enabled,
+        }
+      : { enabled: setting.enabled },
   })
-  return { stored: metadataOf(row), deploymentResult: toGeolocationDeploymentResult(outcome) }
+}
+
+/**
+ * PUT /apiops/settings/geolocation/enable and /disable (vendor 13-geolocation): saves the switch, then
+ * pushes the geolocation configuration carrying it to every environment. Switching to the state it is
+ * already in still pushes (a way to resend the configuration).
+ */
+export async function setGeolocationEnabled(deps: Deps, actor: Actor, enabled: boolean): Promise<{ enabled: boolean; deploymentResult: DeploymentOutcome }> {
+  requireSystemAdmin(actor)
+  const setting = await deps.prisma.geolocationSetting.upsert({
+    where: { id: CURRENT },
+    create: { id: CURRENT, enabled, revision: 1, updatedBy: actorName(actor) },
+    update: { enabled, revision: { increment: 1 }, updatedBy: actorName(actor) },
+  })
+  deps.logger.info({ enabled, revision: setting.revision }, enabled ? 'geolocation enabled' : 'geolocation disabled')
+  const row = await deps.prisma.geolocationDatabase.findUnique({ where: { id: CURRENT } })
+  return { enabled, deploymentResult: await pushGeolocationConfig(deps, row, setting) }
+}
+
+/** Whether geolocation is switched on (no setting yet: on). */
+export async function geolocationEnabled(db: Tx, actor: Actor): Promise<boolean> {
+  requireSystemAdmin(actor)
+  return (await geolocationSetting(db)).enabled
 }
 
 export async function currentGeolocationDatabase(db: Tx, actor: Actor): Promise<GeolocationMetadata | null> {

@@ -7,9 +7,15 @@ import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { httpUrl, objectName } from '../../platform/validation/common.js'
 
+export const ENVIRONMENT_TYPES = ['PRODUCTION', 'SANDBOX', 'TEST'] as const
+
 export const environmentInput = z.object({
   name: objectName,
   workerUrls: z.array(httpUrl).default([]),
+  description: z.string().max(1000).nullish(),
+  type: z.enum(ENVIRONMENT_TYPES).default('PRODUCTION'),
+  /** the address clients call the gateway at in this environment (shown by GET /apiops/environments) */
+  accessUrl: httpUrl.nullish(),
 })
 export type EnvironmentInput = z.input<typeof environmentInput>
 

@@ -70,7 +70,7 @@ export async function deleteProject(db: Tx, actor: Actor, name: string): Promise
   return true
 }
 
-const visibleProjects = (actor: Actor): Prisma.ProjectWhereInput =>
+export const visibleProjects = (actor: Actor): Prisma.ProjectWhereInput =>
   actor.kind === 'user' && !isSystemAdmin(actor) ? { memberships: { some: { userId: actor.userId } } } : {}
 
 export const PROJECT_SORT = { defaultSort: 'name,asc', supported: ['name', 'createdAt'] } as const

@@ -1,3 +1,4 @@
+import { dump } from 'js-yaml'
 import { z } from 'zod'
 import type { RouteDef } from './routes.js'
 
@@ -80,4 +81,9 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
       },
     },
   }
+}
+
+/** The same document as YAML (GET /apiops/openapi.yaml): no anchors, so every tool reads it as written. */
+export function openApiYaml(document: ReturnType<typeof buildOpenApi>): string {
+  return dump(document, { noRefs: true, lineWidth: -1 })
 }

@@ -1,0 +1,84 @@
+import { legacyList } from '../../platform/envelopes/legacy.js'
+import { defineRoutes, requireActor, type RouteDef } from '../../platform/http/routes.js'
+import { envVarRoutes } from '../envvars/rest.js'
+import { ipGroupRoutes } from '../objects/ip-groups-rest.js'
+import { listAllEnvironments, listProjectEnvironments, listVisibleProjects } from './service.js'
+
+const TOKEN_401 = 'missing, invalid, expired or revoked token'
+
+const plainText = (text: string) => ({ body: Buffer.from(text, 'utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } })
+
+/** Vendor folders 02-projects, 03-environments and 16-test. */
+const projectEnvironmentRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/apiops/projects/',
+    style: 'legacy',
+    auth: 'token',
+    tag: 'projects',
+    summary: 'List the projects the caller can see (permission: project membership; a system administrator sees all)',
+    responses: { 200: 'status SUCCESS, resultList[] of name and description, resultCount', 401: TOKEN_401 },
+    async handle(ctx) {
+      return { body: legacyList(await listVisibleProjects(ctx.deps.prisma, requireActor(ctx))) }
+    },
+  },
+  {
+    method: 'get',
+    path: '/apiops/environments/',
+    style: 'legacy',
+    auth: 'token',
+    tag: 'environments',
+    summary: 'List every environment with its deployment state (permission: system administrator)',
+    responses: {
+      200: 'status SUCCESS, success, resultList[] of name, description, type, status (PUBLISHED, UNPUBLISHED, REPUBLISH_REQUIRED), accessUrl, deployed, redeployRequired; resultCount',
+      400: 'caller not a system administrator',
+      401: TOKEN_401,
+    },
+    async handle(ctx) {
+      return { body: { success: true, ...legacyList(await listAllEnvironments(ctx.deps.prisma, requireActor(ctx))) } }
+    },
+  },
+  {
+    method: 'get',
+    path: '/apiops/environments/:projectName',
+    style: 'legacy',
+    auth: 'token',
+    tag: 'environments',
+    summary: 'List the environments a project deploys to, with their deployment state for that project (permission: project membership)',
+    responses: {
+      200: 'status SUCCESS, success, resultList[] of name, description, type, status, accessUrl, deployed, redeployRequired; resultCount',
+      400: 'project not found or the caller is not a member of it',
+      401: TOKEN_401,
+    },
+    async handle(ctx, input) {
+      return { body: { success: true, ...legacyList(await listProjectEnvironments(ctx.deps.prisma, requireActor(ctx), input.params.projectName)) } }
+    },
+  },
+  {
+    method: 'get',
+    path: '/apiops/test/healthcheck',
+    style: 'legacy',
+    auth: 'public',
+    tag: 'test',
+    summary: 'Plain text OK when the management API is up (no token needed)',
+    responses: { 200: 'text/plain OK' },
+    async handle() {
+      return plainText('OK')
+    },
+  },
+  {
+    method: 'get',
+    path: '/apiops/test/hello/:name',
+    style: 'legacy',
+    auth: 'token',
+    tag: 'test',
+    summary: 'Plain text "Hello {name}" for a valid token: checks a token works (permission: any valid token)',
+    responses: { 200: 'text/plain Hello {name}', 401: TOKEN_401 },
+    async handle(_ctx, input) {
+      return plainText(`Hello ${input.params.name}`)
+    },
+  },
+])
+
+/** The /apiops automation surface of projects, environments, environment variables, IP groups and test. */
+export const automationRoutes: RouteDef[] = [...projectEnvironmentRoutes, ...envVarRoutes, ...ipGroupRoutes]
