@@ -288,3 +288,40 @@ describe('audit trail', () => {
     expect(JSON.stringify(body)).not.toMatch(/secret-api-key|secret-password/)
   })
 })
+
+describe('GraphQL (same service)', () => {
+  const FIELDS = 'projectName name global globalValue globalVisible globalValueSet environmentValueList { environmentName value visible valueSet }'
+  it('creates, reads, updates and deletes, secrets write-only, pushing like REST', async () => {
+    const created = await env.svc.graphql(
+      `mutation($p: String!, $i: EnvironmentVariableInput!) { createEnvironmentVariable(projectName: $p, input: $i) { environmentVariable { ${FIELDS} } deploymentResult { success environmentResults { environmentName success } } } }`,
+      { p: 'MyProject', i: { name: 'GQL_SECRET', environmentValueList: [{ environmentName: 'production', value: 'gql-hidden' }] } },
+      env.tokens.manager,
+    )
+    expect(created.body.errors).toBeUndefined()
+    expect(created.body.data.createEnvironmentVariable).toEqual({
+      environmentVariable: { projectName: 'MyProject', name: 'GQL_SECRET', global: false, globalValue: null, globalVisible: true, globalValueSet: false, environmentValueList: [{ environmentName: 'production', value: null, visible: false, valueSet: true }] },
+      deploymentResult: { success: true, environmentResults: ALL_ENVS.map((environmentName) => ({ environmentName, success: true })) },
+    })
+    expect(lastPush('production')?.config).toEqual({ name: 'GQL_SECRET', secret: true, value: 'gql-hidden' })
+    const read = await env.svc.graphql(`query { environmentVariables(projectName: "MyProject") { ${FIELDS} } }`, {}, env.tokens.viewer)
+    expect(read.body.data.environmentVariables.map((v: any) => v.name)).toContain('GQL_SECRET')
+    expect(JSON.stringify(read.body)).not.toMatch(/gql-hidden|secret-api-key|secret-password/)
+    const updated = await env.svc.graphql(
+      `mutation { updateEnvironmentVariable(projectName: "MyProject", name: "gql_secret", input: { name: "GQL_SECRET", global: true, globalValue: "now-global", globalVisible: true }) { environmentVariable { globalValue } } }`,
+      {},
+      env.tokens.manager,
+    )
+    expect(updated.body.data.updateEnvironmentVariable.environmentVariable.globalValue).toBe('now-global')
+    const deleted = await env.svc.graphql('mutation { deleteEnvironmentVariable(projectName: "MyProject", name: "GQL_SECRET") { success } }', {}, env.tokens.manager)
+    expect(deleted.body.data.deleteEnvironmentVariable).toEqual({ success: true })
+  })
+
+  it('refuses a viewer\'s mutation with permissionDenied, writing and pushing nothing', async () => {
+    const before = await variableRows()
+    env.resetWorkers()
+    const res = await env.svc.graphql('mutation { createEnvironmentVariable(projectName: "MyProject", input: { name: "GQL_DENIED", global: true, globalValue: "x" }) { deploymentResult { success } } }', {}, env.tokens.viewer)
+    expect(res.body.errors?.[0].extensions.errorKey).toBe('permissionDenied')
+    expect(await variableRows()).toBe(before)
+    expect(env.pushes()).toBe(0)
+  })
+})

@@ -140,3 +140,24 @@ describe('the same objects everywhere', () => {
     expect(ops.some((o: string) => o.includes('Denied'))).toBe(false)
   })
 })
+
+describe('GraphQL (same service)', () => {
+  it('creates a group, adds and removes IPs and lists it, as REST does', async () => {
+    const run = (query: string, user = 'manager') => env.svc.graphql(query, {}, env.tokens[user])
+    expect((await run('mutation { createIpGroup(projectName: "MyProject", name: "GqlIPs", description: "via graphql") { name ipList } }')).body.data.createIpGroup).toEqual({ name: 'GqlIPs', ipList: [] })
+    expect((await run('mutation { addIpGroupIps(projectName: "MyProject", name: "GqlIPs", ipList: ["10.1.0.0/16", "10.1.0.0/16", "::1"]) { ipList } }')).body.data.addIpGroupIps).toEqual({ ipList: ['10.1.0.0/16', '::1'] })
+    expect((await run('mutation { removeIpGroupIps(projectName: "MyProject", name: "GqlIPs", ipList: ["::1"]) { ipList } }')).body.data.removeIpGroupIps).toEqual({ ipList: ['10.1.0.0/16'] })
+    const list = (await run('query { ipGroups(projectName: "MyProject") { name description ipList } }', 'viewer')).body.data.ipGroups
+    expect(list).toEqual(expect.arrayContaining([{ name: 'GqlIPs', description: 'via graphql', ipList: ['10.1.0.0/16'] }, { name: 'office-ips', description: null, ipList: ['10.0.0.0/8'] }]))
+    expect((await group('GqlIPs'))?.content).toEqual({ ips: ['10.1.0.0/16'], description: 'via graphql' })
+  })
+
+  it('refuses an invalid IP and a viewer, changing nothing', async () => {
+    const before = await snapshot()
+    const bad = await env.svc.graphql('mutation { addIpGroupIps(projectName: "MyProject", name: "GqlIPs", ipList: ["300.0.0.1"]) { ipList } }', {}, env.tokens.manager)
+    expect(bad.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^ipList\[0\]: must be an IP address/), extensions: { errorKey: 'malformedRequest' } })
+    const denied = await env.svc.graphql('mutation { deleteIpGroup(projectName: "MyProject", name: "GqlIPs") }', {}, env.tokens.viewer)
+    expect(denied.body.errors?.[0].extensions.errorKey).toBe('permissionDenied')
+    expect(await snapshot()).toBe(before)
+  })
+})

@@ -23,6 +23,9 @@ import {
 export class EnvironmentType {
   @Field(() => String) name: string
   @Field(() => [String]) workerUrls: string[]
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => String, { description: 'PRODUCTION, SANDBOX or TEST' }) type: string
+  @Field(() => String, { nullable: true, description: 'the address clients call the gateway at' }) accessUrl: string | null
   @Field(() => GraphQLISODateTime) createdAt: Date
 }
 
