@@ -16,7 +16,10 @@ import { storedValues, variableView, type EnvironmentVariableView, type StoredEn
 const CATEGORY = 'PROJECT_MANAGEMENT'
 export const MAX_VALUE_LENGTH = 65_536
 
-const value = z.string().max(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`)
+/** Text the database can store: PostgreSQL text and jsonb refuse NUL characters. */
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).regex(/^[^\u0000]*$/, 'must not contain NUL characters')
+const value = text(MAX_VALUE_LENGTH)
+const pathNameInput = z.object({ name: objectName })
 
 export const environmentValueInput = z.object({
   environmentName: objectName,
@@ -29,7 +32,7 @@ export const environmentValueInput = z.object({
 export const environmentVariableInput = z
   .object({
     name: objectName,
-    description: z.string().max(1000, 'must be at most 1000 characters').nullish(),
+    description: text(1000).nullish(),
     global: z.boolean().default(false),
     globalValue: value.nullish(),
     globalVisible: z.boolean().default(true),
@@ -54,7 +57,8 @@ const variableNotFound = (name: string) => notFound(`Environment variable (name:
 
 const access = (db: Tx, actor: Actor, projectName: string, level: PermissionLevel) => authorizeInProject(db, actor, projectName, CATEGORY, level)
 
-async function findVariable(db: Tx, projectId: string, name: string): Promise<EnvironmentVariable> {
+async function findVariable(db: Tx, projectId: string, rawName: string): Promise<EnvironmentVariable> {
+  const { name } = parseInput(pathNameInput, { name: rawName })
   const found = await db.environmentVariable.findUnique({ where: { projectId_nameKey: { projectId, nameKey: keyOf(name) } } })
   if (!found) throw variableNotFound(name)
   return found
@@ -121,7 +125,7 @@ async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> 
 export async function createEnvironmentVariable(deps: Deps, actor: Actor, projectName: string, pathName: string, raw: unknown): Promise<EnvironmentVariableWrite> {
   const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
   const input = parseInput(environmentVariableInput, raw)
-  if (keyOf(pathName.trim()) !== keyOf(input.name)) {
+  if (keyOf(parseInput(pathNameInput, { name: pathName }).name) !== keyOf(input.name)) {
     throw malformed(`Environment variable name in path (${pathName}) does not match name in body (${input.name})!`, { field: 'name' })
   }
   const variable = await uniqueName(input.name, () =>

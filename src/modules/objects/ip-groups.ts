@@ -33,8 +33,9 @@ export const ipEntry = z.string().trim().max(64, 'must be at most 64 characters'
 
 export const ipGroupBody = z.object({
   name: objectName,
-  description: z.string().max(1000, 'must be at most 1000 characters').nullish(),
+  description: z.string().max(1000, 'must be at most 1000 characters').regex(/^[^\u0000]*$/, 'must not contain NUL characters').nullish(),
 })
+const pathName = z.object({ ipGroupName: objectName })
 export type IpGroupBody = z.input<typeof ipGroupBody>
 
 const ipList = z.array(ipEntry).max(MAX_IPS_PER_GROUP, `must hold at most ${MAX_IPS_PER_GROUP} entries`)
@@ -64,7 +65,8 @@ async function access(db: Tx, actor: Actor, projectName: string, level: Permissi
 
 const ipGroupNotFound = (name: string) => notFound(`IP Group (${name}) is not found!`, { ipGroup: name })
 
-async function findIpGroup(db: Tx, projectId: string, name: string): Promise<StoredObject> {
+async function findIpGroup(db: Tx, projectId: string, rawName: string): Promise<StoredObject> {
+  const name = parseInput(pathName, { ipGroupName: rawName }).ipGroupName
   const row = await db.storedObject.findUnique({ where: { projectId_type_kind_name: { projectId, type: IP_GROUP, kind: '', name } } })
   if (!row) throw ipGroupNotFound(name)
   return row
@@ -120,7 +122,8 @@ export async function updateIpGroup(db: Tx, actor: Actor, projectName: string, n
 
 export async function deleteIpGroup(db: Tx, actor: Actor, projectName: string, name: string): Promise<void> {
   const projectAccess = await access(db, actor, projectName, 'MANAGE')
-  const removed = await db.storedObject.deleteMany({ where: { projectId: projectAccess.project.id, type: IP_GROUP, kind: '', name } })
+  const { ipGroupName } = parseInput(pathName, { ipGroupName: name })
+  const removed = await db.storedObject.deleteMany({ where: { projectId: projectAccess.project.id, type: IP_GROUP, kind: '', name: ipGroupName } })
   if (!removed.count) throw ipGroupNotFound(name)
 }
 

@@ -2,6 +2,7 @@ import { isSystemAdmin, type Actor } from '../auth/actor.js'
 import { grantKey, requirePermission, type PermissionLevel, type ProjectAccess } from '../auth/permissions.js'
 import type { Tx } from '../context.js'
 import { malformed, notFound } from '../errors/domain-error.js'
+import { objectName } from '../validation/common.js'
 
 /** The platform project: it always exists and holds installation-wide objects. */
 export const PLATFORM_PROJECT = 'admin'
@@ -13,6 +14,8 @@ export const PLATFORM_PROJECT = 'admin'
 export async function resolveProjectAccess(db: Tx, actor: Actor, projectName: string | undefined): Promise<ProjectAccess> {
   const name = projectName?.trim() ?? ''
   if (!name) throw malformed('Project name is empty', { field: 'projectName' })
+  // a name no project can have (e.g. a NUL byte, which the database cannot even compare) is simply unknown
+  if (!objectName.safeParse(name).success) throw projectNotFound(name)
   const project = await db.project.findUnique({ where: { name }, select: { id: true, name: true } })
   if (!project) throw projectNotFound(name)
   if (isSystemAdmin(actor)) return { project, systemAdmin: true, grants: new Set() }
