@@ -1,6 +1,7 @@
 import { load as loadYaml } from 'js-yaml'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { jsonOf } from './support/http.js'
+import { sampleMmdb } from './support/mmdb-writer.js'
 import { startAutomationEnv, type AutomationEnv } from './automation-support.js'
 
 // Vendor folders 02-projects, 03-environments, 13-geolocation (enable/disable) and 16-test; openapi.yaml.
@@ -119,6 +120,22 @@ describe('PUT /apiops/settings/geolocation/enable and /disable', () => {
     expect(await env.svc.deps.prisma.geolocationSetting.findUnique({ where: { id: 'current' } })).toMatchObject({ enabled: true, revision: 2, updatedBy: 'root' })
   })
 
+  it('the switch travels with the database: an upload carries it, a switch re-sends the database', async () => {
+    expect((await env.call('root', 'PUT', '/apiops/settings/geolocation/disable')).status).toBe(200)
+    env.resetWorkers()
+    const bytes = sampleMmdb()
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'city.mmdb')
+    const uploaded = await env.svc.http('/apiops/settings/geolocation/mmdb', { method: 'PUT', headers: env.auth('root'), body: form })
+    expect(uploaded.status).toBe(200)
+    // database revision 1 + switch revision 3
+    expect(env.workers.production.received).toEqual([
+      expect.objectContaining({ kind: 'GEOLOCATION_DATABASE', name: 'city.mmdb', revision: 4, config: expect.objectContaining({ enabled: false, contentBase64: bytes.toString('base64') }) }),
+    ])
+    expect((await env.call('root', 'PUT', '/apiops/settings/geolocation/enable')).status).toBe(200)
+    expect(env.workers.production.received.at(-1)).toMatchObject({ name: 'city.mmdb', revision: 5, config: { enabled: true, fileName: 'city.mmdb', contentBase64: bytes.toString('base64') } })
+  })
+
   it('refuses anyone but a system administrator, saving and pushing nothing', async () => {
     env.resetWorkers()
     for (const user of ['manager', 'outsider']) {
@@ -126,7 +143,7 @@ describe('PUT /apiops/settings/geolocation/enable and /disable', () => {
     }
     await expectRefused(await env.svc.http('/apiops/settings/geolocation/enable', { method: 'PUT' }), 401, /.+/)
     expect(env.pushes()).toBe(0)
-    expect(await env.svc.deps.prisma.geolocationSetting.findUnique({ where: { id: 'current' } })).toMatchObject({ enabled: true, revision: 2 })
+    expect(await env.svc.deps.prisma.geolocationSetting.findUnique({ where: { id: 'current' } })).toMatchObject({ enabled: true, revision: 4 })
     const audit = await jsonOf(await env.call('root', 'GET', '/apiops/projects/admin/audit-events?size=200'))
     const ops: string[] = audit.items.map((e: any) => `${e.operation} ${e.actor}`)
     expect(ops.filter((o) => o.startsWith('PUT /apiops/settings/geolocation/'))).toEqual(expect.arrayContaining(['PUT /apiops/settings/geolocation/disable root', 'PUT /apiops/settings/geolocation/enable root']))
