@@ -31,32 +31,36 @@ interface StateRow { name: string; description: string | null; type: string; acc
  * object of the project (credential, API proxy, IP group, environment variable) changed after the last push
  * it acknowledged. An environment sums this over the projects it serves (or over the one project asked for).
  */
-async function environmentStates(db: Tx, projectId: string | null): Promise<StateRow[]> {
-  const onlyProject = projectId === null ? Prisma.empty : Prisma.sql`AND p.id = ${projectId}`
+async function environmentStates(db: Tx, project: { id: string; name: string } | null): Promise<StateRow[]> {
+  // for one project every part is narrowed to it (projectId-leading indexes on each table)
+  const ofProject = project ? Prisma.sql`WHERE "projectId" = ${project.id}` : Prisma.empty
+  const ofIpGroups = project ? Prisma.sql`AND "projectId" = ${project.id}` : Prisma.empty
+  const ofRecords = project ? Prisma.sql`WHERE "projectName" = ${project.name}` : Prisma.empty
+  const servedBy = project ? Prisma.sql`WHERE p."id" = ${project.id}` : Prisma.empty
   return db.$queryRaw<StateRow[]>`
     WITH changed AS (
       SELECT x."projectId", max(x.t) AS changed_at FROM (
-        SELECT "projectId", "updatedAt" AS t FROM "Credential"
-        UNION ALL SELECT "projectId", "updatedAt" FROM "ApiProxy"
-        UNION ALL SELECT "projectId", "updatedAt" FROM "StoredObject" WHERE "type" = 'IP_GROUP'
-        UNION ALL SELECT "projectId", "updatedAt" FROM "EnvironmentVariable"
+        SELECT "projectId", "updatedAt" AS t FROM "Credential" ${ofProject}
+        UNION ALL SELECT "projectId", "updatedAt" FROM "ApiProxy" ${ofProject}
+        UNION ALL SELECT "projectId", "updatedAt" FROM "StoredObject" WHERE "type" = 'IP_GROUP' ${ofIpGroups}
+        UNION ALL SELECT "projectId", "updatedAt" FROM "EnvironmentVariable" ${ofProject}
       ) x GROUP BY x."projectId"
     ), records AS (
       SELECT "projectName", "environmentName",
         bool_or("action" = 'DEPLOY' AND "acknowledged") AS deployed,
         bool_or(NOT "acknowledged") AS failed,
         max("at") FILTER (WHERE "acknowledged") AS last_ack
-      FROM "DeploymentRecord" GROUP BY "projectName", "environmentName"
+      FROM "DeploymentRecord" ${ofRecords} GROUP BY "projectName", "environmentName"
     )
     SELECT e."name", e."description", e."type", e."accessUrl",
       coalesce(bool_or(r.deployed), false) AS deployed,
       coalesce(bool_or(r.failed OR (c.changed_at IS NOT NULL AND (r.last_ack IS NULL OR c.changed_at > r.last_ack))), false) AS redeploy
     FROM "Environment" e
-    LEFT JOIN "ProjectEnvironment" pe ON pe."environmentId" = e."id"
-    LEFT JOIN "Project" p ON p."id" = pe."projectId"
+    ${project ? Prisma.sql`JOIN` : Prisma.sql`LEFT JOIN`} "ProjectEnvironment" pe ON pe."environmentId" = e."id"
+    ${project ? Prisma.sql`JOIN` : Prisma.sql`LEFT JOIN`} "Project" p ON p."id" = pe."projectId"
     LEFT JOIN changed c ON c."projectId" = p."id"
     LEFT JOIN records r ON r."projectName" = p."name" AND r."environmentName" = e."name"
-    WHERE ${projectId === null ? Prisma.sql`TRUE` : Prisma.sql`p.id IS NOT NULL`} ${onlyProject}
+    ${servedBy}
     GROUP BY e."name", e."description", e."type", e."accessUrl"
     ORDER BY e."name"`
 }
@@ -80,5 +84,5 @@ export async function listAllEnvironments(db: Tx, actor: Actor): Promise<Environ
 /** The environments a project deploys to, for any member of the project. */
 export async function listProjectEnvironments(db: Tx, actor: Actor, projectName: string): Promise<EnvironmentView[]> {
   const access = await resolveProjectAccess(db, actor, projectName)
-  return (await environmentStates(db, access.project.id)).map(view)
+  return (await environmentStates(db, access.project)).map(view)
 }
