@@ -124,7 +124,7 @@ describe('KNOWLEDGE_BASE transfer adapter', () => {
     await del('/apiops/projects/other/llm-providers/emb/', root)
     const run = await importAndKeep(svc, root, 'other', 'KNOWLEDGE_BASE', bytes)
     expect(run.status).toBe(400)
-    expect(run.body).toMatchObject({ errorKey: 'knowledgeBaseProviderMissing', params: { knowledgeBase: 'faq', provider: 'emb' } })
+    expect(run.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'knowledgeBaseProviderMissing', knowledgeBase: 'faq', provider: 'emb' } })
     expect(await svc.deps.prisma.knowledgeBase.count({ where: { projectId: await projectId('other') } })).toBe(0)
   })
 })

@@ -221,7 +221,7 @@ describe('transfer export (spec §4.4)', () => {
     const body = { formatVersion: 1, type: 'IP_GROUP', names: ['office-ips'], expectedExportDigest: p.body.exportDigest }
     const missing = await run(alice, body, '?encrypt=true')
     expect(missing.res.status).toBe(400)
-    expect(missing.body).toMatchObject({ errorKey: 'packagePassphraseRequired', params: { reason: 'packagePassphraseRequired' } })
+    expect(missing.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packagePassphraseRequired' } })
     const ok = await run(alice, body, '?encrypt=true', { 'X-Service-Package-Passphrase': b64('pässphrase') })
     expect(ok.res.status).toBe(200)
     expect([...unzip(ok.bytes).keys()].sort()).toEqual(['service-transfer-encryption.json', 'service-transfer-package.bin'])
@@ -230,11 +230,11 @@ describe('transfer export (spec §4.4)', () => {
   it('refuses with Common Contract errors', async () => {
     const cases: [string, unknown, number, Record<string, unknown>][] = [
       [alice, { ...selection, formatVersion: 2 }, 400, { errorKey: 'malformedRequest', params: { reason: 'transfer.formatVersionUnsupported' } }],
-      [alice, { formatVersion: 1, type: 'NOPE', names: ['x'] }, 400, { errorKey: 'unknownType', params: { reason: 'unknownType' } }],
+      [alice, { formatVersion: 1, type: 'NOPE', names: ['x'] }, 400, { errorKey: 'malformedRequest', params: { reason: 'unknownType', field: 'type' } }],
       [alice, { ...selection, include: 'all' }, 400, { errorKey: 'malformedRequest', params: { field: 'include' } }],
-      [alice, { formatVersion: 1, type: 'IP_GROUP', names: [] }, 400, { errorKey: 'namesRequired', params: { reason: 'namesRequired' } }],
+      [alice, { formatVersion: 1, type: 'IP_GROUP', names: [] }, 400, { errorKey: 'malformedRequest', params: { reason: 'namesRequired', field: 'names' } }],
       [alice, { formatVersion: 1, type: 'IP_GROUP', names: ['nope'] }, 404, { errorKey: 'resourceNotFound', params: { type: 'IP_GROUP', name: 'nope' } }],
-      [alice, { formatVersion: 1, type: 'CERTIFICATE', names: ['api-cert'] }, 400, { errorKey: 'nameAmbiguous', params: { kinds: ['CERTIFICATE', 'KEY_STORE'] } }],
+      [alice, { formatVersion: 1, type: 'CERTIFICATE', names: ['api-cert'] }, 400, { errorKey: 'malformedRequest', params: { reason: 'nameAmbiguous', kinds: ['CERTIFICATE', 'KEY_STORE'] } }],
       [frank, { formatVersion: 1, type: 'IP_GROUP', names: ['office-ips'] }, 403, { errorKey: 'permissionDenied' }],
       [erin, selection, 403, { errorKey: 'permissionDenied', params: { category: 'IP_GROUP', object: 'IP_GROUP/office-ips' } }],
       [alice, { formatVersion: 1, type: 'WEBHOOK_CONNECTION', names: ['x'] }, 403, { errorKey: 'permissionDenied', params: { reason: 'systemAdminRequired' } }],

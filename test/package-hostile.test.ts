@@ -23,15 +23,15 @@ const objectFile = (name: string) => fileOfJson({ formatVersion: 1, role: 'SELEC
 /** the valid package's entries plus the hostile ones */
 const withValid = (...extra: RawEntry[]): Buffer => rawZip([...[...unzip(valid)].map(([name, data]) => ({ name, data })), ...extra])
 
-/** refused by the preflight and by the run, with the same errorKey, and nothing written */
-async function refused(bytes: Buffer, errorKey: string, params: Record<string, unknown> = {}) {
+/** refused by the preflight and by the run as malformedRequest with the same reason, and nothing written */
+async function refused(bytes: Buffer, reason: string, params: Record<string, unknown> = {}) {
   const before = await written()
   const pre = await preflight(svc, root, 'other', 'IP_GROUP', bytes)
   expect(pre.status, JSON.stringify(pre.body)).toBe(400)
-  expect(pre.body).toMatchObject({ errorKey, params: { reason: errorKey, ...params } })
+  expect(pre.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason, ...params } })
   const run = await importRun(svc, root, 'other', bytes, { type: 'IP_GROUP', preflightDigest: 'sha256:x', acknowledgeChecksumMismatch: true })
   expect(run.status).toBe(400)
-  expect(run.body.errorKey).toBe(errorKey)
+  expect(run.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason } })
   expect(await written()).toBe(before)
 }
 
@@ -104,7 +104,7 @@ describe('hostile packages are refused before anything is read or written (bound
       const before = await written()
       const pre = await preflight(svc, root, 'other', 'IP_GROUP', bytes, 'pass-phrase')
       expect(pre.status, JSON.stringify({ N, r, p })).toBe(400)
-      expect(pre.body).toMatchObject({ errorKey: 'packageEncryptionUnsupported' })
+      expect(pre.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packageEncryptionUnsupported' } })
       expect(await written()).toBe(before)
     }
   })
@@ -115,6 +115,6 @@ describe('hostile packages are refused before anything is read or written (bound
     await refused(zlib.gzipSync(Buffer.from('{}')), 'exportFileMustBeZip')
     const none = await preflight(svc, root, 'other', 'IP_GROUP', undefined)
     expect(none.status).toBe(400)
-    expect(none.body).toMatchObject({ errorKey: 'exportFileRequired', params: { reason: 'exportFileRequired', field: 'exportFile' } })
+    expect(none.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'exportFileRequired', field: 'exportFile' } })
   })
 })

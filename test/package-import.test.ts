@@ -64,7 +64,7 @@ describe('tampered packages (spec §4.4 acknowledgeChecksumMismatch)', () => {
 
       const refused = await importRun(svc, root, 'other', bytes, { type: 'IP_GROUP', preflightDigest: pre.body.preflightDigest })
       expect(refused.status).toBe(400)
-      expect(refused.body).toMatchObject({ errorKey: 'manifestChecksumMismatch', params: { reason: 'manifestChecksumMismatch', entryCount: c.entries.length, entries: c.entries } })
+      expect(refused.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'manifestChecksumMismatch', entryCount: c.entries.length, entries: c.entries } })
       expect(await inOther()).toEqual([])
 
       const accepted = await importRun(svc, root, 'other', bytes, { type: 'IP_GROUP', preflightDigest: pre.body.preflightDigest, acknowledgeChecksumMismatch: true })
@@ -93,7 +93,7 @@ describe('tampered packages (spec §4.4 acknowledgeChecksumMismatch)', () => {
       expect(pre.body.blockers).toContainEqual({ code: c.errorKey, entryFileName: c.entry, detail: expect.any(String) })
       const run = await importRun(svc, root, 'other', bytes, { type: 'IP_GROUP', preflightDigest: pre.body.preflightDigest, acknowledgeChecksumMismatch: true })
       expect(run.status).toBe(400)
-      expect(run.body).toMatchObject({ errorKey: c.errorKey, params: { reason: c.errorKey, entryFileName: c.entry } })
+      expect(run.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: c.errorKey, entryFileName: c.entry } })
       expect(await inOther()).toEqual([])
     })
   }
@@ -138,10 +138,10 @@ describe('preflight', () => {
     expect(mismatch.body).toMatchObject({ type: 'CERTIFICATE', detectedType: 'IP_GROUP', blockers: [{ code: 'packageTypeMismatch', entryFileName: null }] })
     const unknown = await preflight(svc, root, 'other', 'NOPE', pkg)
     expect(unknown.status).toBe(400)
-    expect(unknown.body).toMatchObject({ errorKey: 'unknownType', params: { reason: 'unknownType', supported: expect.arrayContaining(['CREDENTIAL', 'WEBHOOK_CONNECTION']) } })
+    expect(unknown.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'unknownType', supported: expect.arrayContaining(['CREDENTIAL', 'WEBHOOK_CONNECTION']) } })
     const missing = await preflight(svc, root, 'other', null, pkg)
     expect(missing.status).toBe(400)
-    expect(missing.body.errorKey).toBe('unknownType')
+    expect(missing.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'unknownType', field: 'type' } })
   })
 
   it('a standalone MCP/A2A connection is refused, even acknowledged', async () => {
@@ -153,7 +153,7 @@ describe('preflight', () => {
       expect(pre.body.blockers).toContainEqual({ code: 'standaloneConnectionNotImportable', entryFileName: 'tools.json', detail: expect.stringContaining('MCP/A2A') })
       const run = await importRun(svc, root, 'other', bytes, { type: 'IP_GROUP', preflightDigest: pre.body.preflightDigest, acknowledgeChecksumMismatch: true })
       expect(run.status).toBe(400)
-      expect(run.body.errorKey).toBe('standaloneConnectionNotImportable')
+      expect(run.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'standaloneConnectionNotImportable' } })
     }
     expect(await inOther()).toEqual([])
   })
@@ -223,7 +223,7 @@ describe('import run', () => {
       const pre = await preflight(svc, root, 'other', 'IP_GROUP', pkg)
       const raced = await importRun(svc, root, 'other', pkg, { type: 'IP_GROUP', preflightDigest: pre.body.preflightDigest })
       expect(raced.status).toBe(400)
-      expect(raced.body.errorKey).toBe('importNameCollision')
+      expect(raced.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'importNameCollision' } })
       expect(await inOther()).toEqual([])
     } finally {
       await svc.deps.prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS transfer_test_race ON "StoredObject"`)
@@ -236,14 +236,14 @@ describe('import run', () => {
     const pre = await preflight(svc, root, 'other', 'IP_GROUP', pkg)
     const digest = pre.body.preflightDigest
     const cases: [Buffer | undefined, unknown, number, Record<string, unknown>][] = [
-      [pkg, undefined, 400, { errorKey: 'optionsRequired', params: { reason: 'optionsRequired', field: 'options' } }],
-      [undefined, { type: 'IP_GROUP', preflightDigest: digest }, 400, { errorKey: 'exportFileRequired' }],
+      [pkg, undefined, 400, { errorKey: 'malformedRequest', params: { reason: 'optionsRequired', field: 'options' } }],
+      [undefined, { type: 'IP_GROUP', preflightDigest: digest }, 400, { errorKey: 'malformedRequest', params: { reason: 'exportFileRequired', field: 'exportFile' } }],
       [pkg, 'not json', 400, { errorKey: 'malformedRequest', params: { field: 'options' } }],
       [pkg, { type: 'IP_GROUP' }, 400, { errorKey: 'malformedRequest', params: { field: 'preflightDigest' } }],
       [pkg, { type: 'IP_GROUP', preflightDigest: digest, formatVersion: 2 }, 400, { errorKey: 'malformedRequest', params: { reason: 'transfer.formatVersionUnsupported' } }],
       [pkg, { type: 'IP_GROUP', preflightDigest: digest, conflictPolicy: 'MERGE' }, 400, { errorKey: 'malformedRequest', params: { field: 'conflictPolicy' } }],
       [pkg, { type: 'IP_GROUP', preflightDigest: digest, surprise: true }, 400, { errorKey: 'malformedRequest', params: { field: 'surprise' } }],
-      [pkg, { preflightDigest: digest }, 400, { errorKey: 'unknownType' }],
+      [pkg, { preflightDigest: digest }, 400, { errorKey: 'malformedRequest', params: { reason: 'unknownType' } }],
       [pkg, { type: 'IP_GROUP', preflightDigest: 'sha256:stale' }, 409, { errorKey: 'dependencyConflict', params: { reason: 'transfer.preflightDrift' } }],
     ]
     for (const [file, options, status, expected] of cases) {

@@ -75,7 +75,7 @@ describe('round trips of every opaque type into the project `other`, NEW then RE
       const again = await importPackage(svc, root, 'other', c.type, bytes)
       expect(again.preflight.replaceTargets).toContain(c.name)
       expect(again.status).toBe(400)
-      expect(again.body).toMatchObject({ errorKey: 'importNameCollision', params: { names: [c.name] } })
+      expect(again.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'importNameCollision', names: [c.name] } })
       expect(await storedCount('other')).toBe(before)
 
       // REPLACE after a change in the target brings the packaged content back
@@ -142,15 +142,15 @@ describe('secret handling on import', () => {
 
     const missing = await preflight(svc, root, 'other', 'IDENTITY_SERVICE', bytes)
     expect(missing.status).toBe(400)
-    expect(missing.body).toMatchObject({ errorKey: 'packagePassphraseRequired', params: { reason: 'packagePassphraseRequired' } })
+    expect(missing.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packagePassphraseRequired' } })
     const wrong = await preflight(svc, root, 'other', 'IDENTITY_SERVICE', bytes, 'Grüsse & Co')
     expect(wrong.status).toBe(400)
-    expect(wrong.body.errorKey).toBe('packagePassphraseIncorrect')
+    expect(wrong.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packagePassphraseIncorrect' } })
     const good = await preflight(svc, root, 'other', 'IDENTITY_SERVICE', bytes, 'Grüße & Co')
     expect(good.status).toBe(200)
     const wrongRun = await importRun(svc, root, 'other', bytes, { type: 'IDENTITY_SERVICE', preflightDigest: good.body.preflightDigest }, { passphrase: 'nope' })
     expect(wrongRun.status).toBe(400)
-    expect(wrongRun.body.errorKey).toBe('packagePassphraseIncorrect')
+    expect(wrongRun.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packagePassphraseIncorrect' } })
     expect(await storedCount('other')).toBe(count)
 
     const ok = await importRun(svc, root, 'other', bytes, { type: 'IDENTITY_SERVICE', preflightDigest: good.body.preflightDigest }, { passphrase: 'Grüße & Co' })
@@ -171,7 +171,7 @@ describe('credentials', () => {
     const blocked = await importPackage(svc, root, 'other', 'CREDENTIAL', bytes)
     expect(blocked.preflight.blockers).toEqual([{ code: 'credentialUsernameTaken', entryFileName: 'shop-frontend.json', detail: expect.stringContaining('already taken') }])
     expect(blocked.status).toBe(400)
-    expect(blocked.body).toMatchObject({ errorKey: 'credentialUsernameTaken', params: { entryFileName: 'shop-frontend.json' } })
+    expect(blocked.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'credentialUsernameTaken', entryFileName: 'shop-frontend.json' } })
 
     await svc.deps.prisma.credential.delete({ where: { id: original.id } })
     worker.received.length = 0
@@ -221,7 +221,7 @@ describe('credentials', () => {
       const res = await importPackage(svc, root, 'other', 'CREDENTIAL', hostile, { conflictPolicy: 'REPLACE', acknowledgeChecksumMismatch: true })
       expect(res.preflight.blockers).toContainEqual({ code: 'packageEntryInvalid', entryFileName: 'shop-frontend.json', detail: expect.stringContaining('passwordReference') })
       expect(res.status).toBe(400)
-      expect(res.body).toMatchObject({ errorKey: 'packageEntryInvalid', params: { entryFileName: 'shop-frontend.json' } })
+      expect(res.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packageEntryInvalid', entryFileName: 'shop-frontend.json' } })
     }
     const after = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
     expect({ cipher: after.passwordCipher, format: after.passwordFormat, revision: after.revision }).toEqual({ cipher: before.passwordCipher, format: before.passwordFormat, revision: before.revision })
@@ -280,7 +280,7 @@ describe('webhook connections (installation-wide) export as <date>-<name>-export
     expect(collide.preflight).toMatchObject({ replaceTargets: ['audit-hook'], packageEnvironments: ['dev'], installationEnvironments: ['dev', 'prod'] })
     expect(collide.preflight.dependencies).toEqual([{ type: 'CERTIFICATE', kind: 'KEY_STORE', name: 'hook-trust', secret: true, resolvedByName: false, candidateNames: [] }])
     expect(collide.status).toBe(400)
-    expect(collide.body.errorKey).toBe('importNameCollision')
+    expect(collide.body).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'importNameCollision' } })
 
     await svc.graphql(`mutation { updateWebhookConnection(name: "audit-hook", input: { description: "changed", timeout: 9 }) { name } }`, {}, root)
     const replaced = await importPackage(svc, root, 'other', 'WEBHOOK_CONNECTION', bytes, { conflictPolicy: 'REPLACE' })
@@ -342,7 +342,7 @@ describe('GraphQL import (graphql-upload-minimal)', () => {
     expect(run.data!.transferExportRun).toMatchObject({ encrypted: true, secretHandling: 'DECRYPTED_FOR_EXPORT' })
     const bytes = Buffer.from(run.data!.transferExportRun.contentBase64, 'base64')
     const missing = await upload(TransferImportPreflightDocument, { projectName: 'other', type: 'IP_GROUP' }, bytes, root)
-    expect(missing.errors[0].extensions).toMatchObject({ errorKey: 'packagePassphraseRequired' })
+    expect(missing.errors[0].extensions).toMatchObject({ errorKey: 'malformedRequest', params: { reason: 'packagePassphraseRequired' } })
     const ok = await upload(TransferImportPreflightDocument, { projectName: 'other', type: 'IP_GROUP', passphrase: 'gql secret' }, bytes, root)
     expect(ok.errors).toBeUndefined()
     expect(ok.data.transferImportPreflight).toMatchObject({ detectedType: 'IP_GROUP', replaceTargets: ['office-ips'], blockers: [] })

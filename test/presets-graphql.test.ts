@@ -68,8 +68,6 @@ describe('presets over GraphQL', () => {
       { errorKey: 'malformedRequest', params: { field: 'ruleValue', reason: 'invalidRegex' } }],
     ['missing ruleValue', 'acct', { action: 'FLAG' }, null, { errorKey: 'malformedRequest', params: { field: 'ruleValue' } }],
     ['name mismatch', 'acct', { name: 'account', ruleValue: 'x', action: 'FLAG' }, null, { errorKey: 'malformedRequest', params: { field: 'name', reason: 'nameMismatch' } }],
-    ['built-in name in a project', 'iban', { ruleValue: 'x', action: 'FLAG' }, 'payments',
-      { code: 'CONFLICT', errorKey: 'alreadyExists', params: { field: 'name', name: 'iban', reason: 'nameCollision' } }],
   ]
   it.each(refusals)('refuses %s, naming the cause, and writes nothing', async (_label, name, input, projectName, extensions) => {
     const before = await snapshot()
@@ -91,6 +89,17 @@ describe('presets over GraphQL', () => {
     const items = list.data!.aiDlpPresets.items
     expect(items.find((p) => p.name === 'order')).toMatchObject({ inherited: false })
     expect(items.find((p) => p.name === 'iban')).toMatchObject({ inherited: true })
+  })
+
+  it('a built-in name in a project creates the project\'s own preset; saving that name again collides and writes nothing', async () => {
+    const shadow = await svc.op(SaveAiDlpPresetDocument, { name: 'iban', input: { ruleValue: 'IBAN\\d+', action: 'FLAG' }, projectName: 'payments' }, alice)
+    expect(shadow.data!.saveAiDlpPreset.preset).toMatchObject({ name: 'iban', projectId: 'payments', inherited: false, builtIn: false })
+    const before = await snapshot()
+    const again = await svc.op(SaveAiDlpPresetDocument, { name: 'iban', input: { ruleValue: 'x', action: 'FLAG' }, projectName: 'payments' }, alice)
+    expect(again.data).toBeNull()
+    expect(again.errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', errorKey: 'alreadyExists', params: { field: 'name', name: 'iban', reason: 'nameCollision' } })
+    expect(await snapshot()).toEqual(before)
+    expect((await svc.op(DeleteAiDlpPresetDocument, { name: 'iban', projectName: 'payments' }, alice)).errors).toBeUndefined()
   })
 
   it('serves the other families with typed fields', async () => {

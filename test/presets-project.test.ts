@@ -71,11 +71,16 @@ describe('project mirror of the DLP catalog', () => {
     expect(other.map((p: any) => p.name)).not.toContain('order-id')
   })
 
-  it('POST on the project\'s own name updates it; PUT and DELETE work on it', async () => {
-    let res = await call('POST', `${MIRROR}order-id/`, alice, { ...rule, action: 'BLOCK' })
-    expect((await jsonOf(res)).resultList[0]).toMatchObject({ action: 'BLOCK', revision: 2 })
+  it('POST on the project\'s own name collides and changes nothing; PUT and DELETE work on it', async () => {
+    const before = await snapshot()
+    const pushes = dev.received.length
+    let res = await call('POST', `${MIRROR}Order-Id/`, alice, { ...rule, action: 'BLOCK' })
+    expect(res.status).toBe(400)
+    expect(await jsonOf(res)).toEqual({ status: 'FAILURE', resultMessage: "A DLP preset named 'order-id' already exists" })
+    expect(await snapshot()).toEqual(before)
+    expect(dev.received.length).toBe(pushes)
     res = await call('PUT', `${MIRROR}order-id/`, alice, { ruleValue: 'ORD-[0-9]{8}', action: 'MASK', category: 'orders' })
-    expect((await jsonOf(res)).resultList[0]).toMatchObject({ action: 'MASK', category: 'orders', literalAnchors: ['ORD-'], revision: 3 })
+    expect((await jsonOf(res)).resultList[0]).toMatchObject({ action: 'MASK', category: 'orders', literalAnchors: ['ORD-'], revision: 2 })
     res = await call('DELETE', `${MIRROR}order-id/`, alice)
     expect(res.status).toBe(200)
     expect(await jsonOf(res)).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true } })
@@ -84,8 +89,6 @@ describe('project mirror of the DLP catalog', () => {
   })
 
   const inheritedRefusals: [string, string, string, unknown, RegExp][] = [
-    ['POST on a built-in name', 'POST', `${MIRROR}credit-card-number/`, rule, /A DLP preset named 'credit-card-number' already exists \(built-in\)/],
-    ['POST on an admin-shared name', 'POST', `${MIRROR}SHARED-RULE/`, rule, /A DLP preset named 'shared-rule' already exists \(shared by the admin catalog\)/],
     ['PUT on a built-in name', 'PUT', `${MIRROR}credit-card-number/`, rule, /DLP preset 'credit-card-number' not found/],
     ['PUT on an admin-shared name', 'PUT', `${MIRROR}shared-rule/`, rule, /DLP preset 'shared-rule' not found/],
     ['DELETE on a built-in name', 'DELETE', `${MIRROR}credit-card-number/`, undefined, /DLP preset 'credit-card-number' not found/],
@@ -110,6 +113,40 @@ describe('project mirror of the DLP catalog', () => {
     expect(dev.received.length).toBe(pushes)
   })
 
+  it.each([
+    ['a built-in name', 'credit-card-number', 'Credit-Card-Number', true],
+    ['an admin-shared name', 'shared-rule', 'SHARED-RULE', false],
+  ])('POST on %s creates a project-owned preset shadowing it in that project only; a second POST collides', async (_label, name, pathName, builtIn) => {
+    const adminRows = () => svc.deps.prisma.aiPreset.findMany({ where: { project: { name: 'admin' } }, orderBy: { id: 'asc' } })
+    const adminBefore = await adminRows()
+    const created = await call('POST', `${MIRROR}${pathName}/`, alice, rule)
+    expect(created.status).toBe(200)
+    expect((await jsonOf(created)).resultList[0]).toMatchObject({ name: pathName, projectId: 'payments', inherited: false, builtIn: false, overridden: false, revision: 1, ruleValue: rule.ruleValue })
+    expect(dev.received.at(-1)).toMatchObject({ action: 'DEPLOY', project: 'payments', kind: 'AI_DLP_PRESET', name: pathName, revision: 1 })
+    // the project now sees its own preset under that name, once; the shared one is untouched and still seen elsewhere
+    expect((await jsonOf(await call('GET', `${MIRROR}${name}/`, carol))).resultList[0]).toMatchObject({ projectId: 'payments', inherited: false, ruleValue: rule.ruleValue })
+    const list = (await jsonOf(await call('GET', MIRROR, carol))).resultList.filter((p: any) => p.name.toLowerCase() === name)
+    expect(list).toEqual([expect.objectContaining({ inherited: false, projectId: 'payments' })])
+    const other = (await jsonOf(await call('GET', `/apiops/projects/other/ai-dlp-presets/${name}/`, root))).resultList[0]
+    expect(other).toMatchObject({ name, inherited: true, projectId: null, builtIn })
+    expect(await adminRows()).toEqual(adminBefore)
+
+    const before = await snapshot()
+    const pushes = dev.received.length
+    const again = await call('POST', `${MIRROR}${name}/`, alice, { ...rule, action: 'BLOCK' })
+    expect(again.status).toBe(400)
+    expect(await jsonOf(again)).toEqual({ status: 'FAILURE', resultMessage: `A DLP preset named '${pathName}' already exists` })
+    expect(await snapshot()).toEqual(before)
+    expect(dev.received.length).toBe(pushes)
+
+    // PUT and DELETE now address the project's own; after the DELETE the shared one shows through again
+    expect((await jsonOf(await call('PUT', `${MIRROR}${name}/`, alice, { ...rule, action: 'MASK' }))).resultList[0]).toMatchObject({ projectId: 'payments', action: 'MASK', revision: 2 })
+    expect((await call('DELETE', `${MIRROR}${name}/`, alice)).status).toBe(200)
+    expect(dev.received.at(-1)).toMatchObject({ action: 'UNDEPLOY', project: 'payments', name: pathName })
+    expect((await jsonOf(await call('GET', `${MIRROR}${name}/`, carol))).resultList[0]).toMatchObject({ name, inherited: true, projectId: null, builtIn })
+    expect(await adminRows()).toEqual(adminBefore)
+  })
+
   it('the platform project\'s mirror is the admin catalog, for system administrators', async () => {
     const res = await call('GET', '/apiops/projects/admin/ai-dlp-presets/shared-rule/', root)
     expect(res.status).toBe(200)
@@ -120,7 +157,9 @@ describe('project mirror of the DLP catalog', () => {
     const base = '/apiops/projects/payments/ai-prompt-guard-presets/'
     const inherited = (await jsonOf(await call('GET', base, alice))).resultList
     expect(inherited).toEqual([expect.objectContaining({ name: 'prompt-injection-phrases', inherited: true, builtIn: true })])
-    expect((await call('POST', `${base}prompt-injection-phrases/`, alice, { denyPatterns: ['x'] })).status).toBe(400)
+    expect((await jsonOf(await call('POST', `${base}prompt-injection-phrases/`, alice, { denyPatterns: ['x'] }))).resultList[0]).toMatchObject({ projectId: 'payments', inherited: false })
+    expect((await call('POST', `${base}prompt-injection-phrases/`, alice, { denyPatterns: ['y'] })).status).toBe(400)
+    expect((await call('DELETE', `${base}prompt-injection-phrases/`, alice)).status).toBe(200)
     const created = await call('POST', `${base}no-secrets/`, alice, { denyPatterns: ['(?i)secret'] })
     expect(created.status).toBe(200)
     expect((await jsonOf(created)).resultList[0]).toMatchObject({ projectId: 'payments', denyPatterns: ['(?i)secret'], action: 'BLOCK' })

@@ -94,18 +94,32 @@ export async function updateBudget(deps: Deps, actor: Actor, projectName: string
   if (input.budgetSource && input.targetType !== 'CREDENTIAL_ALLOWED_API_PROXY') {
     throw malformed('budgetSource: only allowed for target type CREDENTIAL_ALLOWED_API_PROXY', { field: 'budgetSource' })
   }
-  const chain = await resolveTarget(deps.prisma, access, input.targetType, input.targetId)
-  const target = targetOf(chain, input.targetType)
-  const budget = mergeBudget(input.budget, target.stored)
-  if (input.budget.providerBudgets) await checkProviderRefs(deps.prisma, 'budget', budget, [access.project.id])
-  // organization and binding budgets are not price-checked at save time (spec §7.1)
-  if (input.targetType === 'PROJECT' || input.targetType === 'API_PROXY') {
-    await checkUsdPrices(deps.prisma, [{ field: 'budget', budget, projectIds: [access.project.id] }])
-  }
+  const { row, targetName } = await deps.prisma.$transaction(async (tx) => {
+    // the merge reads the stored lists: saves on one target run one after another, else one keeps a stale list
+    await lockTarget(tx, input.targetType, input.targetId)
+    const chain = await resolveTarget(tx, access, input.targetType, input.targetId)
+    const target = targetOf(chain, input.targetType)
+    const budget = mergeBudget(input.budget, target.stored)
+    if (input.budget.providerBudgets) await checkProviderRefs(tx, 'budget', budget, [access.project.id])
+    // organization and binding budgets are not price-checked at save time (spec §7.1)
+    if (input.targetType === 'PROJECT' || input.targetType === 'API_PROXY') {
+      await checkUsdPrices(tx, [{ field: 'budget', budget, projectIds: [access.project.id] }])
+    }
+    return { row: await saveBudget(tx, actor, access, input, budget), targetName: target.name }
+  }, { maxWait: 10_000, timeout: 20_000 })
+  const view = budgetView(row, targetName)
+  const deploymentResult = input.targetType === 'PROJECT' ? await redeployProject(deps, access, view) : null
+  return { budget: view, deploymentResult }
+}
 
+/** A transaction-scoped advisory lock on one budget target (the row may not exist yet, so no row lock). */
+const lockTarget = (tx: Tx, targetType: TargetType, targetId: string) =>
+  tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('AiBudget'), hashtext(${`${targetType}:${targetId}`}::text))`
+
+function saveBudget(tx: Tx, actor: Actor, access: ProjectAccess, input: z.output<typeof budgetUpdate>, budget: Budget) {
   const binding = input.targetType === 'CREDENTIAL_ALLOWED_API_PROXY'
   const json = budget as unknown as Prisma.InputJsonValue
-  const row = await deps.prisma.aiBudget.upsert({
+  return tx.aiBudget.upsert({
     where: { targetType_targetId: { targetType: input.targetType, targetId: input.targetId } },
     create: {
       projectId: access.project.id,
@@ -123,9 +137,6 @@ export async function updateBudget(deps: Deps, actor: Actor, projectName: string
       updatedBy: actorName(actor),
     },
   })
-  const view = budgetView(row, target.name)
-  const deploymentResult = input.targetType === 'PROJECT' ? await redeployProject(deps, access, view) : null
-  return { budget: view, deploymentResult }
 }
 
 /** A target resolves through the chain resolver; an unknown or foreign id is a 400 naming it. */

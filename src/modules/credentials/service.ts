@@ -5,7 +5,7 @@ import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
 import { deployIfPermitted, projectEnvironments } from '../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { DomainError, lifecycleConflict, notFound } from '../../platform/errors/domain-error.js'
+import { lifecycleConflict, malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
@@ -78,7 +78,7 @@ const seal = (keyring: SecretKeyring, password: string | null | undefined) => (p
 export async function insertCredential(db: Tx, keyring: SecretKeyring, projectId: string, raw: unknown) {
   const input = parseInput(credentialInput, raw)
   if (await db.credential.findUnique({ where: { username: input.username } })) {
-    throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
+    throw malformedReason('credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
   }
   const org = input.organizationCode ? await findOrganization(db, projectId, input.organizationCode) : null
   return db.credential.create({
@@ -111,7 +111,7 @@ export async function updateCredential(deps: Deps, actor: Actor, projectName: st
   const input = parseInput(credentialUpdate, raw)
   const current = await findCredential(deps.prisma, projectAccess, username)
   if (input.username && input.username !== current.username && (await deps.prisma.credential.findUnique({ where: { username: input.username } }))) {
-    throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
+    throw malformedReason('credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
   }
   // a revoked credential stays disabled (schema: Credential.revokedAt)
   if (input.enabled && current.revokedAt) throw lifecycleConflict('credentialRevoked', `Credential '${username}' is revoked and cannot be enabled`)

@@ -1,5 +1,5 @@
 import type { KnowledgeBase, LlmProvider, Prisma } from '../../generated/prisma/client.js'
-import { DomainError } from '../../platform/errors/domain-error.js'
+import { malformedReason } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import type { AdapterContext, Advisory, ObjectRef, PortableObject, TransferAdapter } from '../transfer/registry.js'
 import { nameKeyOf, open } from './common.js'
@@ -205,7 +205,7 @@ export const knowledgeBaseAdapter: TransferAdapter = {
     const providerName = String(d.embeddingProviderName ?? '')
     const provider = await findProvider(ctx.db, projectId, providerName)
     if (!provider) {
-      throw new DomainError('validation', 'knowledgeBaseProviderMissing', `Embedding provider '${providerName}' of knowledge base '${object.name}' does not exist in this project`, {
+      throw malformedReason('knowledgeBaseProviderMissing', `Embedding provider '${providerName}' of knowledge base '${object.name}' does not exist in this project`, {
         knowledgeBase: object.name, provider: providerName,
       })
     }

@@ -236,7 +236,7 @@ function presetResolver(family: AiPresetFamily, names: FamilyNames, Type: ClassT
       return getPreset(ctx.deps.prisma, requireViewer(ctx), family, doorOf(projectName), name)
     }
 
-    @Mutation(() => WriteResult, { name: names.save, description: `Create a ${names.label}, or update the scope's own one of that name (admin scope: a built-in too, which becomes overridden); then deploy it` })
+    @Mutation(() => WriteResult, { name: names.save, description: `Admin scope: create a ${names.label} or update the one of that name (a built-in too, which becomes overridden). Project: create the project's own (a built-in or admin-shared name counts as absent; a name the project owns collides). Then deploy it` })
     async save(
       @Ctx() ctx: GqlContext,
       @Arg('name', () => String) name: string,

@@ -56,8 +56,8 @@ function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef
       ...common, method: 'post', path: one, body: { kind: 'json' },
       summary: door === 'admin'
         ? `Create a ${def.label}, or update the one of that name (a built-in too, which becomes overridden), then deploy it`
-        : `Create a project ${def.label}, or update the project's own one of that name, then deploy it; a built-in or admin-shared name is refused`,
-      responses: writeResponses(door === 'admin' ? 'invalid body' : 'name already used by a built-in or admin-shared preset'),
+        : `Create a project ${def.label}, then deploy it; a built-in or admin-shared name counts as absent (the project's own preset then shadows it in this project)`,
+      responses: writeResponses(door === 'admin' ? 'invalid body' : 'the project already owns a preset of that name'),
       handle: save('upsert'),
     },
     {

@@ -182,11 +182,14 @@ async function environmentsOf(db: Tx, scope: Scope): Promise<DeployEnvironment[]
   return installationEnvironments(db)
 }
 
+const nameCollision = (def: PresetFamilyDef, name: string) =>
+  new DomainError('conflict', 'alreadyExists', `A ${def.label} named '${name}' already exists`, { field: 'name', name, reason: 'nameCollision' })
+
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === 'P2002'
 
 /**
- * POST (mode `upsert`: creates, or updates the scope's own preset of that name, built-ins included, and
- * revives a deleted built-in) and PUT (mode `update`: the scope's own live preset must exist). Saves,
+ * POST (mode `upsert`: in the admin scope creates, or updates the preset of that name, built-ins included, and
+ * revives a deleted built-in; in a project creates, refusing a name the project already owns) and PUT (mode `update`: the scope's own live preset must exist). Saves,
  * then pushes the preset to the scope's environments (every environment for the admin scope).
  */
 export async function savePreset(
@@ -201,14 +204,9 @@ export async function savePreset(
   const existing = await db.aiPreset.findUnique({ where: { family_projectId_nameKey: { family, projectId: scope.projectId, nameKey } } })
   const live = existing && !existing.deletedAt ? existing : null
   if (mode === 'update' && !live) throw presetNotFound(def, name)
-  if (!live && !isAdminScope(scope)) {
-    const inherited = await db.aiPreset.findFirst({ where: { family, projectId: scope.adminProjectId, nameKey, deletedAt: null }, select: { name: true, builtIn: true } })
-    if (inherited) {
-      throw new DomainError('conflict', 'alreadyExists',
-        `A ${def.label} named '${inherited.name}' already exists (${inherited.builtIn ? 'built-in' : 'shared by the admin catalog'}); project presets cannot reuse its name`,
-        { field: 'name', name: inherited.name, reason: 'nameCollision' })
-    }
-  }
+  // spec §4.5: in a project an inherited (built-in or admin-shared) name counts as absent, so POST creates a
+  // project-owned preset shadowing it; only the project's own preset of that name is a collision
+  if (mode === 'upsert' && live && !isAdminScope(scope)) throw nameCollision(def, live.name)
   const content = def.build(input, live ? (live.content as Record<string, unknown>) : undefined) as Prisma.InputJsonValue
   const description = input.description === undefined ? (live?.description ?? null) : input.description?.trim() || null
   const enabled = input.enabled ?? live?.enabled ?? true
@@ -231,7 +229,7 @@ export async function savePreset(
         include: withProject,
       })
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError('conflict', 'alreadyExists', `A ${def.label} named '${name}' already exists`, { field: 'name', name })
+      if (isUniqueViolation(err)) throw nameCollision(def, name)
       throw err
     }
   }

@@ -3,7 +3,8 @@ import type { Deps } from '../../platform/context.js'
 import { canonicalHash, sha256Hex } from '../../platform/hashing/canonical.js'
 import { refusePlatformScope } from '../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from './adapters/index.js'
-import { requireExportImport, transferError } from './errors.js'
+import { malformedReason } from '../../platform/errors/domain-error.js'
+import { requireExportImport } from './errors.js'
 import { lookupObjects, type Lookup } from './lookup.js'
 import { decryptPackage, isEncryptedPackage } from './package/encryption.js'
 import { digestOf, readPackageFiles, type Blocker, type Manifest, type PackagedObject } from './package/format.js'
@@ -97,7 +98,7 @@ const targetFingerprint = (o: PortableObject | null, fingerprint: (secret: strin
  */
 export async function analysePackage(ctx: AdapterContext, source: ImportSource, requestedType: string | null | undefined): Promise<Analysis> {
   await ensureTransferAdapters()
-  if (!source.bytes) throw transferError('validation', 'exportFileRequired', 'The multipart part exportFile (the package ZIP) is required', { field: 'exportFile' })
+  if (!source.bytes) throw malformedReason('exportFileRequired', 'The multipart part exportFile (the package ZIP) is required', { field: 'exportFile' })
   const adapter = adapterFor(requestedType)
   requireExportImport(ctx, adapter)
   const packageSha256 = sha256Hex(source.bytes)

@@ -1,23 +1,16 @@
 import { isSystemAdmin } from '../../platform/auth/actor.js'
 import { can } from '../../platform/auth/permissions.js'
-import { DomainError, malformed, type ErrorKind } from '../../platform/errors/domain-error.js'
+import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
 import type { AdapterContext, ObjectRef, TransferAdapter } from './registry.js'
 import { refLabel } from './registry.js'
-
-/**
- * Transfer refusals carry their own stable errorKey (issue #6: importNameCollision, exportFileRequired…)
- * and the same value in params.reason, so a client reading either finds it.
- */
-export const transferError = (kind: ErrorKind, errorKey: string, message: string, params: Record<string, unknown> = {}) =>
-  new DomainError(kind, errorKey, message, { reason: errorKey, ...params })
 
 export const FORMAT_VERSION_REASON = 'transfer.formatVersionUnsupported'
 
 /** spec §9.1: formatVersion defaults to 1; any other value is refused */
 export function checkFormatVersion(value: unknown, field = 'formatVersion'): void {
   if (value === undefined || value === null || value === 1) return
-  throw malformed(`${field}: format version ${JSON.stringify(value)} is not supported; the supported version is 1`, {
-    reason: FORMAT_VERSION_REASON, field, supported: [1],
+  throw malformedReason(FORMAT_VERSION_REASON, `${field}: format version ${JSON.stringify(value)} is not supported; the supported version is 1`, {
+    field, supported: [1],
   })
 }
 

@@ -2,12 +2,12 @@
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
-import { DomainError, malformed } from '../../platform/errors/domain-error.js'
+import { DomainError, malformed, malformedReason } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { PLATFORM_PROJECT, refusePlatformScope } from '../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from './adapters/index.js'
 import { buildPackage, type BuiltPackage } from './build.js'
-import { checkFormatVersion, transferError } from './errors.js'
+import { checkFormatVersion } from './errors.js'
 import { SECRET_HANDLINGS, type SecretHandling } from './package/format.js'
 import { adapterFor } from './registry.js'
 import { adapterContext, DEFAULT_SECRET_HANDLING, exportDigest, normalizeNames, previewOf, resolveSelection, type ExportPreview } from './selection.js'
@@ -32,7 +32,7 @@ export const legacyExportBody = z.object({
 export function passphraseForEncrypt(encrypt: boolean, passphrase: string | null): string | null {
   if (!encrypt) return null
   if (!passphrase) {
-    throw transferError('validation', 'packagePassphraseRequired', 'encrypt=true needs the X-Service-Package-Passphrase header (Base64 of the UTF-8 passphrase)', {
+    throw malformedReason('packagePassphraseRequired', 'encrypt=true needs the X-Service-Package-Passphrase header (Base64 of the UTF-8 passphrase)', {
       field: 'X-Service-Package-Passphrase',
     })
   }

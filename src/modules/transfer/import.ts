@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import { actorName, type Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
-import { DomainError, malformed } from '../../platform/errors/domain-error.js'
+import { asMalformedReason, DomainError, malformed, malformedReason } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { sha256Hex } from '../../platform/hashing/canonical.js'
 import { claimIdempotencyKey, completeClaim, releaseClaim, type Claim } from '../../platform/idempotency/claims.js'
 import { analysePackage, existsInTarget, objectView, transferContext, type Analysis, type ImportSource, type PlannedObject } from './analysis.js'
-import { checkFormatVersion, transferError } from './errors.js'
+import { checkFormatVersion } from './errors.js'
 import { findAdapter, refKey, refLabel, type AdapterContext, type Advisory, type ImportWriteOptions, type ObjectRef, type TransferAdapter } from './registry.js'
 
 /** The import run: options, the Idempotency-Key table, and the one-transaction import of an analysed package. */
@@ -28,7 +28,7 @@ export type ImportOptionsInput = z.input<typeof importOptionsSchema>
 
 /** The options part as received: a JSON text (form field or file part), or an object from GraphQL. */
 export function parseImportOptions(raw: unknown): ImportOptions {
-  if (raw === undefined || raw === null || raw === '') throw transferError('validation', 'optionsRequired', 'The multipart part options (JSON) is required', { field: 'options' })
+  if (raw === undefined || raw === null || raw === '') throw malformedReason('optionsRequired', 'The multipart part options (JSON) is required', { field: 'options' })
   let value = raw
   if (typeof raw === 'string' || Buffer.isBuffer(raw)) {
     try {
@@ -74,14 +74,14 @@ export function advisoryLine(a: Advisory): string {
 function refuseBlocked(a: Analysis, options: ImportOptions): Advisory[] {
   const fatal = a.blockers.find((b) => !b.acknowledgeable)
   if (fatal) {
-    throw transferError('validation', fatal.code, `The package cannot be imported: ${fatal.entryFileName ? `${fatal.entryFileName}: ` : ''}${fatal.detail}`, {
+    throw malformedReason(fatal.code, `The package cannot be imported: ${fatal.entryFileName ? `${fatal.entryFileName}: ` : ''}${fatal.detail}`, {
       entryFileName: fatal.entryFileName, blockers: a.blockers.filter((b) => !b.acknowledgeable).map(({ code, entryFileName }) => ({ code, entryFileName })),
     })
   }
   const mismatched = [...new Set(a.blockers.map((b) => b.entryFileName ?? ''))]
   if (!mismatched.length) return []
   if (!options.acknowledgeChecksumMismatch) {
-    throw transferError('validation', 'manifestChecksumMismatch',
+    throw malformedReason('manifestChecksumMismatch',
       `The package was changed after export (${mismatched.length} entr${mismatched.length === 1 ? 'y' : 'ies'}); set acknowledgeChecksumMismatch to import it anyway`,
       { entryCount: mismatched.length, entries: mismatched })
   }
@@ -126,7 +126,7 @@ export async function runTransferImport(
   const key = input.idempotencyKey?.trim()
   if (!key) throw new DomainError('validation', 'idempotencyKeyRequired', 'Header Idempotency-Key is required')
   const options = parseImportOptions(input.options)
-  if (!input.source.bytes) throw transferError('validation', 'exportFileRequired', 'The multipart part exportFile (the package ZIP) is required', { field: 'exportFile' })
+  if (!input.source.bytes) throw malformedReason('exportFileRequired', 'The multipart part exportFile (the package ZIP) is required', { field: 'exportFile' })
   const type = options.type ?? input.queryType ?? null
   const claimRequest = {
     scope: ctx.access.project.id,
@@ -153,7 +153,7 @@ export async function runTransferImport(
     if (options.conflictPolicy === 'NEW') {
       const taken = analysis.objects.filter((p) => p.exists).map((p) => p.packaged.name)
       if (taken.length) {
-        throw transferError('validation', 'importNameCollision', `${analysis.type} ${taken.map((n) => `'${n}'`).join(', ')} already exist${taken.length === 1 ? 's' : ''}; use conflictPolicy REPLACE or rename`, {
+        throw malformedReason('importNameCollision', `${analysis.type} ${taken.map((n) => `'${n}'`).join(', ')} already exist${taken.length === 1 ? 's' : ''}; use conflictPolicy REPLACE or rename`, {
           names: taken,
         })
       }
@@ -215,9 +215,10 @@ async function importAnalysed(deps: Deps, ctx: AdapterContext, a: Analysis, opti
   } catch (err) {
     // another import (or a write) created one of the names after the analysis: the same answer as the check
     if ((err as { code?: string } | null)?.code === 'P2002') {
-      throw transferError('validation', 'importNameCollision', 'An object of the package was created in the target meanwhile; run the preflight again')
+      throw malformedReason('importNameCollision', 'An object of the package was created in the target meanwhile; run the preflight again')
     }
-    throw err
+    // an import cause an adapter's service throws under its own key is a malformedRequest reason (spec §7.3)
+    throw asMalformedReason(err)
   }
 
   const byAdapter = new Map<TransferAdapter, ObjectRef[]>()

@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/auth/actor.js'
 import type { ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
-import { DomainError } from '../../platform/errors/domain-error.js'
+import { malformedReason } from '../../platform/errors/domain-error.js'
 
 /**
  * The registry of exportable object types. Each type is one adapter object; a module that owns a type
@@ -124,11 +124,10 @@ export function adapterFor(type: string | null | undefined): TransferAdapter {
   const adapter = adapters.get((type ?? '').trim().toUpperCase())
   if (adapter) return adapter
   const supported = supportedTypes()
-  throw new DomainError(
-    'validation',
+  throw malformedReason(
     'unknownType',
     `${type?.trim() ? `Unknown object type '${type}'` : 'Object type is required'}; supported types: ${supported.join(', ')}`,
-    { reason: 'unknownType', field: 'type', type: type ?? null, supported },
+    { field: 'type', type: type ?? null, supported },
   )
 }
 

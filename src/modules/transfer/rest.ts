@@ -80,7 +80,7 @@ export const transferRoutes = defineRoutes([
     summary: 'Preview an export: the objects, the dependencies, how secrets travel, and the exportDigest. Writes nothing',
     body: { kind: 'json', schema: transferExportInput, required: true },
     audit: false,
-    responses: { 200: 'preview: formatVersion, type, withDependencies, objects, dependencies, secretHandling, advisories, exportDigest', 400: 'malformedRequest (transfer.formatVersionUnsupported), unknownType, namesRequired, unknownKind, nameAmbiguous, fileNameClash, reservedFileName', ...COMMON_ERRORS },
+    responses: { 200: 'preview: formatVersion, type, withDependencies, objects, dependencies, secretHandling, advisories, exportDigest', 400: 'malformedRequest, params.reason transfer.formatVersionUnsupported, unknownType, namesRequired, unknownKind, nameAmbiguous, fileNameClash, reservedFileName', ...COMMON_ERRORS },
     async handle(ctx, input) {
       return { body: await previewTransferExport(ctx.deps, requireActor(ctx), input.params.projectName, input.body) }
     },
@@ -95,7 +95,7 @@ export const transferRoutes = defineRoutes([
     body: { kind: 'json', schema: transferExportRunInput, required: true },
     query: z.object({ encrypt: z.enum(['true', 'false']).optional().describe('encrypt the whole package (default false)') }),
     headers: [PASSPHRASE_DOC],
-    responses: { 200: 'the ZIP', 400: 'as the preview, plus packagePassphraseRequired', 409: 'dependencyConflict, reason transfer.exportDigestMismatch (nothing streamed)', ...COMMON_ERRORS },
+    responses: { 200: 'the ZIP', 400: 'as the preview, plus malformedRequest reason packagePassphraseRequired', 409: 'dependencyConflict, reason transfer.exportDigestMismatch (nothing streamed)', ...COMMON_ERRORS },
     async handle(ctx, input) {
       const encrypt = parseEncrypt(input.query.encrypt)
       return zipResult(await runTransferExport(ctx.deps, requireActor(ctx), input.params.projectName, input.body, { encrypt, passphrase: passphraseOf(input) }))
@@ -112,7 +112,7 @@ export const transferRoutes = defineRoutes([
     query: z.object({ type: z.string().describe('the object type of the package') }),
     headers: [PASSPHRASE_DOC],
     audit: false,
-    responses: { 200: 'preflight analysis', 400: 'exportFileRequired, exportFileMustBeZip, unknownType, packagePassphraseRequired, packagePassphraseIncorrect, hostile-package refusals (packageEntryPathUnsafe, packageEntrySymlink, packageDuplicateEntry, packageTooManyEntries, packageEntryTooLarge, packageTooLarge, packageCompressionRatioExceeded…)', ...COMMON_ERRORS },
+    responses: { 200: 'preflight analysis', 400: 'malformedRequest, params.reason exportFileRequired, exportFileMustBeZip, unknownType, packagePassphraseRequired, packagePassphraseIncorrect, hostile-package refusals (packageEntryPathUnsafe, packageEntrySymlink, packageDuplicateEntry, packageTooManyEntries, packageEntryTooLarge, packageTooLarge, packageCompressionRatioExceeded…)', ...COMMON_ERRORS },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
       return {
@@ -131,7 +131,7 @@ export const transferRoutes = defineRoutes([
     headers: [{ name: 'Idempotency-Key', description: 'required', required: true }, PASSPHRASE_DOC],
     responses: {
       200: 'import result: formatVersion, type, conflictPolicy, imported, advisories, unresolvedReferences',
-      400: 'idempotencyKeyRequired, optionsRequired, exportFileRequired, exportFileMustBeZip, importNameCollision, manifestChecksumMismatch, credentialUsernameTaken, packagePassphraseRequired, hostile-package refusals, blockers of the preflight',
+      400: 'idempotencyKeyRequired; malformedRequest, params.reason optionsRequired, exportFileRequired, exportFileMustBeZip, importNameCollision, manifestChecksumMismatch, credentialUsernameTaken, packagePassphraseRequired, hostile-package refusals, blockers of the preflight',
       409: 'dependencyConflict (transfer.preflightDrift), idempotencyInProgress, idempotencyReplayExpired, idempotencyKeyReused',
       ...COMMON_ERRORS,
     },

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
-import { notFound } from '../../platform/errors/domain-error.js'
+import { malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from './adapters/index.js'
-import { requireExportImport, transferError } from './errors.js'
+import { requireExportImport } from './errors.js'
 import { lookupObjects, type Lookup } from './lookup.js'
 import { digestOf, type ObjectRole, type SecretHandling } from './package/format.js'
 import { objectFileName, reservedFileOf } from './package/names.js'
@@ -48,7 +48,7 @@ export const adapterContext = async (deps: Deps, actor: Actor, projectName: stri
 
 export function normalizeNames(raw: unknown): string[] {
   if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) {
-    throw transferError('validation', 'namesRequired', 'names is required: at least one object name', { field: 'names' })
+    throw malformedReason('namesRequired', 'names is required: at least one object name', { field: 'names' })
   }
   const names = parseInput(z.array(z.string().trim().min(1, 'must not be blank'), { error: 'must be an array of names' }), raw)
   return [...new Set(names)]
@@ -58,11 +58,11 @@ function checkKind(adapter: TransferAdapter, kind: string | null | undefined): s
   const k = kind?.trim() || null
   if (k === null) return null
   if (!adapter.kinds) {
-    throw transferError('validation', 'unknownKind', `${adapter.type} has no kinds; do not set kind`, { field: 'kind', kind: k, supported: [] })
+    throw malformedReason('unknownKind', `${adapter.type} has no kinds; do not set kind`, { field: 'kind', kind: k, supported: [] })
   }
   const match = adapter.kinds.find((x) => x.toUpperCase() === k.toUpperCase())
   if (!match) {
-    throw transferError('validation', 'unknownKind', `Unknown kind '${k}' of ${adapter.type}; supported kinds: ${adapter.kinds.join(', ')}`, {
+    throw malformedReason('unknownKind', `Unknown kind '${k}' of ${adapter.type}; supported kinds: ${adapter.kinds.join(', ')}`, {
       field: 'kind', kind: k, supported: adapter.kinds,
     })
   }
@@ -73,7 +73,7 @@ function checkKind(adapter: TransferAdapter, kind: string | null | undefined): s
 function assignFile(taken: Map<string, ObjectRef>, object: PortableObject, role: ObjectRole): SelectedObject {
   const reserved = reservedFileOf(object.name)
   if (reserved) {
-    throw transferError('validation', 'reservedFileName', `${refLabel(object)}: the name resolves to the reserved file name ${reserved}; rename the object`, {
+    throw malformedReason('reservedFileName', `${refLabel(object)}: the name resolves to the reserved file name ${reserved}; rename the object`, {
       field: 'names', name: object.name, file: reserved,
     })
   }
@@ -81,7 +81,7 @@ function assignFile(taken: Map<string, ObjectRef>, object: PortableObject, role:
   const folded = file.toLowerCase()
   const other = taken.get(folded)
   if (other) {
-    throw transferError('validation', 'fileNameClash', `'${other.name}' and '${object.name}' both become the file ${file}; rename one of them`, {
+    throw malformedReason('fileNameClash', `'${other.name}' and '${object.name}' both become the file ${file}; rename one of them`, {
       field: 'names', names: [other.name, object.name], file,
     })
   }
@@ -114,7 +114,7 @@ export async function resolveSelection(ctx: AdapterContext, request: SelectionRe
     }
     if (found.length > 1) {
       const kinds = found.map((f) => f.kind)
-      throw transferError('validation', 'nameAmbiguous', `'${name}' names ${adapter.type} objects of several kinds (${kinds.join(', ')}); set kind`, {
+      throw malformedReason('nameAmbiguous', `'${name}' names ${adapter.type} objects of several kinds (${kinds.join(', ')}); set kind`, {
         field: 'kind', name, kinds,
       })
     }

@@ -1,5 +1,6 @@
 // The audit trail's write side: who did what to which object, through which door, with what outcome.
 // Events carry names and outcomes only — never a request body — so no secret can reach them.
+// A door's event is written in the transaction of the call's first write (context.ts, audited-adapter.ts).
 import type { AuditSurface } from '../../generated/prisma/enums.js'
 import { actorName, type Actor } from '../auth/actor.js'
 import type { Deps, Tx } from '../context.js'
@@ -52,18 +53,6 @@ export function outcomeOf(status: number, body: unknown): AuditOutcome {
   const record = body as { deploymentResult?: { success?: unknown }; environmentResults?: unknown; success?: unknown }
   const deployment = record.deploymentResult ?? (Array.isArray(record.environmentResults) ? record : undefined)
   return deployment && deployment.success === false ? 'DEPLOY_FAILED' : 'SUCCEEDED'
-}
-
-/**
- * Records after the write committed. A failure here is logged, not thrown: the caller's write already
- * happened and must be answered truthfully.
- */
-export async function recordAuditEvent(deps: Pick<Deps, 'prisma' | 'logger'>, event: AuditEventInput): Promise<void> {
-  try {
-    await deps.prisma.auditEvent.create({ data: event })
-  } catch (err) {
-    deps.logger.error({ err, correlationId: event.correlationId, operation: event.operation }, 'audit event not recorded')
-  }
 }
 
 /** Inside a transaction (the bootstrap): the events commit or roll back with the writes they describe. */

@@ -8,6 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { PrismaClient } from '../../generated/prisma/client.js'
+import { auditedAdapter } from '../audit/audited-adapter.js'
 import { runMigrations } from './migrate.js'
 
 export type DatabaseKind = 'embedded' | 'postgres'
@@ -57,7 +58,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       await client.end()
     }
     // PrismaPg owns the pool it builds from a config and ends it on $disconnect.
-    const prisma = new PrismaClient({ adapter: new PrismaPg(config) })
+    const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPg(config)) })
     return { prisma, kind: 'postgres', close: () => prisma.$disconnect() }
   }
 
@@ -72,7 +73,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     unlock()
     throw e
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) })
+  const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(pglite)) })
   return {
     prisma,
     kind: 'embedded',

@@ -27,6 +27,25 @@ export class DomainError extends Error {
 export const malformed = (message: string, params: ErrorParams = {}) =>
   new DomainError('validation', 'malformedRequest', message, params)
 
+/**
+ * A malformedRequest whose cause is params.reason (spec §7.3: platformScopeNotSupported, unknownType,
+ * importNameCollision…). A cause is never an errorKey of its own: clients branch on errorKey, then reason.
+ */
+export const malformedReason = (reason: string, message: string, params: ErrorParams = {}) =>
+  new DomainError('validation', 'malformedRequest', message, { reason, ...params })
+
+/**
+ * The same error as a malformedRequest: a validation error thrown under its own key by a service shared with
+ * the legacy surface (credentialUsernameTaken…) keeps that key as params.reason. Other kinds pass unchanged.
+ */
+export function asMalformedReason(err: unknown): unknown {
+  if (!(err instanceof DomainError) || err.kind !== 'validation' || OWN_400_KEYS.has(err.errorKey)) return err
+  return malformedReason(err.errorKey, err.message, { ...err.params, reason: err.errorKey })
+}
+
+/** The 400 errorKeys of spec §7.3 that are keys of their own, not causes of malformedRequest. */
+const OWN_400_KEYS = new Set(['malformedRequest', 'idempotencyKeyRequired', 'unsupportedSortField'])
+
 export const notFound = (message: string, params: ErrorParams = {}) =>
   new DomainError('notFound', 'resourceNotFound', message, params)
 

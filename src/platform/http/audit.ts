@@ -1,9 +1,11 @@
-// The REST door's audit hook: every successful non-GET call is recorded from its route and path.
+// The REST door's audit hook: every successful non-GET call is recorded from its route and path, in the
+// transaction of its first write.
 import type { Actor } from '../auth/actor.js'
 import type { Surface } from '../auth/tokens.js'
 import type { Deps } from '../context.js'
-import { auditActor, identifierOf, outcomeOf, recordAuditEvent } from '../audit/recorder.js'
-import type { RouteDef, RouteInput } from './routes.js'
+import { openAudit, runAudited, settleAudit } from '../audit/context.js'
+import { auditActor, identifierOf, outcomeOf } from '../audit/recorder.js'
+import type { RouteDef, RouteInput, RouteResult } from './routes.js'
 
 const PROJECT_PARAMS = new Set(['projectName', 'projectId'])
 
@@ -36,23 +38,43 @@ const stringField = (value: unknown, field: string): string | null => {
   return typeof v === 'string' && v ? v : null
 }
 
-export async function auditRestCall(
+/**
+ * Runs a REST operation with its audit event pending: the first write inserts it in the write's own
+ * transaction; when the call has answered, the event gets the outcome, status and object of the answer.
+ * GETs, opted-out routes, refusals and dry runs (`audit: false` in the result) add no event.
+ */
+export async function auditedRestCall(
   deps: Deps,
   route: RouteDef,
-  call: { actor: Actor | null; input: RouteInput; correlationId: string; surface: Surface; status: number; body: unknown },
-): Promise<void> {
-  if (route.method === 'get' || route.audit === false || call.status >= 400) return
+  call: { actor: Actor | null; input: RouteInput; correlationId: string; surface: Surface },
+  operation: () => Promise<RouteResult>,
+): Promise<RouteResult> {
+  if (route.method === 'get' || route.audit === false) return operation()
   const { input } = call
   const projectName = input.params.projectName ?? stringField(input.query, 'projectId') ?? stringField(input.body, 'projectId') ?? stringField(input.body, 'projectName')
-  await recordAuditEvent(deps, {
+  const pending = openAudit({
     surface: call.surface === 'apiops' ? 'REST_APIOPS' : 'REST_API',
     actor: auditActor(call.actor, identifierOf(input.body)),
     projectName,
     operation: `${route.method.toUpperCase()} ${route.path}`,
     objectType: objectTypeOf(route),
-    objectName: objectNameOf(route, input, Buffer.isBuffer(call.body) ? undefined : call.body),
-    outcome: outcomeOf(call.status, call.body),
-    httpStatus: call.status,
+    objectName: objectNameOf(route, input, undefined),
+    outcome: 'SUCCEEDED',
+    httpStatus: 200,
     correlationId: call.correlationId,
   })
+  let result: RouteResult
+  try {
+    result = await runAudited(pending, operation)
+  } catch (err) {
+    await settleAudit(deps, pending, null)
+    throw err
+  }
+  const status = result.status ?? 200
+  await settleAudit(deps, pending, result.audit === false || status >= 400 ? null : {
+    outcome: outcomeOf(status, result.body),
+    httpStatus: status,
+    objectName: objectNameOf(route, input, Buffer.isBuffer(result.body) ? undefined : result.body),
+  })
+  return result
 }

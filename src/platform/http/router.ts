@@ -7,7 +7,7 @@ import { renderLegacyError } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
 import { readMultipart } from './multipart.js'
 import type { EnvelopeStyle, RouteDef, RouteInput } from './routes.js'
-import { auditRestCall } from './audit.js'
+import { auditedRestCall } from './audit.js'
 
 const jsonParser = express.json({ limit: '10mb' })
 const formParser = express.urlencoded({ extended: false, limit: '1mb' })
@@ -66,8 +66,7 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
           headers: req.headers,
           clientAddress: req.socket.remoteAddress ?? 'unknown',
         }
-        const result = await route.handle({ deps, actor, correlationId, logger, surface }, input)
-        if (result.audit !== false) await auditRestCall(deps, route, { actor, input, correlationId, surface, status: result.status ?? 200, body: result.body })
+        const result = await auditedRestCall(deps, route, { actor, input, correlationId, surface }, () => route.handle({ deps, actor, correlationId, logger, surface }, input))
         for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value)
         const status = result.status ?? 200
         if (result.body === undefined) res.status(status).end()

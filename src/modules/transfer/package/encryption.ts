@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { DomainError } from '../../../platform/errors/domain-error.js'
+import { malformedReason } from '../../../platform/errors/domain-error.js'
 import { canonicalJson } from '../../../platform/hashing/canonical.js'
 import { ENCRYPTED_PAYLOAD_FILE, ENCRYPTION_HEADER_FILE } from './names.js'
 import { writePackageZip } from './zip.js'
@@ -26,8 +26,8 @@ interface EncryptionHeader {
   iv: string
 }
 
-const validation = (errorKey: string, message: string, params: Record<string, unknown> = {}) =>
-  new DomainError('validation', errorKey, message, { reason: errorKey, ...params })
+/** every refusal of a package is a malformedRequest with its cause as params.reason (spec §7.3) */
+const validation = malformedReason
 
 /** The passphrase of the header (Base64 of its UTF-8 bytes), or null when the header is absent or blank. */
 export function decodePassphrase(raw: string | string[] | undefined): string | null {

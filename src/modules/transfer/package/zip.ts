@@ -1,5 +1,5 @@
 import AdmZip from 'adm-zip'
-import { DomainError } from '../../../platform/errors/domain-error.js'
+import { malformedReason } from '../../../platform/errors/domain-error.js'
 
 /**
  * Bounds of an uploaded package, checked on the ZIP's central directory BEFORE any entry is inflated
@@ -27,8 +27,8 @@ const DEFLATED = 8
 const S_IFMT = 0o170000
 const S_IFLNK = 0o120000
 
-const refuse = (errorKey: string, message: string, params: Record<string, unknown> = {}) =>
-  new DomainError('validation', errorKey, message, { reason: errorKey, ...params })
+/** every refusal of a package is a malformedRequest with its cause as params.reason (spec §7.3) */
+const refuse = malformedReason
 
 /** The problem with an entry name, or null: absolute, drive-letter, backslash, '..', control characters. */
 export function unsafeEntryName(name: string): string | null {
