@@ -18,6 +18,8 @@ import { budgetRoutes } from './modules/budgets/rest.js'
 import { presetRoutes } from './modules/presets/rest.js'
 import { limitPlanRoutes } from './modules/limits/plans/rest.js'
 import { limitAssignmentRoutes } from './modules/limits/assignments/rest.js'
+import { automationProxyRoutes } from './modules/apiproxies/rest-proxies.js'
+import { policyRoutes } from './modules/apiproxies/rest-policies.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -41,4 +43,6 @@ export const routeTables: RouteDef[] = [
   ...limitPlanRoutes,
   ...limitAssignmentRoutes,
   ...transferRoutes,
+  ...automationProxyRoutes,
+  ...policyRoutes,
 ]
