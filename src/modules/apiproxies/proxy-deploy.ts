@@ -29,28 +29,31 @@ type PolicyRow = { name: string; type: string; description: string | null; activ
 const byPipeline = (rows: PolicyRow[]) =>
   Object.fromEntries(PIPELINES.map((p) => [p.toLowerCase(), rows.filter((r) => r.pipeline === p).sort((a, b) => a.position - b.position).map((r) => ({ ...(r.config as object), name: r.name, type: r.type, active: r.active }))]))
 
-/** The proxy as the gateway runs it: settings, proxy-wide policies, endpoints with their own policies. */
-export async function proxyRuntimeConfig(deps: Deps, proxy: ApiProxy) {
+/** The proxies as the gateway runs them (settings, proxy-wide policies, endpoints with their own), in two queries. */
+export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
+  const ids = proxies.map((p) => p.id)
   const [policies, endpoints] = await Promise.all([
-    deps.prisma.apiProxyPolicy.findMany({ where: { apiProxyId: proxy.id } }),
-    deps.prisma.gatewayEndpoint.findMany({ where: { apiProxyId: proxy.id, version: '' }, orderBy: [{ path: 'asc' }, { method: 'asc' }] }),
+    deps.prisma.apiProxyPolicy.findMany({ where: { apiProxyId: { in: ids } } }),
+    deps.prisma.gatewayEndpoint.findMany({ where: { apiProxyId: { in: ids }, version: '' }, orderBy: [{ path: 'asc' }, { method: 'asc' }] }),
   ])
-  return {
+  return proxies.map((proxy) => ({
     proxyKind: proxy.kind,
     description: proxy.description,
     creationType: proxy.creationType,
     settings: proxy.settings,
     ...(ROUTED_KINDS.includes(proxy.kind) ? { routingMode: proxy.routingMode, routing: runtimeRouting(deps.keyring, proxy.routing) } : {}),
-    policies: byPipeline(policies.filter((p) => p.endpointId === null)),
-    endpoints: endpoints.map((e) => ({
-      operationId: e.operationId, method: e.method, path: e.path, backendPath: e.backendPath, backendMethod: e.backendMethod, enabled: e.enabled,
-      policies: byPipeline(policies.filter((p) => p.endpointId === e.id)),
-    })),
-  }
+    policies: byPipeline(policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
+    endpoints: endpoints
+      .filter((e) => e.apiProxyId === proxy.id)
+      .map((e) => ({
+        operationId: e.operationId, method: e.method, path: e.path, backendPath: e.backendPath, backendMethod: e.backendMethod, enabled: e.enabled,
+        policies: byPipeline(policies.filter((p) => p.endpointId === e.id)),
+      })),
+  }))
 }
 
 /** Records which environments now run `revision` of the proxy (acknowledged ones) or no longer run it. */
-async function record(db: Tx, proxy: ApiProxy, outcome: DeploymentOutcome, action: 'DEPLOY' | 'UNDEPLOY') {
+export async function record(db: Tx, proxy: Pick<ApiProxy, 'id' | 'revision'>, outcome: DeploymentOutcome, action: 'DEPLOY' | 'UNDEPLOY') {
   const names = outcome.environmentResults.filter((r) => r.success).map((r) => r.environmentName)
   if (!names.length) return
   if (action === 'UNDEPLOY') {
@@ -63,7 +66,7 @@ async function record(db: Tx, proxy: ApiProxy, outcome: DeploymentOutcome, actio
 
 /** Pushes the proxy to `environments` and records the acknowledgements. */
 export async function pushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[]): Promise<DeploymentOutcome> {
-  const config = await proxyRuntimeConfig(deps, proxy)
+  const [config] = await runtimeConfigsOf(deps, [proxy])
   const outcome = await deps.deployer.push(environments, { action: 'DEPLOY', project: projectName, kind: 'API_PROXY', name: proxy.name, revision: proxy.revision, config })
   await record(deps.prisma, proxy, outcome, 'DEPLOY')
   return outcome
