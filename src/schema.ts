@@ -27,6 +27,7 @@ import { PRESET_RESOLVERS } from './modules/presets/graphql.js'
 import { LimitPlanResolver, LimitPlanRevisionResolver } from './modules/limits/plans/graphql.js'
 import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
 import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
+import { ApiProxyAutomationResolver, ApiProxyGroupResolver } from './modules/apiproxies/automation-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -67,6 +68,8 @@ export const resolvers: NonEmptyArray<Function> = [
   LlmCatalogResolver,
   VectorDbResolver,
   KnowledgeBaseResolver,
+  ApiProxyAutomationResolver,
+  ApiProxyGroupResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

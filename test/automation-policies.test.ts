@@ -205,3 +205,18 @@ describe('delete (DELETE …/policies/{policyName}/)', () => {
     expect((await call('GET', 'MyAPI/policies/', frank)).body).toEqual({ status: 'FAILURE', resultMessage: "API proxy 'MyAPI' not found" })
   })
 })
+
+describe('GraphQL door (same services)', () => {
+  it('adds a policy and lists the pipelines; refuses a viewer', async () => {
+    await legacy(svc, 'POST', 'payments/apiProxies/url/', erin, { apiProxyName: 'gql-api', apiProxyCreationType: 'REVERSE_PROXY', clientRoute: { relativePathList: ['/gql-api'] } })
+    const added = await svc.graphql('mutation($m: JSON!, $p: JSON!) { addApiProxyPolicy(projectName: "payments", apiProxyName: "gql-api", policyName: "block", operationMetadata: $m, policy: $p) { deploymentResult { success } } }',
+      { m: meta(), p: BLACK_IP }, erin)
+    expect(added.body).toEqual({ data: { addApiProxyPolicy: { deploymentResult: null } } })
+    const list = await svc.graphql('query { apiProxyPolicies(projectName: "payments", apiProxyName: "gql-api") { name requestPolicyList { name type description active order } errorPolicyList { name } } }', {}, frank)
+    expect(list.body.data.apiProxyPolicies).toEqual({ name: 'gql-api', requestPolicyList: [{ name: 'block', type: 'policy-black-ip', description: 'Block IPs for VIP users', active: true, order: 1 }], errorPolicyList: [] })
+    expect((await call('GET', 'gql-api/policies/', frank)).body.resultList[0].requestPolicyList).toHaveLength(1)
+    const refused = await svc.graphql('mutation($m: JSON!) { deleteApiProxyPolicy(projectName: "payments", apiProxyName: "gql-api", policyName: "block", operationMetadata: $m) { deploymentResult { success } } }', { m: meta() }, frank)
+    expect(refused.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    expect(await svc.deps.prisma.apiProxyPolicy.count({ where: { apiProxy: { name: 'gql-api' } } })).toBe(1)
+  })
+})

@@ -301,3 +301,31 @@ describe('deploy and undeploy per environment (…/{apiProxyName}/environments/{
     await expectRefused(() => call('DELETE', 'petstore-api/', frank), /lacks permission API_MANAGEMENT MANAGE/)
   })
 })
+
+describe('GraphQL door (same services)', () => {
+  const CREATE = `mutation($m: JSON!, $d: String) { createApiProxyFromSpec(projectName: "payments", metadata: $m, specDocument: $d) {
+    apiProxy { name kind creationType relativePath } deploymentResult { success environmentResults { environmentName success } } } }`
+
+  it('creates from a document, deploys per environment and reads the deployments', async () => {
+    const created = await svc.graphql(CREATE, { m: { apiProxyName: 'gql-petstore', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/gql-petstore'] } }, d: JSON.stringify(PETSTORE) }, erin)
+    expect(created.body.errors).toBeUndefined()
+    expect(created.body.data.createApiProxyFromSpec).toEqual({ apiProxy: { name: 'gql-petstore', kind: 'REST', creationType: 'OPEN_API', relativePath: '/gql-petstore' }, deploymentResult: null })
+    expect(await endpointsOf('gql-petstore')).toHaveLength(3)
+    const deployed = await svc.graphql('mutation { deployApiProxy(projectName: "payments", name: "gql-petstore", environmentName: "dev") { success environmentResults { environmentName success } } }', {}, gina)
+    expect(deployed.body.data.deployApiProxy).toEqual({ success: true, environmentResults: [{ environmentName: 'dev', success: true }] })
+    const read = await svc.graphql('query { apiProxyDeployments(projectName: "payments", name: "gql-petstore") { environmentName deployed redeployRequired } }', {}, frank)
+    expect(read.body.data.apiProxyDeployments).toEqual([{ environmentName: 'dev', deployed: true, redeployRequired: false }, { environmentName: 'prod', deployed: false, redeployRequired: false }])
+    // the REST door reads the same object
+    expect((await call('GET', 'gql-petstore/', frank)).body).toMatchObject({ name: 'gql-petstore', endpointCount: 3, deploymentList: [{ deployed: true }, { deployed: false }] })
+  })
+
+  it('refuses with the same rules: WSDL, missing permission; nothing written or pushed', async () => {
+    const [before, pushesBefore] = [await proxyCount(), pushes()]
+    const wsdl = await svc.graphql(CREATE, { m: { apiProxyName: 'gql-wsdl', apiProxyCreationType: 'WSDL', clientRoute: { relativePathList: ['/gql-wsdl'] } }, d: '<definitions/>' }, erin)
+    expect(wsdl.body.errors![0].message).toMatch(/^apiProxyCreationType: WSDL is not supported yet/)
+    const viewer = await svc.graphql('mutation { deployApiProxy(projectName: "payments", name: "gql-petstore", environmentName: "dev") { success } }', {}, erin)
+    expect(viewer.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    expect(await proxyCount()).toBe(before)
+    expect(pushes()).toBe(pushesBefore)
+  })
+})

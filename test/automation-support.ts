@@ -6,14 +6,14 @@ import { apiManagersBootstrap } from './ai-proxies-support.js'
 // Shared by the automation suites (API proxies, policies, groups): the installation, spec documents served by a
 // loopback HTTP server, and the legacy calls.
 
-/** apiManagersBootstrap plus gina (API_MANAGEMENT MANAGE and DEPLOY_UNDEPLOY) and workers for dev and prod. */
+/** apiManagersBootstrap plus gina (API_MANAGEMENT MANAGE, DEPLOY_UNDEPLOY and EXPORT_IMPORT) and workers for dev and prod. */
 export function automationBootstrap(workers: { dev: string[]; prod: string[] }) {
   const doc = apiManagersBootstrap({ dev: workers.dev }, [])
   doc.environments[1]!.workerUrls = workers.prod
   doc.users.push({ username: 'gina', password: 'gina-pass-1' })
   doc.projects[0]!.members!.push({
     username: 'gina',
-    permissions: [{ category: 'API_MANAGEMENT', level: 'MANAGE' }, { category: 'API_MANAGEMENT', level: 'DEPLOY_UNDEPLOY' }],
+    permissions: [{ category: 'API_MANAGEMENT', level: 'MANAGE' }, { category: 'API_MANAGEMENT', level: 'DEPLOY_UNDEPLOY' }, { category: 'API_MANAGEMENT', level: 'EXPORT_IMPORT' }],
   })
   return doc
 }

@@ -1,9 +1,11 @@
 import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { malformed } from '../../platform/errors/domain-error.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteDef } from '../../platform/http/routes.js'
-import { proxyDeploymentResult } from './deployment-shapes.js'
+import { groupDeploymentResult, proxyDeploymentResult } from './deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from './discovery.js'
-import { proxyMetadataInput } from './proxy-inputs.js'
+import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
+import { exportProxy, importProxy, importProxyOverride } from './proxy-package.js'
+import { PACKAGE_LIMITS } from '../transfer/package/zip.js'
 import {
   createProxyFromSpec, deleteProxy, deployProxy, listProxies, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
 } from './proxy-service.js'
@@ -138,4 +140,51 @@ export const automationProxyRoutes = defineRoutes([
   },
   environmentPush('post'),
   environmentPush('delete'),
+  {
+    method: 'get',
+    path: `${BASE}/:apiProxyName/export/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT)',
+    responses: { 200: 'the ZIP (application/octet-stream), Content-Disposition apiProxyExportFile.zip', 400: 'unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A', ...COMMON },
+    async handle(ctx, input) {
+      const { bytes, disposition } = await exportProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)
+      return { body: bytes, headers: { 'content-type': 'application/octet-stream', 'content-disposition': disposition } }
+    },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/import/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Import an API proxy from an export ZIP (part apiProxyExportFile) as a new proxy; a taken name or relative path gets a numbered suffix (API_MANAGEMENT MANAGE and EXPORT_IMPORT on API_MANAGEMENT or PROJECT_MANAGEMENT)',
+    body: { kind: 'multipart', required: true, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
+    audit: { objectType: 'API_PROXY' },
+    responses: { 200: 'status SUCCESS and apiProxyName (the name it got)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },
+    async handle(ctx, input) {
+      const body = input.body as MultipartBody
+      const proxy = await importProxy(ctx.deps, requireActor(ctx), input.params.projectName!, body.files.apiProxyExportFile)
+      return { body: legacySuccess({ apiProxyName: proxy.name }) }
+    },
+  },
+  {
+    method: 'put',
+    path: `${BASE}/:apiProxyName/import/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Import an API proxy from an export ZIP under the path name, replacing that proxy when it exists; part metadata may set deploy, routing, maintenanceMode (API_MANAGEMENT MANAGE and EXPORT_IMPORT; deploying needs DEPLOY_UNDEPLOY)',
+    body: { kind: 'multipart', required: true, schema: importMetadataInput, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
+    audit: { objectType: 'API_PROXY' },
+    responses: { 200: 'status SUCCESS; deploymentResult (success, message, environmentResults[]) when deploy is true', 400: 'unknown project, missing permission, metadata invalid (named), file missing, not a .zip, edited or invalid package, relative path taken, unknown environment', ...COMMON },
+    async handle(ctx, input) {
+      const body = input.body as MultipartBody
+      const hasMetadata = body.fields.metadata !== undefined || body.files.metadata !== undefined
+      const metadata = hasMetadata ? metadataPart(body) : {}
+      const { deploymentResult } = await importProxyOverride(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, metadata, body.files.apiProxyExportFile)
+      return { body: legacySuccess(deploymentResult ? { deploymentResult: groupDeploymentResult(deploymentResult) } : {}) }
+    },
+  },
 ])
