@@ -150,6 +150,8 @@ describe('deployment (…/{apiProxyGroupName}/environments/…)', () => {
     await expectRefused(() => call('POST', 'PaymentAPIGroup/environments/dev/', erin), /lacks permission API_MANAGEMENT DEPLOY_UNDEPLOY/)
     await expectRefused(() => call('DELETE', 'PaymentAPIGroup/environments/dev/', frank), /lacks permission API_MANAGEMENT DEPLOY_UNDEPLOY/)
     await expectRefused(() => call('GET', 'GhostGroup/environments/', frank), /API proxy group 'GhostGroup' not found/)
+    await expectRefused(() => call('GET', 'Ghost%00Group/environments/', frank), /^apiProxyGroupName: must not contain/)
+    await expectRefused(() => call('DELETE', 'PaymentAPIGroup/apiProxies/Pay%00mentAPI/', erin), /^apiProxyName: must not contain/)
   })
 
   it('deletes a group: its proxies stay, it is undeployed where it ran', async () => {

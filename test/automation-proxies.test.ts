@@ -212,6 +212,8 @@ describe('create and update from a file (…/apiProxies/file/)', () => {
     await expectRefused(() => call('PUT', 'file/', erin, specForm({ apiProxyName: 'ghost', apiProxyCreationType: 'OPEN_API', reParse: true }, { text: JSON.stringify(PETSTORE), name: 'a.json' })), /API proxy 'ghost' can not be re-parsed because it does not exist/)
     await expectRefused(() => call('PUT', 'file/', erin, specForm({ apiProxyName: 'file-petstore', apiProxyCreationType: 'REVERSE_PROXY', reParse: true })), /^apiProxyCreationType: API proxy 'file-petstore' was created as OPEN_API; the type can not change/)
     await expectRefused(() => call('POST', 'file/', erin, JSON.stringify({ apiProxyName: 'json-body' })), /Content-Type must be multipart\/form-data/)
+    // a proxy from the bootstrap file has no client route yet: the re-parse must give one
+    await expectRefused(() => call('PUT', 'url/', erin, { apiProxyName: 'orders-api', apiProxyCreationType: 'REVERSE_PROXY' }), /^clientRoute: is required: API proxy 'orders-api' has no client route yet/)
     await expectRefused(() => call('PUT', 'file/', frank, specForm({ apiProxyName: 'file-petstore', apiProxyCreationType: 'OPEN_API' }, { text: JSON.stringify(PETSTORE), name: 'a.json' })), /lacks permission API_MANAGEMENT MANAGE/)
   })
 
@@ -246,6 +248,9 @@ describe('list, get and delete', () => {
     expect(res.body).toMatchObject({ status: 'SUCCESS', name: 'petstore-api', apiType: 'REST', creationType: 'OPEN_API', categoryList: [], endpointCount: 3, deploymentList: [
       { environmentName: 'dev', deployed: false, redeployRequired: false }, { environmentName: 'prod', deployed: false, redeployRequired: false },
     ] })
+    // a NUL in a path name is a 400 naming the parameter, not a database error
+    expect(await call('GET', 'x%00y/', frank)).toMatchObject({ status: 400, body: { status: 'FAILURE', resultMessage: expect.stringMatching(/^apiProxyName: must not contain/) } })
+    expect((await call('POST', 'petstore-api/environments/d%00ev/', gina)).body.resultMessage).toMatch(/^environmentName: must not contain/)
     const missing = await call('GET', 'ghost/', frank)
     expect(missing.status).toBe(400)
     expect(missing.body).toEqual({ status: 'FAILURE', resultMessage: "API proxy 'ghost' not found" })

@@ -8,7 +8,7 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { environmentsNamed, runtimeConfigsOf } from './proxy-deploy.js'
-import { clientRouteInput, clientRouteOf } from './proxy-inputs.js'
+import { clientRouteInput, clientRouteOf, pathName } from './proxy-inputs.js'
 
 // API proxy groups (vendor 09-api-proxy-groups): a named set of the project's API proxies with a shared client
 // route, deployed per environment as one message (kind API_PROXY_GROUP) carrying its members. The group is the
@@ -25,7 +25,8 @@ const json = (v: unknown) => v as Prisma.InputJsonValue
 
 const authorize = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE' | 'DEPLOY_UNDEPLOY') => authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', level)
 
-async function findGroup(db: Tx, projectId: string, name: string): Promise<ApiProxyGroup> {
+async function findGroup(db: Tx, projectId: string, rawName: string): Promise<ApiProxyGroup> {
+  const name = pathName(rawName, 'apiProxyGroupName')
   const group = await db.apiProxyGroup.findUnique({ where: { projectId_name: { projectId, name } } })
   if (!group) throw groupNotFound(name)
   return group
@@ -82,7 +83,7 @@ export async function deleteGroup(deps: Deps, actor: Actor, projectName: string,
 export async function setGroupMembership(db: Tx, actor: Actor, projectName: string, groupName: string, proxyName: string, member: boolean): Promise<void> {
   const access = await authorize(db, actor, projectName, 'MANAGE')
   const group = await findGroup(db, access.project.id, groupName)
-  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } }, select: { id: true } })
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: pathName(proxyName, 'apiProxyName') } }, select: { id: true } })
   if (!proxy) throw notFound(`API proxy '${proxyName}' not found`, { apiProxy: proxyName })
   await db.apiProxyGroup.update({ where: { id: group.id }, data: { proxies: member ? { connect: { id: proxy.id } } : { disconnect: { id: proxy.id } } } })
 }
@@ -90,7 +91,7 @@ export async function setGroupMembership(db: Tx, actor: Actor, projectName: stri
 async function groupTarget(deps: Deps, actor: Actor, projectName: string, groupName: string, environmentName: string) {
   const access = await authorize(deps.prisma, actor, projectName, 'DEPLOY_UNDEPLOY')
   const group = await findGroup(deps.prisma, access.project.id, groupName)
-  const [environment] = await environmentsNamed(deps.prisma, access, [environmentName], 'environmentName')
+  const [environment] = await environmentsNamed(deps.prisma, access, [pathName(environmentName, 'environmentName')], 'environmentName')
   return { access, group, environment: environment! }
 }
 

@@ -9,6 +9,7 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { deployedEnvironments, environmentsNamed, pushProxy } from './proxy-deploy.js'
+import { pathName } from './proxy-inputs.js'
 import { policyDeleteInput, policyWriteInput, type OperationMetadata } from './policy-inputs.js'
 
 // Policies on an API proxy's request, response and error pipelines, for all endpoints or one endpoint, in order
@@ -28,7 +29,8 @@ function policyNameOf(raw: string): string {
   return parsed.data
 }
 
-async function findProxy(db: Tx, projectId: string, name: string): Promise<ApiProxy> {
+async function findProxy(db: Tx, projectId: string, rawName: string): Promise<ApiProxy> {
+  const name = pathName(rawName, 'apiProxyName')
   const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId, name } } })
   if (!proxy) throw proxyNotFound(name)
   return proxy

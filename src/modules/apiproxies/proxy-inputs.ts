@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { malformed } from '../../platform/errors/domain-error.js'
 import { objectName } from '../../platform/validation/common.js'
 import { CREDENTIALS_IN_URL, hasNoCredentials } from './clear-secrets.js'
 import { ENDPOINT_METHODS } from './endpoint-inputs.js'
@@ -11,6 +12,18 @@ export const CREATION_TYPES = ['OPEN_API', 'SWAGGER', 'WSDL', 'REVERSE_PROXY'] a
 export type CreationType = (typeof CREATION_TYPES)[number]
 /** Every routing algorithm the vendor pages name. */
 export const ROUTING_ALGORITHMS = ['ROUND_ROBIN', 'WEIGHTED', 'WEIGHTED_ROUND_ROBIN', 'LEAST_CONNECTIONS', 'LRU', 'RANDOM', 'PICK_FIRST', 'IP_HASH', 'URL_HASH'] as const
+
+/**
+ * A name taken from the path, checked before it reaches a query: a NUL or control character would otherwise be
+ * refused by the database itself (an unexpected error) instead of by us (a 400 naming the parameter).
+ */
+export function pathName(raw: string | undefined, parameter: string): string {
+  const parsed = objectName.safeParse(raw ?? '')
+  if (!parsed.success) throw malformed(`${parameter}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, { field: parameter })
+  return parsed.data
+}
+
+const noNul = (s: string) => !s.includes('\u0000')
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
@@ -47,6 +60,7 @@ const backendAddress = z
   .trim()
   .min(1, 'must not be blank')
   .max(2000, 'must be at most 2000 characters')
+  .refine(noNul, 'must not contain NUL characters')
   .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an absolute http(s) URL')
   .refine(hasNoCredentials, CREDENTIALS_IN_URL)
 
@@ -85,7 +99,7 @@ export const proxyMetadataInput = z.object({
   apiProxyName: objectName,
   apiProxyDescription: text(2000).nullish(),
   apiProxyCreationType: enumOf(CREATION_TYPES),
-  specUrl: z.string().trim().max(2000, 'must be at most 2000 characters').nullish(),
+  specUrl: z.string().trim().max(2000, 'must be at most 2000 characters').refine(noNul, 'must not contain NUL characters').nullish(),
   clientRoute: clientRouteInput.nullish(),
   routingInfo: routingInfoInput.nullish(),
   deploy: z.boolean().nullish(),

@@ -15,7 +15,7 @@ import { endpointCreateInput } from './endpoint-inputs.js'
 import { normalize, rowData, storedFields } from './endpoint-rules.js'
 import { policyDocument, PIPELINES } from './policy-inputs.js'
 import { environmentsNamed, requestedDeployment } from './proxy-deploy.js'
-import { importMetadataInput, relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
+import { importMetadataInput, pathName, relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
 
 // Export and import of one API proxy (vendor 04-api-proxies/crud export/import pages) in the transfer module's
 // package format: one object file `<name>.json` of type API_PROXY plus service-transfer-manifest.json with the
@@ -38,7 +38,7 @@ async function exportImportAccess(db: Tx, actor: Actor, projectName: string): Pr
 /** GET …/apiProxies/{name}/export/: the package (ZIP bytes) and its file name. */
 export async function exportProxy(deps: Deps, actor: Actor, projectName: string, name: string): Promise<{ bytes: Buffer; fileName: string; disposition: string }> {
   const access = await exportImportAccess(deps.prisma, actor, projectName)
-  const proxy = await deps.prisma.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name } } })
+  const proxy = await deps.prisma.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: pathName(name, 'apiProxyName') } } })
   if (!proxy) throw proxyNotFound(name)
   if (ROUTED_KINDS.includes(proxy.kind)) throw malformed(`API proxy '${proxy.name}' is an ${proxy.kind} proxy; this export carries REST proxies (their routing secrets travel through the transfer endpoints' rules)`, { apiProxy: proxy.name, kind: proxy.kind })
   const [endpoints, policies] = await Promise.all([
@@ -94,6 +94,8 @@ function readProxyPackage(file: { bytes: Buffer; fileName?: string } | undefined
   if (proxies.length !== 1 || reading.objects.length !== 1) throw malformed(`apiProxyExportFile: must hold exactly one API proxy; it holds ${reading.objects.length} object(s) of types ${[...new Set(reading.objects.map((o) => o.type))].join(', ') || 'none'}`, { field: 'apiProxyExportFile' })
   const name = objectName.safeParse(proxies[0]!.name)
   if (!name.success) throw malformed(`apiProxyExportFile: the proxy name ${name.error.issues[0]?.message ?? 'is invalid'}`, { field: 'apiProxyExportFile' })
+  // text columns and JSONB refuse NUL characters: refused here, named, instead of by the database
+  if (JSON.stringify(proxies[0]!.body.data).includes('\\u0000')) throw malformed('apiProxyExportFile: the proxy data contains NUL characters', { field: 'apiProxyExportFile' })
   const data = portableProxy.safeParse(proxies[0]!.body.data)
   if (!data.success) {
     const issue = data.error.issues[0]!

@@ -9,7 +9,7 @@ import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { kindWithArticle } from './ai-routing.js'
 import { deleteApiProxyAndUndeploy } from './ai-proxies.js'
 import { deploymentListOf, environmentsNamed, pushProxy, requestedDeployment, unpushProxy } from './proxy-deploy.js'
-import { clientRouteOf, maintenanceOf, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './proxy-inputs.js'
+import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './proxy-inputs.js'
 import { routingViewOf } from './routing-store.js'
 import { fetchSpecDocument } from './spec-fetch.js'
 import { endpointsFromSpec, replaceSpecEndpoints, type SpecEndpoint } from './spec-import.js'
@@ -32,7 +32,8 @@ const json = (v: unknown) => v as Prisma.InputJsonValue
 
 export const settingsOf = (proxy: Pick<ApiProxy, 'settings'>) => (proxy.settings ?? null) as ProxySettings | null
 
-async function findProxy(db: Tx, projectId: string, name: string): Promise<ApiProxy> {
+async function findProxy(db: Tx, projectId: string, rawName: string): Promise<ApiProxy> {
+  const name = pathName(rawName, 'apiProxyName')
   const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId, name } } })
   if (!proxy) throw proxyNotFound(name)
   return proxy
@@ -127,20 +128,21 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
   }
   const stored = settingsOf(current)
   const clientRoute = input.clientRoute ? clientRouteOf(input.clientRoute) : stored?.clientRoute ?? null
-  const relativePath = clientRoute?.relativePathList[0] ?? current.relativePath
-  if (relativePath) await checkRelativePath(deps.prisma, projectId, relativePath, current.id)
+  if (!clientRoute) throw malformed(`clientRoute: is required: API proxy '${current.name}' has no client route yet`, { field: 'clientRoute' })
+  const relativePath = clientRoute.relativePathList[0]!
+  await checkRelativePath(deps.prisma, projectId, relativePath, current.id)
   const environments = input.deploy ? await environmentsNamed(deps.prisma, access, input.deployTargetEnvironmentNameList ?? []) : []
   const endpoints = await specEndpoints(deps, input, source, current)
   const settings: ProxySettings = {
     specUrl: source.from === 'url' ? (input.specUrl ?? null) : stored?.specUrl ?? null,
-    clientRoute: clientRoute ?? clientRouteOf({ relativePathList: [`/${current.name}`] }),
+    clientRoute,
     routing: routingOf(input.routingInfo, stored?.routing),
     backendApiVersion: input.backendApiVersion ?? stored?.backendApiVersion ?? null,
     maintenanceMode: maintenanceOf(input.maintenanceModeSetting, stored?.maintenanceMode),
     categoryList: stored?.categoryList ?? [],
   }
   const proxy = await deps.prisma.$transaction(async (tx) => {
-    if (relativePath) await checkRelativePath(tx, projectId, relativePath, current.id)
+    await checkRelativePath(tx, projectId, relativePath, current.id)
     if (endpoints) await replaceSpecEndpoints(tx, current.id, endpoints)
     return tx.apiProxy.update({
       where: { id: current.id },
@@ -192,7 +194,7 @@ export async function proxyDetailOf(db: Tx, access: ProjectAccess, proxy: ApiPro
 async function deploymentTarget(deps: Deps, actor: Actor, projectName: string, proxyName: string, environmentName: string) {
   const access = await authorizeInProject(deps.prisma, actor, projectName, 'API_MANAGEMENT', 'DEPLOY_UNDEPLOY')
   const proxy = await findProxy(deps.prisma, access.project.id, proxyName)
-  const [environment] = await environmentsNamed(deps.prisma, access, [environmentName], 'environmentName')
+  const [environment] = await environmentsNamed(deps.prisma, access, [pathName(environmentName, 'environmentName')], 'environmentName')
   return { access, proxy, environment: environment! }
 }
 
@@ -229,5 +231,5 @@ export function mergeOutcomes(outcomes: DeploymentOutcome[]): DeploymentOutcome 
 
 /** DELETE …/apiProxies/{name}/: deletes the proxy (policies and endpoints with it) and undeploys it where it runs. */
 export async function deleteProxy(deps: Deps, actor: Actor, projectName: string, name: string): Promise<DeploymentOutcome> {
-  return mergeOutcomes(await deleteApiProxyAndUndeploy(deps, actor, projectName, name))
+  return mergeOutcomes(await deleteApiProxyAndUndeploy(deps, actor, projectName, pathName(name, 'apiProxyName')))
 }

@@ -49,7 +49,8 @@ export function endpointsFromSpec(text: string, field: 'specFile' | 'specUrl', p
         method: op.method,
         path: op.path,
         operationId: OPERATION_ID_PATTERN.test(op.name) ? op.name : undefined,
-        description: op.description ? op.description.slice(0, 1000) : undefined,
+        // the document is untrusted: NUL characters (which text columns refuse) are dropped from descriptions
+        description: op.description ? op.description.replace(/\u0000/g, '').slice(0, 1000) : undefined,
       })
       values = normalize(input, proxy as ApiProxy)
     } catch (err) {
