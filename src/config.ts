@@ -26,6 +26,9 @@ const envSchema = z.object({
   OUTBOX_POLL_INTERVAL_MS: intFromEnv(1000, 10),
   /** Audit events older than this are purged at start-up and hourly. */
   AUDIT_RETENTION_DAYS: intFromEnv(365, 1),
+  /** specUrl fetches (API proxies from a URL): loopback and private addresses only when 'true' */
+  SPEC_FETCH_ALLOW_PRIVATE: z.enum(['true', 'false', '']).default('false'),
+  SPEC_FETCH_TIMEOUT_MS: intFromEnv(10_000, 1),
 })
 
 export interface Config {
@@ -40,6 +43,7 @@ export interface Config {
   deployTimeoutMs: number
   outboxPollIntervalMs: number
   auditRetentionDays: number
+  specFetch: { allowPrivateAddresses: boolean; timeoutMs: number }
   authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
 }
 
@@ -65,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deployTimeoutMs: e.DEPLOY_TIMEOUT_MS,
     outboxPollIntervalMs: e.OUTBOX_POLL_INTERVAL_MS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    specFetch: { allowPrivateAddresses: e.SPEC_FETCH_ALLOW_PRIVATE === 'true', timeoutMs: e.SPEC_FETCH_TIMEOUT_MS },
     authThrottle: {
       maxFailuresPerUser: e.AUTH_MAX_FAILURES_PER_USER,
       maxFailuresPerAddress: e.AUTH_MAX_FAILURES_PER_ADDRESS,

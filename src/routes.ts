@@ -19,6 +19,9 @@ import { presetRoutes } from './modules/presets/rest.js'
 import { limitPlanRoutes } from './modules/limits/plans/rest.js'
 import { limitAssignmentRoutes } from './modules/limits/assignments/rest.js'
 import { automationRoutes } from './modules/environments-rest/rest.js'
+import { automationProxyRoutes } from './modules/apiproxies/rest-proxies.js'
+import { policyRoutes } from './modules/apiproxies/rest-policies.js'
+import { groupRoutes } from './modules/apiproxies/rest-groups.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -43,4 +46,7 @@ export const routeTables: RouteDef[] = [
   ...limitAssignmentRoutes,
   ...transferRoutes,
   ...automationRoutes,
+  ...automationProxyRoutes,
+  ...policyRoutes,
+  ...groupRoutes,
 ]

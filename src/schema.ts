@@ -28,6 +28,7 @@ import { LimitPlanResolver, LimitPlanRevisionResolver } from './modules/limits/p
 import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
 import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
 import { automationResolvers } from './modules/environments-rest/graphql.js'
+import { ApiProxyAutomationResolver, ApiProxyGroupResolver } from './modules/apiproxies/automation-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -69,6 +70,8 @@ export const resolvers: NonEmptyArray<Function> = [
   VectorDbResolver,
   KnowledgeBaseResolver,
   ...automationResolvers,
+  ApiProxyAutomationResolver,
+  ApiProxyGroupResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {
