@@ -16,6 +16,8 @@ export const REQUEST_LIMITS = {
   formFieldChars: 1024,
   /** objects and arrays nested in one JSON value */
   jsonDepth: 64,
+  /** a multipart body beyond its file parts' own bounds (text fields, part headers) */
+  multipartOverheadBytes: 1024 * 1024,
 } as const
 
 /** A body over its size limit: 413 in the surface's envelope (malformedRequest, reason bodyTooLarge). */
@@ -66,13 +68,18 @@ export function guardValue(value: unknown, path: (string | number)[] = [], depth
   }
 }
 
-/** Reads the whole body up to `limitBytes` (413 beyond, decided from Content-Length when it is sent). */
-export async function readRawBody(req: Request, limitBytes: number): Promise<Buffer> {
+/** 413 at once for a body whose Content-Length is over the limit, before reading any of it. */
+export function refuseDeclaredOversize(req: Request, limitBytes: number): void {
   const declared = Number(req.headers['content-length'])
   if (Number.isFinite(declared) && declared > limitBytes) {
     req.resume() // discard the rest, so the connection can answer
     throw new BodyTooLargeError(limitBytes)
   }
+}
+
+/** Reads the whole body up to `limitBytes` (413 beyond, decided from Content-Length when it is sent). */
+export async function readRawBody(req: Request, limitBytes: number): Promise<Buffer> {
+  refuseDeclaredOversize(req, limitBytes)
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -111,7 +118,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
 /** A form-encoded body: every field a string of bounded length without NUL (the first value of a repeated name). */
 export async function readFormBody(req: Request): Promise<Record<string, string>> {
   if (!req.is('application/x-www-form-urlencoded')) {
-    throw new DomainError('validation', 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded')
+    throw malformed('Content-Type must be application/x-www-form-urlencoded', { reason: 'unsupportedMediaType' })
   }
   const raw = await readRawBody(req, REQUEST_LIMITS.formBodyBytes)
   const fields: Record<string, string> = {}

@@ -7,14 +7,17 @@ import { renderLegacyError } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
 import { readMultipart } from './multipart.js'
 import { bodyRequired, type EnvelopeStyle, type MultipartBody, type RouteDef, type RouteInput } from './routes.js'
-import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody } from './input-guards.js'
+import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, refuseDeclaredOversize, REQUEST_LIMITS } from './input-guards.js'
 import { auditRestCall } from './audit.js'
 
 /** Reads the declared body through the input guards (size, NUL, depth); bodyRequired before any field rule. */
 async function readBody(route: RouteDef, req: Request): Promise<unknown> {
   const kind = route.body?.kind
   if (!kind) return undefined
-  if (route.body?.kind === 'multipart') return guardedMultipart(await readMultipart(req, route.body.maxFileBytes))
+  if (route.body?.kind === 'multipart') {
+    refuseDeclaredOversize(req, route.body.maxFileBytes * route.body.files.length + REQUEST_LIMITS.multipartOverheadBytes)
+    return guardedMultipart(await readMultipart(req, route.body.maxFileBytes))
+  }
   if (kind === 'form') return readFormBody(req)
   const body = await readJsonBody(req)
   if ((body === undefined || body === null) && bodyRequired(route)) throw malformed('Request body is required', { reason: 'bodyRequired' })
