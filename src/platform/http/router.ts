@@ -20,7 +20,7 @@ async function readBody(route: RouteDef, req: Request): Promise<unknown> {
   }
   if (kind === 'form') return readFormBody(req)
   const body = await readJsonBody(req)
-  if ((body === undefined || body === null) && bodyRequired(route)) throw malformed('Request body is required', { reason: 'bodyRequired' })
+  if (body === undefined && bodyRequired(route)) throw malformed('Request body is required', { reason: 'bodyRequired' })
   return body
 }
 
