@@ -37,7 +37,7 @@ export function renderError(style: EnvelopeStyle, err: DomainError, correlationI
   if (style === 'common') return renderCommonError(err, correlationId)
   if (style === 'oauth') {
     const status = err.kind === 'unauthenticated' ? 401 : err.kind === 'internal' ? 500 : 400
-    const error = err.kind === 'internal' ? 'server_error' : oauthErrors.has(err.errorKey) ? err.errorKey : 'invalid_request'
+    const error = err.kind === 'internal' ? 'server_error' : oauthErrors.has(err.errorKey) ? err.errorKey : status === 401 ? 'unauthorized_client' : 'invalid_request'
     return { status, body: { error, error_description: err.message } }
   }
   return renderLegacyError(err)
