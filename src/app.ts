@@ -15,7 +15,7 @@ import { Loaders, type GqlContext } from './platform/graphql/context.js'
 import { correlationIdOnErrors, formatGraphqlError } from './platform/graphql/errors.js'
 import { auditMutations } from './platform/graphql/audit.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
-import { operationLimits } from './platform/graphql/limits.js'
+import { graphqlBodyGuard, operationLimits } from './platform/graphql/limits.js'
 import { drainHttpServer } from './platform/http/drain.js'
 import { buildOpenApi, openApiYaml } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
@@ -95,7 +95,7 @@ export async function createApp(deps: Deps): Promise<App> {
       next()
     },
     graphqlUploadExpress({ maxFileSize: 64 * 1024 * 1024, maxFiles: 5 }),
-    express.json({ limit: '10mb' }),
+    graphqlBodyGuard(),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({
         deps,

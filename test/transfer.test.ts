@@ -98,8 +98,9 @@ describe('transfer refusals: nothing changes, nothing is pushed', () => {
     const before = await snapshot()
     const malformed = { field: 'organizationCode' }
     for (const body of [undefined, {}, { organizationCode: '' }, { organizationCode: '   ' }, { organizationCode: null }, [], 'not json']) {
-      await expectRefused(await transfer('consumers', c.consumerKey, body), 400, 'malformedRequest', body === 'not json' ? { reason: 'bodyNotJson' } : malformed, before)
-      await expectRefused(await transfer('applications', 'app_whatever', body), 400, 'malformedRequest', body === 'not json' ? { reason: 'bodyNotJson' } : malformed, before)
+      const params = body === 'not json' ? { reason: 'bodyNotJson' } : body === undefined ? { reason: 'bodyRequired' } : malformed
+      await expectRefused(await transfer('consumers', c.consumerKey, body), 400, 'malformedRequest', params, before)
+      await expectRefused(await transfer('applications', 'app_whatever', body), 400, 'malformedRequest', params, before)
     }
     // before the project, the permission, the key and the organization are even looked at
     await expectRefused(await transfer('consumers', c.consumerKey, {}, { token: tokens.carol }), 400, 'malformedRequest', malformed, before)

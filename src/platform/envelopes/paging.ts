@@ -27,10 +27,13 @@ export interface PagingQuery {
   sort?: unknown
 }
 
-function wholeNumber(value: unknown, field: string, min: number): number | undefined {
+/** Highest page number accepted: page × size stays a safe row offset for either database. */
+export const MAX_PAGE = 10_000_000
+
+function wholeNumber(value: unknown, field: string, min: number, max: number): number | undefined {
   if (value === undefined || value === null || value === '') return undefined
-  const n = typeof value === 'number' ? value : Number(value)
-  if (!Number.isInteger(n) || n < min) throw malformed(`${field} must be an integer of at least ${min}`, { field })
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,16}\s*$/.test(value) ? Number(value) : NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw malformed(`${field} must be an integer from ${min} to ${max}`, { field })
   return n
 }
 
@@ -49,10 +52,11 @@ function parseSort(raw: string, policy: SortPolicy): SortOrder {
   return { field, direction }
 }
 
-/** page from 0, size default 20 capped at 200, sort `field,direction` from the supported set. */
+/** page from 0 to MAX_PAGE, size default 20 capped at 200, sort `field,direction` from the supported set. */
 export function parsePaging(query: PagingQuery, policy: SortPolicy): PageRequest {
-  const page = wholeNumber(query.page, 'page', 0) ?? 0
-  const size = Math.min(wholeNumber(query.size, 'size', 1) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+  const page = wholeNumber(query.page, 'page', 0, MAX_PAGE) ?? 0
+  // a size over the cap is served at the cap; one beyond any integer is refused like the page
+  const size = Math.min(wholeNumber(query.size, 'size', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
   const rawSorts = query.sort === undefined || query.sort === '' ? [policy.defaultSort] : ([] as unknown[]).concat(query.sort)
   const sort = rawSorts.map((s) => parseSort(String(s), policy))
   return { page, size, sort, skip: page * size, take: size }

@@ -22,7 +22,7 @@ const busboy = createRequire(import.meta.url)('busboy') as BusboyFactory
 /** Reads a whole multipart/form-data body with busboy: text fields, and file parts into memory up to a size. */
 export function readMultipart(req: Request, maxFileBytes: number): Promise<MultipartBody> {
   if (!req.is('multipart/form-data')) {
-    return Promise.reject(new DomainError('validation', 'invalid_request', 'Content-Type must be multipart/form-data'))
+    return Promise.reject(malformed('Content-Type must be multipart/form-data', { reason: 'unsupportedMediaType' }))
   }
   return new Promise((resolve, reject) => {
     let parser: Busboy

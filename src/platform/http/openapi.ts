@@ -1,6 +1,6 @@
 import { dump } from 'js-yaml'
 import { z } from 'zod'
-import type { RouteDef } from './routes.js'
+import { bodyRequired, type RouteDef } from './routes.js'
 
 const errorBodies = {
   legacy: { type: 'object', properties: { status: { const: 'FAILURE' }, resultMessage: { type: 'string' } } },
@@ -45,7 +45,7 @@ function operation(route: RouteDef) {
     ...(route.body
       ? {
           requestBody: {
-            required: route.body.required ?? route.body.kind !== 'json',
+            required: bodyRequired(route),
             content: {
               [mediaTypes[route.body.kind]]: {
                 schema: route.body.schema ? jsonSchema(route.body.schema) : { type: 'object' },

@@ -1,4 +1,4 @@
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express'
+import type { Express, Request, Response } from 'express'
 import { authenticate, presentedToken, type Surface } from '../auth/tokens.js'
 import type { Deps } from '../context.js'
 import { asDomainError, DomainError, malformed } from '../errors/domain-error.js'
@@ -6,44 +6,47 @@ import { renderCommonError } from '../envelopes/common.js'
 import { renderLegacyError } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
 import { readMultipart } from './multipart.js'
-import type { EnvelopeStyle, RouteDef, RouteInput } from './routes.js'
+import { bodyRequired, type EnvelopeStyle, type MultipartBody, type RouteDef, type RouteInput } from './routes.js'
+import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, refuseDeclaredOversize, REQUEST_LIMITS } from './input-guards.js'
 import { auditedRestCall } from './audit.js'
 
-const jsonParser = express.json({ limit: '10mb' })
-const formParser = express.urlencoded({ extended: false, limit: '1mb' })
-
-function run(middleware: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => middleware(req, res, (err?: unknown) => (err ? reject(err) : resolve())))
-}
-
-async function readBody(route: RouteDef, req: Request, res: Response): Promise<unknown> {
+/** Reads the declared body through the input guards (size, NUL, depth); bodyRequired before any field rule. */
+async function readBody(route: RouteDef, req: Request): Promise<unknown> {
   const kind = route.body?.kind
   if (!kind) return undefined
-  if (route.body?.kind === 'multipart') return readMultipart(req, route.body.maxFileBytes)
-  if (kind === 'form') {
-    if (!req.is('application/x-www-form-urlencoded')) {
-      throw new DomainError('validation', 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded')
-    }
-    await run(formParser, req, res)
-    return req.body ?? {}
+  if (route.body?.kind === 'multipart') {
+    refuseDeclaredOversize(req, route.body.maxFileBytes * route.body.files.length + REQUEST_LIMITS.multipartOverheadBytes)
+    return guardedMultipart(await readMultipart(req, route.body.maxFileBytes))
   }
-  try {
-    await run(jsonParser, req, res)
-  } catch {
-    throw malformed('Request body is not valid JSON', { reason: 'bodyNotJson' })
-  }
-  // express.json leaves the body undefined when the request sent none (or not as JSON)
-  if (req.body === undefined && route.body?.required) throw malformed('Request body is required', { reason: 'bodyRequired' })
-  return req.body
+  if (kind === 'form') return readFormBody(req)
+  const body = await readJsonBody(req)
+  if (body === undefined && bodyRequired(route)) throw malformed('Request body is required', { reason: 'bodyRequired' })
+  return body
 }
+
+function guardedMultipart(body: MultipartBody): MultipartBody {
+  guardValue(body.fields)
+  for (const [name, file] of Object.entries(body.files)) if (file.fileName !== undefined) guardValue(file.fileName, [name])
+  return body
+}
+
+/** OAuth error codes (RFC 6749 §5.2) the token endpoint may answer; anything else a client got wrong is invalid_request. */
+const oauthErrors = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'])
 
 export function renderError(style: EnvelopeStyle, err: DomainError, correlationId: string): { status: number; body: unknown } {
   if (style === 'common') return renderCommonError(err, correlationId)
   if (style === 'oauth') {
     const status = err.kind === 'unauthenticated' ? 401 : err.kind === 'internal' ? 500 : 400
-    return { status, body: { error: err.errorKey, error_description: err.message } }
+    const error = err.kind === 'internal' ? 'server_error' : oauthErrors.has(err.errorKey) ? err.errorKey : status === 401 ? 'unauthorized_client' : 'invalid_request'
+    return { status, body: { error, error_description: err.message } }
   }
   return renderLegacyError(err)
+}
+
+/** renderError, with 413 for a body over its limit whatever the surface's envelope. */
+function renderRefusal(style: EnvelopeStyle, err: DomainError, correlationId: string): { status: number; body: unknown } {
+  const rendered = renderError(style, err, correlationId)
+  return err instanceof BodyTooLargeError ? { ...rendered, status: 413 } : rendered
 }
 
 export const surfaceOf = (path: string): Surface => (path.startsWith('/apiops') ? 'apiops' : 'api')
@@ -59,10 +62,11 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
       try {
         const actor = route.auth === 'public' ? null : await authenticate(deps.prisma, presentedToken(req.headers), surface)
         if (actor?.kind === 'user') res.locals.username = actor.username
+        guardUrlInput(req.params, req.query as Record<string, unknown>)
         const input: RouteInput = {
           params: req.params as Record<string, string>,
           query: req.query as Record<string, unknown>,
-          body: await readBody(route, req, res),
+          body: await readBody(route, req),
           headers: req.headers,
           clientAddress: req.socket.remoteAddress ?? 'unknown',
         }
@@ -75,7 +79,7 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
       } catch (err) {
         const domain = asDomainError(err)
         if (domain.kind === 'internal') logger.error({ err }, 'unexpected error')
-        const { status, body } = renderError(route.style, domain, correlationId)
+        const { status, body } = renderRefusal(route.style, domain, correlationId)
         if (status === 401 && route.style !== 'oauth') res.setHeader('WWW-Authenticate', 'Bearer')
         res.status(status).json(body)
       }

@@ -61,6 +61,7 @@ export interface RouteDef {
   /**
    * request body: JSON (default for POST/PUT/PATCH), form-encoded only, multipart/form-data, or none.
    * A multipart body arrives as a MultipartBody; `files` names its file parts (for the OpenAPI document).
+   * `required` defaults by style (see bodyRequired): say `required: false` for an optional Common Contract body.
    */
   body?:
     | { kind: 'json' | 'form'; schema?: z.ZodType; required?: boolean }
@@ -78,6 +79,18 @@ export interface RouteDef {
 }
 
 export const defineRoutes = (routes: RouteDef[]) => routes
+
+/**
+ * Whether a call without a body is refused (400 malformedRequest, reason bodyRequired) by the router, before
+ * any field rule or Idempotency-Key claim. A Common Contract route that declares a JSON body takes one unless
+ * it says `required: false`; form and multipart bodies are required unless they say otherwise; a legacy JSON
+ * body only when it says so.
+ */
+export function bodyRequired(route: Pick<RouteDef, 'body' | 'style'>): boolean {
+  if (!route.body) return false
+  if (route.body.required !== undefined) return route.body.required
+  return route.body.kind !== 'json' || route.style === 'common'
+}
 
 export function requireActor(ctx: RouteContext): Actor {
   if (!ctx.actor) throw unauthenticated()

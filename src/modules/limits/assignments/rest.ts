@@ -120,7 +120,7 @@ function assignmentRoutes(s: {
       path: `${one}/${s.actionPrefix}activate`,
       summary: 'DRAFT → ACTIVE (optional version), pushed to the environments',
       query: q,
-      body: { kind: 'json' },
+      body: { kind: 'json', required: false },
       responses: { 200: 'the assignment', ...REFUSALS },
       async handle(ctx, input) {
         const projectName = await s.projectOf(ctx, input, 'MANAGE')
@@ -132,7 +132,7 @@ function assignmentRoutes(s: {
       path: `${one}/${s.actionPrefix}end`,
       summary: 'ACTIVE → ENDED (optional version and reason), undeployed',
       query: q,
-      body: { kind: 'json' },
+      body: { kind: 'json', required: false },
       responses: { 200: 'the assignment', ...REFUSALS },
       async handle(ctx, input) {
         const projectName = await s.projectOf(ctx, input, 'MANAGE')

@@ -65,7 +65,7 @@ export const limitDefaultRoutes = defineRoutes([
   {
     method: 'post', path: `${BASE}/:defaultKey/actions/activate`, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'DISABLED → ACTIVE: the owner\'s enabled default for its family and actor scope',
-    body: { kind: 'json', schema: versionInput },
+    body: { kind: 'json', required: false, schema: versionInput },
     responses: { 200: 'the default', ...refusals },
     async handle(ctx, input) {
       return { body: await activateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }
@@ -74,7 +74,7 @@ export const limitDefaultRoutes = defineRoutes([
   {
     method: 'post', path: `${BASE}/:defaultKey/actions/disable`, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'ACTIVE → DISABLED',
-    body: { kind: 'json', schema: versionInput },
+    body: { kind: 'json', required: false, schema: versionInput },
     responses: { 200: 'the default', ...refusals },
     async handle(ctx, input) {
       return { body: await disableLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }

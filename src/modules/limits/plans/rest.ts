@@ -172,7 +172,7 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/revisions/:revision/${s.actionPrefix}publish`,
       summary: 'Publish a draft revision (optional changeReason): previous published revision SUPERSEDED, referencing assignments recompiled and pushed',
       query: projectQuery,
-      body: { kind: 'json' },
+      body: { kind: 'json', required: false },
       responses: { 200: 'the revision', ...REFUSALS },
       async handle(ctx, input) {
         const { plan, revision } = await publishRevision(ctx.deps, actor(ctx), s.project(input), input.params.planKey, input.params.revision, input.body)
