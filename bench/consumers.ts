@@ -50,21 +50,26 @@ async function seed(svc: RunningService): Promise<string> {
   return projectId
 }
 
-/** p50 latency of `total` calls made by `clients` concurrent loops (after one warm-up call per client). */
-async function p50(fn: () => Promise<unknown>, clients = CLIENTS, total = REQUESTS): Promise<number> {
-  await Promise.all(Array.from({ length: clients }, fn))
-  const times: number[] = []
-  let left = total
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (left-- > 0) {
-        const t0 = performance.now()
-        await fn()
-        times.push(performance.now() - t0)
-      }
-    }),
-  )
-  return median(times)
+/**
+ * p50 latency of each case, the cases interleaved: round after round, each case in turn runs CLIENTS calls at
+ * once, so a machine that gets busier or quieter during the run weighs on every case alike (ratios hold).
+ */
+async function p50s<K extends string>(cases: Record<K, () => Promise<unknown>>, rounds = Math.ceil(REQUESTS / CLIENTS)): Promise<Record<K, number>> {
+  const names = Object.keys(cases) as K[]
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>
+  for (const n of names) await Promise.all(Array.from({ length: CLIENTS }, cases[n])) // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const n of names) {
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          const t0 = performance.now()
+          await cases[n]()
+          times[n].push(performance.now() - t0)
+        }),
+      )
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>
 }
 
 /**
@@ -122,21 +127,17 @@ async function measure(label: string, env: Record<string, string>) {
     if (gqlCheck.data?.consumers.items.length !== SIZE) throw new Error(`unexpected GraphQL answer: ${JSON.stringify(gqlCheck).slice(0, 200)}`)
 
     const get = (url: string) => () => retried(() => fetch(url, { headers }).then((r) => r.arrayBuffer()))
-    const healthz = await p50(get(`${svc.url}/healthz`))
-    const first = await p50(get(cases.first))
-    const last = await p50(get(cases.last))
-    const search = await p50(get(cases.search))
-    const gql = await p50(graphql)
     // the database doing the same rows bare: the list's own page queries and count, no HTTP, no JSON
     const bare = (page: number, search?: string) => {
       const request = parsePaging({ page, size: SIZE }, CONSUMER_SORT)
       const where = consumerWhere(projectId, { search })
       return () => consumerPage(svc.deps.prisma, where, request)
     }
-    const bareFirst = await p50(bare(0))
-    const bareLast = await p50(bare(LAST_PAGE))
-    const bareSearch = await p50(bare(0, SEARCH))
-
+    const t = await p50s({
+      healthz: get(`${svc.url}/healthz`), first: get(cases.first), last: get(cases.last), search: get(cases.search), gql: graphql,
+      bareFirst: bare(0), bareLast: bare(LAST_PAGE), bareSearch: bare(0, SEARCH),
+    })
+    const { healthz, first, last, search, gql, bareFirst, bareLast, bareSearch } = t
     console.log(`GET /healthz (floor)                 p50 ${ms(healthz)}`)
     console.log(`REST page 0                          p50 ${ms(first)}   over /healthz ${ms(first - healthz)}   bare db ${ms(bareFirst)}`)
     console.log(`REST last page (${LAST_PAGE})            p50 ${ms(last)}   last / page 0 ${ratio(last, first)}   bare db ${ms(bareLast)} (${ratio(bareLast, bareFirst)})`)

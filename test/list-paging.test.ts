@@ -57,7 +57,7 @@ afterAll(async () => {
   await svc?.close()
 })
 
-async function get(path: string) {
+async function get(path: string): Promise<any> {
   const res = await svc.http(path, { headers: { authorization: `Bearer ${root}` } })
   const body = await res.json()
   expect(res.status, JSON.stringify(body)).toBe(200)
