@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
-import { lockDataDir } from '../src/platform/db/database.js'
+import { lockDataDir, pgliteExtensions } from '../src/platform/db/database.js'
 
 const port = process.env.STUDIO_PORT ?? '5555'
 const prismaCli = createRequire(import.meta.url).resolve('prisma/build/index.js')
@@ -20,7 +20,7 @@ async function embeddedUrl(): Promise<string> {
   if (!fs.existsSync(path.join(dir, 'PG_VERSION')))
     throw new Error(`No embedded database in ${dir}: start the service once (npm start) to create it, or set DATA_DIR`)
   cleanups.push(lockDataDir(dataDir)) // throws, naming the pid, while the service runs
-  const db = new PGlite(dir)
+  const db = new PGlite(dir, { extensions: pgliteExtensions })
   try {
     await db.waitReady
   } catch (e) {

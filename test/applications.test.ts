@@ -89,9 +89,9 @@ describe('application list', () => {
     }
     expect(await order('name,asc')).toBe('abcd')
     expect(await order('name,desc')).toBe('dcba')
-    // appStatus sorts in the lifecycle order of the enum (ACTIVE, SUSPENDED, PENDING_DELETION, ARCHIVED), ties by name
-    expect(await order('appStatus,asc')).toBe('dacb')
-    expect(await order('appStatus,desc')).toBe('bacd')
+    // appStatus sorts by the constant's name (issue 11 §3: ACTIVE, ARCHIVED, PENDING_DELETION, SUSPENDED), ties by name
+    expect(await order('appStatus,asc')).toBe('dbac')
+    expect(await order('appStatus,desc')).toBe('acbd')
     for (const bad of ['created,asc', 'applicationKind', 'lifecycleRevision,desc']) {
       await refusal(await get(carol, `/apiops/projects/${p.name}/applications?sort=${bad}`), 400, 'unsupportedSortField', { field: 'sort', supported: ['name', 'appStatus'] })
     }

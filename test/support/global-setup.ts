@@ -8,7 +8,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
-import { pgConnectionConfig, defaultMigrationsDir } from '../../src/platform/db/database.js'
+import { pgConnectionConfig, defaultMigrationsDir, pgliteExtensions } from '../../src/platform/db/database.js'
 import { runMigrations } from '../../src/platform/db/migrate.js'
 
 export type TestDbTemplate =
@@ -61,7 +61,7 @@ export default async function setup(project: TestProject) {
 
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-template-'))
   const pgliteDir = path.join(root, 'pglite')
-  const db = new PGlite(pgliteDir)
+  const db = new PGlite(pgliteDir, { extensions: pgliteExtensions })
   try {
     await runMigrations(db, defaultMigrationsDir)
   } finally {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Tx } from '../../platform/context.js'
-import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { limitAssignmentsOfApplication } from '../limits/assignments/by-subject.js'
@@ -37,12 +37,15 @@ export async function listApplicationViews(db: Tx, actor: Actor, projectName: st
     ...(filters.status ? { appStatus: filters.status } : {}),
     ...(filters.search ? { name: containsText(filters.search) } : {}),
   }
-  // name is unique in the project: the tie-break that keeps pages from overlapping when sorting by appStatus
-  return findPage(
-    page,
-    db.application.findMany({ where, include: applicationInclude, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
-    db.application.count({ where }),
-  )
+  // name is unique in the project: the tie-break that keeps pages from overlapping when sorting by appStatus,
+  // and the key of the deferred join (the (projectId, name) unique index holds it)
+  return findPageByKeys(page, {
+    orderBy: orderByFor(page, 'name'),
+    keys: async (window) => (await db.application.findMany({ where, select: { name: true }, ...window })).map((a) => a.name),
+    rows: (names) => db.application.findMany({ where: { projectId: project.id, name: { in: names } }, include: applicationInclude }),
+    keyOf: (a) => a.name,
+    count: () => db.application.count({ where }),
+  })
 }
 
 /** An application of the project by its public key; a key of another project is not found. */

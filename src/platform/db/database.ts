@@ -10,6 +10,9 @@ import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { PrismaClient } from '../../generated/prisma/client.js'
 import { auditedAdapter } from '../audit/audited-adapter.js'
 import { runMigrations } from './migrate.js'
+import { pgliteExtensions } from './pglite-extensions.js'
+
+export { pgliteExtensions }
 
 export type DatabaseKind = 'embedded' | 'postgres'
 
@@ -64,7 +67,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
 
   fs.mkdirSync(opts.dataDir, { recursive: true })
   const unlock = lockDataDir(opts.dataDir)
-  const pglite = new PGlite(path.join(opts.dataDir, 'pglite'))
+  const pglite = new PGlite(path.join(opts.dataDir, 'pglite'), { extensions: pgliteExtensions })
   try {
     await pglite.waitReady
     await runMigrations(pglite, migrationsDir)

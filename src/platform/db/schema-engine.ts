@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils'
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
+import { pgliteExtensions } from './pglite-extensions.js'
 
 type Bg = typeof import('@prisma/schema-engine-wasm/schema_engine_bg')
 let bgPromise: Promise<Bg> | undefined
@@ -52,7 +53,7 @@ export function readMigrations(dir: string): MigrationList {
  * adapter leaks a new PGlite per shadow).
  */
 async function memoryPglite() {
-  const main = new PGlite('memory://')
+  const main = new PGlite('memory://', { extensions: pgliteExtensions })
   await main.waitReady // dumpDataDir() before ready never settles
   const pristine = await main.dumpDataDir('none')
   const shadows: PGlite[] = []
@@ -61,7 +62,7 @@ async function memoryPglite() {
     adapterName: 'pglite-prisma-adapter',
     connect: () => new PrismaPGlite(main).connect(),
     connectToShadowDb: async () => {
-      const shadow = new PGlite({ dataDir: 'memory://', loadDataDir: pristine })
+      const shadow = new PGlite({ dataDir: 'memory://', loadDataDir: pristine, extensions: pgliteExtensions })
       shadows.push(shadow)
       const adapter = await new PrismaPGlite(shadow).connect()
       const dispose = adapter.dispose.bind(adapter)

@@ -105,3 +105,49 @@ export function orderByFor(request: PageRequest, tieBreak: string, columns: Reco
  * wildcards, so they are escaped here to be matched as the characters they are.
  */
 export const containsText = (search: string) => ({ contains: search.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' as const })
+
+type OrderBy = Record<string, SortDirection>[]
+
+/** The same order walked from the other end: every direction flipped (PostgreSQL's default null placement flips with it). */
+const reversed = (orderBy: OrderBy): OrderBy =>
+  orderBy.map((o) => Object.fromEntries(Object.entries(o).map(([field, dir]) => [field, dir === 'asc' ? 'desc' : 'asc'])))
+
+export interface KeyedPageQuery<Row, Key> {
+  /** the full order, ending with a tie-break unique among the rows the list filters */
+  orderBy: OrderBy
+  /** the keys of one window of the order: a findMany that selects only the key, so an index can answer it alone */
+  keys(window: { orderBy: OrderBy; skip: number; take: number }): Promise<Key[]>
+  /** the rows of those keys, in any order */
+  rows(keys: Key[]): Promise<Row[]>
+  keyOf(row: Row): Key
+  count(): Promise<number>
+}
+
+/**
+ * One page by a deferred join: first the page's keys (an index-only scan when an index holds the filter, the
+ * order and the key), then the rows of those keys only, instead of reading and discarding every row before the
+ * offset. A page in the back half of the list walks the order from its far end, so the last page costs what the
+ * first does; the count is then needed first. Same rows, same order, same envelope as findPage.
+ */
+export async function findPageByKeys<Row, Key>(request: PageRequest, q: KeyedPageQuery<Row, Key>): Promise<Page<Row>> {
+  let total: number
+  let keys: Key[]
+  if (request.skip === 0) {
+    ;[keys, total] = await Promise.all([q.keys({ orderBy: q.orderBy, skip: 0, take: request.take }), q.count()])
+  } else {
+    total = await q.count()
+    const take = Math.min(request.take, total - request.skip)
+    if (take <= 0) keys = []
+    else {
+      const fromEnd = total - request.skip - take
+      keys = fromEnd < request.skip
+        ? (await q.keys({ orderBy: reversed(q.orderBy), skip: fromEnd, take })).reverse()
+        : await q.keys({ orderBy: q.orderBy, skip: request.skip, take })
+    }
+  }
+  const rows = keys.length ? await q.rows(keys) : []
+  const byKey = new Map(rows.map((r) => [q.keyOf(r), r]))
+  // a row deleted between the two reads is left out, as a later read would
+  const items = keys.flatMap((k) => byKey.get(k) ?? [])
+  return toPage(request, items, total)
+}

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Prisma } from '../../../generated/prisma/client.js'
 import { actorName, type Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
-import { findPage, orderByFor, parsePaging, type Page } from '../../../platform/envelopes/paging.js'
+import { findPage, findPageByKeys, orderByFor, parsePaging, type Page } from '../../../platform/envelopes/paging.js'
 import { DomainError, lifecycleConflict, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { withIdempotency } from '../../../platform/idempotency/claims.js'
@@ -66,11 +66,14 @@ export async function listAssignmentsInProject(db: Tx, projectId: string, query:
     ...(filters.status ? { status: filters.status } : {}),
     ...bySubject,
   }
-  return findPage(
-    page,
-    db.limitAssignment.findMany({ where, include: assignmentInclude, orderBy: orderByFor(page, 'bindingKey'), skip: page.skip, take: page.take }),
-    db.limitAssignment.count({ where }),
-  )
+  // bindingKey (unique) is the tie-break and the key of the deferred join
+  return findPageByKeys(page, {
+    orderBy: orderByFor(page, 'bindingKey'),
+    keys: async (window) => (await db.limitAssignment.findMany({ where, select: { bindingKey: true }, ...window })).map((a) => a.bindingKey),
+    rows: (bindingKeys) => db.limitAssignment.findMany({ where: { bindingKey: { in: bindingKeys } }, include: assignmentInclude }),
+    keyOf: (a) => a.bindingKey,
+    count: () => db.limitAssignment.count({ where }),
+  })
 }
 
 /** GET /limit-assignments: filters family, status, subjectType, subjectKey; paged, sort assignedAt,desc by default. */

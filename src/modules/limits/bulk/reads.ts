@@ -1,6 +1,6 @@
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Tx } from '../../../platform/context.js'
-import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { findPage, findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../../platform/envelopes/paging.js'
 import { bulkProject, findRun } from './access.js'
 import { issueView, runView } from './views.js'
 
@@ -17,11 +17,14 @@ export async function pageBulkRuns(db: Tx, actor: Actor, projectName: string, qu
   const project = await bulkProject(db, actor, projectName, 'VIEW')
   const page = parsePaging(query, RUN_SORT)
   const where = { projectId: project.id }
-  return findPage(
-    page,
-    db.limitBulkRun.findMany({ where, orderBy: orderByFor(page, 'runId', { status: 'runStatus' }), skip: page.skip, take: page.take }),
-    db.limitBulkRun.count({ where }),
-  )
+  // runId (unique) is the tie-break and the key of the deferred join
+  return findPageByKeys(page, {
+    orderBy: orderByFor(page, 'runId', { status: 'runStatus' }),
+    keys: async (window) => (await db.limitBulkRun.findMany({ where, select: { runId: true }, ...window })).map((r) => r.runId),
+    rows: (runIds) => db.limitBulkRun.findMany({ where: { runId: { in: runIds } } }),
+    keyOf: (r) => r.runId,
+    count: () => db.limitBulkRun.count({ where }),
+  })
 }
 
 export async function listBulkRuns(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
