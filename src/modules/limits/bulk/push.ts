@@ -1,8 +1,8 @@
 import type { Prisma } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
-import { supersedeDeliveries } from '../../../platform/deploy/outbox.js'
+import { supersedeMany } from '../../../platform/deploy/batch.js'
 import { projectEnvironments } from '../../../platform/deploy/project.js'
-import type { DeployEnvironment, DeployMessage } from '../../../platform/deploy/pusher.js'
+import { pushMessages, type DeployEnvironment, type DeployMessage } from '../../../platform/deploy/pusher.js'
 import { canonicalHash } from '../../../platform/hashing/canonical.js'
 import { assignmentInclude, compileAssignment, type AssignmentRow } from '../assignments/service.js'
 import { subjectKeyOf } from '../assignments/views.js'
@@ -17,7 +17,6 @@ import { subjectKeyOf } from '../assignments/views.js'
 
 const DEPLOY_KIND = 'LIMIT_ASSIGNMENT'
 const OUTBOX_PREFIX = 'limitAssignment'
-const CONCURRENCY = 16
 
 /** Everything compileAssignment reads except the subject and bindingKey. */
 const contentSignature = (row: AssignmentRow) =>
@@ -29,10 +28,15 @@ const contentSignature = (row: AssignmentRow) =>
     validity: [row.validFrom?.toISOString() ?? null, row.validUntil?.toISOString() ?? null],
   })
 
-/** One message to one environment, with the outbox row that stands for it until it is acknowledged. */
-interface StagedPush { outboxId: string; environment: DeployEnvironment; message: DeployMessage }
+/** The chunk's messages for every environment with workers, and the outbox row standing for each pair until acknowledged. */
+export interface StagedChunk {
+  environments: DeployEnvironment[]
+  messages: DeployMessage[]
+  /** outboxIds[message][environment] */
+  outboxIds: string[][]
+}
 
-export interface StagedChunk { pushes: StagedPush[] }
+const NOTHING_STAGED: StagedChunk = { environments: [], messages: [], outboxIds: [] }
 
 /**
  * Inside the chunk's transaction: compiles the touched assignments and records one outbox row per message and
@@ -41,15 +45,19 @@ export interface StagedChunk { pushes: StagedPush[] }
  */
 export async function stageChunkPushes(tx: Tx, project: { id: string; name: string }, assignmentIds: string[], graceMs: number): Promise<StagedChunk> {
   const environments = (await projectEnvironments(tx, project.id)).filter((e) => e.workerUrls.length > 0)
-  if (!environments.length || !assignmentIds.length) return { pushes: [] }
-  const rows = await tx.limitAssignment.findMany({ where: { id: { in: assignmentIds }, status: { in: ['ACTIVE', 'ENDED'] } }, include: assignmentInclude })
+  if (!environments.length || !assignmentIds.length) return NOTHING_STAGED
+  const found = await tx.limitAssignment.findMany({ where: { id: { in: assignmentIds }, status: { in: ['ACTIVE', 'ENDED'] } }, include: assignmentInclude })
+  // in the order the chunk decided them (an ended row before the one that replaced it)
+  const position = new Map(assignmentIds.map((id, i) => [id, i]))
+  const rows = found.sort((a, b) => position.get(a.id)! - position.get(b.id)!)
   const compiled = new Map<string, Awaited<ReturnType<typeof compileAssignment>>>()
-  const messages: { row: AssignmentRow; message: DeployMessage }[] = []
+  const messages: DeployMessage[] = []
+  const subjects: string[] = []
+  const ended: string[] = []
   for (const row of rows) {
     let config: Record<string, unknown> | null = null
     if (row.status === 'ENDED') {
-      // an undeploy makes older undelivered pushes of the same assignment pointless
-      await supersedeDeliveries(tx, `${OUTBOX_PREFIX}:${row.bindingKey}:`, `superseded by revision ${row.runtimeRevision}`)
+      ended.push(`${OUTBOX_PREFIX}:${row.bindingKey}:`)
     } else {
       const signature = contentSignature(row)
       let template = compiled.get(signature)
@@ -57,36 +65,48 @@ export async function stageChunkPushes(tx: Tx, project: { id: string; name: stri
       const key = subjectKeyOf(row)
       config = { ...template, bindingKey: row.bindingKey, subject: { type: row.subjectType, ...(key !== null ? { key } : {}) } }
     }
-    messages.push({ row, message: { action: row.status === 'ENDED' ? 'UNDEPLOY' : 'DEPLOY', project: project.name, kind: DEPLOY_KIND, name: row.bindingKey, revision: row.runtimeRevision, config } })
+    messages.push({ action: row.status === 'ENDED' ? 'UNDEPLOY' : 'DEPLOY', project: project.name, kind: DEPLOY_KIND, name: row.bindingKey, revision: row.runtimeRevision, config })
+    subjects.push(`${OUTBOX_PREFIX}:${row.bindingKey}:${row.runtimeRevision}`)
   }
+  // an undeploy makes older undelivered pushes of the same assignment pointless
+  await supersedeMany(tx, ended, 'superseded by an undeploy')
   const due = new Date(Date.now() + graceMs)
-  const entries = messages.flatMap(({ row, message }) => environments.map((environment) => ({ environment, message, subject: `${OUTBOX_PREFIX}:${row.bindingKey}:${row.runtimeRevision}` })))
   const created = await tx.deliveryOutbox.createManyAndReturn({
-    data: entries.map((e) => ({ environmentName: e.environment.name, workerUrls: e.environment.workerUrls, message: e.message as unknown as Prisma.InputJsonValue, subject: e.subject, nextAttemptAt: due })),
+    data: messages.flatMap((message, i) =>
+      environments.map((e) => ({ environmentName: e.name, workerUrls: e.workerUrls, message: message as unknown as Prisma.InputJsonValue, subject: subjects[i], nextAttemptAt: due })),
+    ),
     select: { id: true },
   })
-  return { pushes: entries.map((e, i) => ({ outboxId: created[i].id, environment: e.environment, message: e.message })) }
+  const outboxIds = messages.map((_, i) => environments.map((_e, k) => created[i * environments.length + k].id))
+  return { environments, messages, outboxIds }
 }
 
-/** After the commit: delivers the staged pushes now; resolves with how many environments did not acknowledge. */
+/**
+ * After the commit: delivers the chunk's messages now, as batches (RUNTIME.md §4.1), and marks their outbox rows
+ * delivered or due now (the outbox deliverer retries those); resolves with how many (message, environment) pairs
+ * were not acknowledged.
+ */
 export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'>, staged: StagedChunk): Promise<number> {
+  if (!staged.messages.length) return 0
+  const outcome = await pushMessages(deps.deployer, staged.environments, staged.messages)
   const acknowledged: string[] = []
-  const failed: { id: string; error: string }[] = []
-  for (let i = 0; i < staged.pushes.length; i += CONCURRENCY) {
-    await Promise.all(
-      staged.pushes.slice(i, i + CONCURRENCY).map(async (push) => {
-        const result = (await deps.deployer.push([push.environment], push.message)).environmentResults[0]
-        if (result?.success) acknowledged.push(push.outboxId)
-        else failed.push({ id: push.outboxId, error: result?.message ?? 'no result' })
-      }),
-    )
-  }
+  const failed: string[] = []
+  let firstError: string | null = null
+  outcome.environmentResults.forEach((result, k) =>
+    result.errors.forEach((error, i) => {
+      if (error === null) acknowledged.push(staged.outboxIds[i][k])
+      else {
+        failed.push(staged.outboxIds[i][k])
+        firstError ??= error
+      }
+    }),
+  )
   if (acknowledged.length) {
     await deps.prisma.deliveryOutbox.updateMany({ where: { id: { in: acknowledged }, deliveredAt: null }, data: { deliveredAt: new Date(), lastError: null } })
   }
   if (failed.length) {
     // due now: the outbox deliverer retries them with its backoff
-    await deps.prisma.deliveryOutbox.updateMany({ where: { id: { in: failed.map((f) => f.id) }, deliveredAt: null }, data: { nextAttemptAt: new Date(), attempts: 1, lastError: failed[0].error } })
+    await deps.prisma.deliveryOutbox.updateMany({ where: { id: { in: failed }, deliveredAt: null }, data: { nextAttemptAt: new Date(), attempts: 1, lastError: firstError } })
   }
   return failed.length
 }
