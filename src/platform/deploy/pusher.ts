@@ -33,8 +33,17 @@ export const MAX_BATCH_MESSAGES = 500
 /** How long a worker that answered 404/405 to the batch path gets single pushes without being asked again. */
 export const NO_BATCH_MEMORY_MS = 10 * 60_000
 
-/** POSTs a JSON body; resolves with the HTTP status, or the reason there was none. */
-async function post(url: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number } | { error: string }> {
+/** A kept-alive connection the worker closed just as it was reused: nothing was processed, sending again is safe. */
+const isStaleConnection = (e: Error) => {
+  const code = (e.cause as { code?: string } | undefined)?.code
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET'
+}
+
+/**
+ * POSTs a JSON body; resolves with the HTTP status, or the reason there was none. A message carries its revision,
+ * so a worker receiving it twice holds the same state: a connection reset is retried once on a fresh connection.
+ */
+async function post(url: string, path: string, body: unknown, timeoutMs: number, retried = false): Promise<{ status: number } | { error: string }> {
   try {
     const res = await fetch(`${url.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
@@ -47,6 +56,7 @@ async function post(url: string, path: string, body: unknown, timeoutMs: number)
   } catch (err) {
     const e = err as Error
     if (e.name === 'TimeoutError') return { error: `${url} did not answer within ${timeoutMs} ms` }
+    if (!retried && isStaleConnection(e)) return post(url, path, body, timeoutMs, true)
     return { error: `${url} unreachable: ${(e.cause as Error | undefined)?.message ?? e.message}` }
   }
 }
@@ -126,7 +136,10 @@ export function createDeployer(opts: { timeoutMs: number; logger: Logger; metric
         }),
       )
       const failed = environmentResults.filter((r) => r.errors.some((e) => e !== null))
-      if (failed.length) opts.logger.warn({ messages: messages.length, failed: failed.map((f) => f.environmentName) }, 'batched deployment not acknowledged by every environment')
+      if (failed.length) {
+        const firstError = failed[0].errors.find((e) => e !== null)
+        opts.logger.warn({ messages: messages.length, failed: failed.map((f) => f.environmentName), firstError }, 'batched deployment not acknowledged by every environment')
+      }
       return { environmentResults }
     },
     async push(environments, message) {
