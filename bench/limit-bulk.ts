@@ -1,10 +1,14 @@
-// Bulk limit assignment at scale (issue 5): 50,000 consumers in one project, one bulk ASSIGN run over all of them
-// through the API (preview, run, poll until finished), with its wall time and the process's peak RSS; beside it,
-// measured in the same run against the same database, a raw batched INSERT of the same assignment rows (same
-// columns and values) for 50,000 other consumers. Runs the service in process on PGlite, and on PostgreSQL when
-// BENCH_DATABASE_URL is set.
+// Bulk limit assignment at scale (issues 5 and 12): N consumers in one project (10,000 and 50,000), one bulk ASSIGN
+// run over all of them through the API (preview, run, poll until finished) with a gateway worker on loopback that
+// takes batches (RUNTIME.md §4.1) and counts the HTTP requests it receives; its wall time, subjects/s and the
+// process's peak RSS; beside it, measured in the same run against the same database, the floor: one raw
+// INSERT … SELECT of the same assignment rows (same columns and values) for N other consumers, and the ratio.
+// Runs the service in process on PGlite, and on PostgreSQL when BENCH_DATABASE_URL is set.
+// `BENCH_BULK_SIZES=10000,50000` (default) chooses the sizes, `BENCH_BULK_ONLY=pglite|postgres` one database.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../src/config.js'
@@ -14,9 +18,8 @@ import { mintPublicKey } from '../src/platform/keys.js'
 import { startService, type RunningService } from '../src/service.js'
 import { withScratchDatabase } from './scratch-database.js'
 
-const CONSUMERS = 50_000
+const SIZES = (process.env.BENCH_BULK_SIZES ?? '10000,50000').split(',').map(Number)
 const SEED_BATCH = 10_000
-const INSERT_BATCH = 10_000
 const PROJECT = 'bench-bulk'
 const RAW_PROJECT = 'bench-bulk-raw'
 const KEY = crypto.randomBytes(32).toString('base64')
@@ -26,7 +29,30 @@ const CONTENT = { family: 'REQUEST_RATE', mode: 'CUSTOM', customRuleSpec: { requ
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
 
-async function seedConsumers(svc: RunningService, projectName: string): Promise<{ projectId: string; ids: string[] }> {
+/** A gateway worker that takes batches and counts what it receives. */
+async function countingWorker() {
+  const counts = { requests: 0, batches: 0, messages: 0 }
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      counts.requests++
+      if (req.url === '/deployments/batch') {
+        counts.batches++
+        counts.messages += (JSON.parse(body) as { messages: unknown[] }).messages.length
+      } else counts.messages++
+      res.end('{}')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    counts,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+  }
+}
+
+async function seedConsumers(svc: RunningService, projectName: string, CONSUMERS: number): Promise<{ projectId: string; ids: string[] }> {
   const prisma = svc.deps.prisma
   const { id: projectId } = await prisma.project.findUniqueOrThrow({ where: { name: projectName } })
   for (let start = 0; start < CONSUMERS; start += SEED_BATCH) {
@@ -52,14 +78,14 @@ async function api(svc: RunningService, token: string, method: string, pathname:
   return json
 }
 
-/** The same rows a bulk run writes (content columns, live scope key, source BULK, ACTIVE), in batched INSERTs. */
+/** The same rows a bulk run writes (content columns, live scope key, source BULK, ACTIVE), in one INSERT … SELECT. */
 async function rawInsert(svc: RunningService, projectId: string, subjectIds: string[]): Promise<number> {
   const prisma = svc.deps.prisma
   const content = validateAssignmentContent(CONTENT, { subjectType: 'CONSUMER', bulk: true })
   const c = contentColumns(content, null)
   const t0 = performance.now()
-  for (let start = 0; start < subjectIds.length; start += INSERT_BATCH) {
-    const ids = subjectIds.slice(start, start + INSERT_BATCH)
+  {
+    const ids = subjectIds
     const keys = ids.map(() => mintPublicKey('lb'))
     const scopeKeys = ids.map((id, i) => liveScopeKeyOf(projectId, { type: 'CONSUMER', key: null, ref: { credentialId: id, applicationId: null, apiClientId: null, organizationId: null, apiProxyId: null } }, content, keys[i]))
     await prisma.$executeRaw`
@@ -74,19 +100,22 @@ async function rawInsert(svc: RunningService, projectId: string, subjectIds: str
   return performance.now() - t0
 }
 
-async function measure(label: string, env: Record<string, string>) {
+export interface BulkFigures { label: string; consumers: number; runMs: number; rawMs: number; peakRss: number; rssBefore: number; requests: number; batches: number; messages: number }
+
+async function measure(label: string, env: Record<string, string>, CONSUMERS: number): Promise<BulkFigures> {
   console.log(`\n== bulk limit assignment over ${CONSUMERS.toLocaleString('en')} consumers, ${label} ==`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-bulk-'))
   const bootstrapFile = path.join(dir, 'bootstrap.json')
-  fs.writeFileSync(bootstrapFile, JSON.stringify({ environments: [{ name: 'dev', workerUrls: [] }], users: [USER], projects: [{ name: PROJECT, environments: ['dev'] }, { name: RAW_PROJECT }] }))
+  const worker = await countingWorker()
+  fs.writeFileSync(bootstrapFile, JSON.stringify({ environments: [{ name: 'dev', workerUrls: [worker.url] }], users: [USER], projects: [{ name: PROJECT, environments: ['dev'] }, { name: RAW_PROJECT }] }))
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, GATEWAY_SECRET_KEY: KEY, ...env,
   })
   const svc = await startService(config, createLogger('warn'))
   try {
     const t0 = performance.now()
-    await seedConsumers(svc, PROJECT)
-    const raw = await seedConsumers(svc, RAW_PROJECT)
+    await seedConsumers(svc, PROJECT, CONSUMERS)
+    const raw = await seedConsumers(svc, RAW_PROJECT, CONSUMERS)
     console.log(`seeded 2 × ${CONSUMERS.toLocaleString('en')} consumers in ${seconds(performance.now() - t0)}`)
     const tokenRes = await fetch(`${svc.url}/apiops/auth/token`, {
       method: 'POST',
@@ -104,13 +133,16 @@ async function measure(label: string, env: Record<string, string>) {
     const started = performance.now()
     const preview = await api(svc, token, 'POST', `${base}/limit-assignment-previews`, body)
     const previewMs = performance.now() - started
+    const requestsBefore = worker.counts.requests
+    const runStarted = performance.now()
     const receipt = await api(svc, token, 'POST', `${base}/limit-assignment-runs`, { ...body, previewFingerprint: preview.selectorFingerprint, expectedCount: preview.expectedCount }, { 'idempotency-key': crypto.randomUUID() })
     let run: any
     do {
-      await new Promise((r) => setTimeout(r, 200))
+      await new Promise((r) => setTimeout(r, 25))
       run = await api(svc, token, 'GET', `${base}/limit-assignment-runs/${receipt.runId}`)
     } while (run.runStatus === 'QUEUED' || run.runStatus === 'RUNNING')
     const wallMs = performance.now() - started
+    const runMs = performance.now() - runStarted
     clearInterval(sampler)
     peakRss = Math.max(peakRss, process.memoryUsage().rss)
     if (run.runStatus !== 'SUCCESS' || run.createdCount !== CONSUMERS) throw new Error(`unexpected run: ${JSON.stringify(run).slice(0, 400)}`)
@@ -119,21 +151,39 @@ async function measure(label: string, env: Record<string, string>) {
     const rawCount = await svc.deps.prisma.limitAssignment.count({ where: { bulkRunId: 'raw' } })
     if (rawCount !== CONSUMERS) throw new Error(`raw insert wrote ${rawCount} rows`)
 
+    const requests = worker.counts.requests - requestsBefore
     console.log(`preview (${preview.expectedCount.toLocaleString('en')} subjects): ${seconds(previewMs)}`)
-    console.log(`bulk ASSIGN run, wall time from preview to SUCCESS: ${seconds(wallMs)} (run itself, running → finished: ${seconds(run.durationMs)}; ${Math.round(CONSUMERS / (wallMs / 1000)).toLocaleString('en')} subjects/s)`)
+    console.log(`bulk ASSIGN run, from the run request to SUCCESS: ${seconds(runMs)} (${Math.round(CONSUMERS / (runMs / 1000)).toLocaleString('en')} subjects/s; running → finished: ${seconds(run.durationMs)}; with the preview: ${seconds(wallMs)})`)
+    console.log(`HTTP requests the worker received during the run: ${requests.toLocaleString('en')} (${worker.counts.batches.toLocaleString('en')} batches, ${worker.counts.messages.toLocaleString('en')} messages)`)
     console.log(`peak RSS of the process during the run: ${mib(peakRss)} (before: ${mib(rssBefore)}, +${mib(peakRss - rssBefore)})`)
-    console.log(`raw batched INSERT of the same ${CONSUMERS.toLocaleString('en')} assignment rows (${INSERT_BATCH.toLocaleString('en')} per statement): ${seconds(rawMs)} → the run costs ${(wallMs / rawMs).toFixed(1)}× the raw insert`)
+    console.log(`raw INSERT … SELECT of the same ${CONSUMERS.toLocaleString('en')} assignment rows (one statement): ${seconds(rawMs)} → the run costs ${(runMs / rawMs).toFixed(1)}× the raw insert`)
+    return { label, consumers: CONSUMERS, runMs, rawMs, peakRss, rssBefore, requests, batches: worker.counts.batches, messages: worker.counts.messages }
   } finally {
     await svc.stop()
+    await worker.stop()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
 export async function benchLimitBulk(): Promise<void> {
-  await measure('embedded (PGlite)', {})
+  const figures: BulkFigures[] = []
+  const only = process.env.BENCH_BULK_ONLY // 'pglite' or 'postgres': one database alone
+  if (only !== 'postgres') for (const n of SIZES) figures.push(await measure('embedded (PGlite)', {}, n))
   const pgUrl = process.env.BENCH_DATABASE_URL
-  if (!pgUrl) return
-  await withScratchDatabase(pgUrl, 'gw_bench_bulk', (url) => measure('PostgreSQL', { DATABASE_URL: url }))
+  if (pgUrl && only !== 'pglite') for (const n of SIZES) figures.push(await withScratchDatabase(pgUrl, 'gw_bench_bulk', (url) => measure('PostgreSQL', { DATABASE_URL: url }, n)))
+  console.log('\n== bulk ASSIGN summary ==')
+  console.log('database      subjects   run        subjects/s   raw insert   run/raw   worker requests   peak RSS (+delta)')
+  for (const f of figures) {
+    console.log([
+      f.label.startsWith('PostgreSQL') ? 'PostgreSQL' : 'PGlite', f.consumers.toLocaleString('en'), seconds(f.runMs), Math.round(f.consumers / (f.runMs / 1000)).toLocaleString('en'),
+      seconds(f.rawMs), `${(f.runMs / f.rawMs).toFixed(1)}×`, f.requests.toLocaleString('en'), `${mib(f.peakRss)} (+${mib(f.peakRss - f.rssBefore)})`,
+    ].join('   '))
+  }
+  for (const n of SIZES) {
+    const lite = figures.find((f) => f.consumers === n && !f.label.startsWith('PostgreSQL'))
+    const pg = figures.find((f) => f.consumers === n && f.label.startsWith('PostgreSQL'))
+    if (lite && pg) console.log(`PGlite / PostgreSQL at ${n.toLocaleString('en')} subjects: ${(lite.runMs / pg.runMs).toFixed(2)}×`)
+  }
 }
 
 // `tsx bench/limit-bulk.ts` runs this benchmark alone

@@ -13,18 +13,39 @@ export interface ReceivedDeployment {
 /**
  * A gateway worker on loopback: a real HTTP server that records every POST /deployments and answers
  * with the status it is told to (200 by default), optionally after a delay.
+ *
+ * It also takes POST /deployments/batch (RUNTIME.md §4.1): the messages of a batch are recorded in
+ * `received` like single pushes (unless it answered 404/405: then it did not take them) (so a test reads what the gateway now holds the same way), and
+ * every batch it was sent, acknowledged or not, in `batches`. `batchStatus` is its answer to a batch (by
+ * default the same as `status`; 404 or 405 make it a worker that does not take batches), and
+ * `batchStatusOnce` answers the next batches with the listed statuses first. `requests` counts every request.
  */
 export class FakeWorker {
   readonly received: ReceivedDeployment[] = []
+  readonly batches: { status: number; messages: ReceivedDeployment[] }[] = []
   status = 200
+  batchStatus: number | undefined = undefined
+  batchStatusOnce: number[] = []
+  requests = 0
   delayMs = 0
   private server = http.createServer((req, res) => {
     let body = ''
     req.on('data', (c) => (body += c))
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/deployments') this.received.push(JSON.parse(body))
+      this.requests++
+      let status = 404
+      if (req.method === 'POST' && req.url === '/deployments') {
+        this.received.push(JSON.parse(body))
+        status = this.status
+      } else if (req.method === 'POST' && req.url === '/deployments/batch') {
+        status = this.batchStatusOnce.shift() ?? this.batchStatus ?? this.status
+        const messages = (JSON.parse(body) as { messages: ReceivedDeployment[] }).messages
+        this.batches.push({ status, messages })
+        // like a single push, a batch is recorded whatever the answer; one the worker does not take is not
+        if (status !== 404 && status !== 405) this.received.push(...messages)
+      }
       setTimeout(() => {
-        res.statusCode = req.url === '/deployments' ? this.status : 404
+        res.statusCode = req.url === '/deployments' ? this.status : status
         res.end('{}')
       }, this.delayMs)
     })

@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/auth/actor.js'
 import { type ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
 import { deployIfPermitted, projectEnvironments } from '../../platform/deploy/project.js'
-import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { MAX_BATCH_MESSAGES, outcomeOfMessage, pushMessages, type DeployMessage, type DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { lifecycleConflict, malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
@@ -50,7 +50,7 @@ const access = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANA
   authorizeInProject(db, actor, projectName, IDENTITY, level)
 
 const deployMessage = (deps: Deps, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') => ({
-  action,
+  action: action as 'DEPLOY' | 'UNDEPLOY',
   kind: 'CREDENTIAL',
   name: credential.username,
   revision: credential.revision,
@@ -70,6 +70,30 @@ export async function pushCredentialById(deps: Deps, credentialId: string): Prom
   const credential = await deps.prisma.credential.findUniqueOrThrow({ where: { id: credentialId }, include: { ...credentialOwners, project: true } })
   const message = deployMessage(deps, credential, credential.enabled ? 'DEPLOY' : 'UNDEPLOY')
   return deps.deployer.push(await projectEnvironments(deps.prisma, credential.projectId), { ...message, project: credential.project.name })
+}
+
+/**
+ * pushCredentialById for many credentials at once: each project's credentials reach its workers as batches
+ * (RUNTIME.md §4.1), in the order given. Resolves with each credential's outcome by id.
+ */
+export async function pushCredentialsByIds(deps: Deps, credentialIds: string[]): Promise<Map<string, DeploymentOutcome>> {
+  const outcomes = new Map<string, DeploymentOutcome>()
+  for (let start = 0; start < credentialIds.length; start += MAX_BATCH_MESSAGES) {
+    const ids = credentialIds.slice(start, start + MAX_BATCH_MESSAGES)
+    const found = await deps.prisma.credential.findMany({ where: { id: { in: ids } }, include: { ...credentialOwners, project: true } })
+    const byId = new Map(found.map((c) => [c.id, c]))
+    const byProject = new Map<string, typeof found>()
+    for (const id of ids) {
+      const credential = byId.get(id)
+      if (credential) byProject.set(credential.projectId, [...(byProject.get(credential.projectId) ?? []), credential])
+    }
+    for (const [projectId, credentials] of byProject) {
+      const messages = credentials.map((c) => ({ ...deployMessage(deps, c, c.enabled ? 'DEPLOY' : 'UNDEPLOY'), project: c.project.name }) satisfies DeployMessage)
+      const batch = await pushMessages(deps.deployer, await projectEnvironments(deps.prisma, projectId), messages)
+      credentials.forEach((c, i) => outcomes.set(c.id, outcomeOfMessage(batch, messages[i], i)))
+    }
+  }
+  return outcomes
 }
 
 const seal = (keyring: SecretKeyring, password: string | null | undefined) => (password ? keyring.encrypt(password) : null)

@@ -5,7 +5,7 @@ import type { Deps, Tx } from '../../platform/context.js'
 import { lifecycleConflict, notFound } from '../../platform/errors/domain-error.js'
 import { authorizeInProject, refusePlatformScope } from '../../platform/scope/project-scope.js'
 import { pushApiClientRuntime } from '../apiclients/runtime.js'
-import { pushCredentialById } from '../credentials/service.js'
+import { pushCredentialsByIds } from '../credentials/service.js'
 import { applicationInclude, applicationView, type ApplicationView } from './views.js'
 
 /** appStatus values from which an application never comes back: no suspend, resume or transfer. */
@@ -38,7 +38,8 @@ export const livePushableClients = { operationalState: { not: 'REVOKED' } } as c
  */
 export async function pushAfterCommit(deps: Deps, credentialIds: string[], apiClientIds: string[]): Promise<void> {
   const results = await Promise.allSettled([
-    ...credentialIds.map((id) => pushCredentialById(deps, id)),
+    // many credentials (a resume re-enabling an application's consumers) go as batches (RUNTIME.md §4.1)
+    pushCredentialsByIds(deps, credentialIds),
     ...apiClientIds.map((id) => pushApiClientRuntime(deps, id)),
   ])
   for (const r of results) if (r.status === 'rejected') deps.logger.error({ err: r.reason }, 'push after an identity lifecycle change failed')

@@ -17,26 +17,100 @@ export interface EnvironmentResult { environmentName: string; success: boolean; 
 
 export interface DeploymentOutcome { success: boolean; message: string; responseTimeMs: number; environmentResults: EnvironmentResult[] }
 
+/** Per environment, per message in the order given: null when acknowledged, else why not. */
+export interface BatchEnvironmentResult { environmentName: string; errors: (string | null)[]; responseTimeMs: number }
+
+export interface BatchDeploymentOutcome { environmentResults: BatchEnvironmentResult[] }
+
 export interface Deployer {
   push(environments: DeployEnvironment[], message: DeployMessage): Promise<DeploymentOutcome>
+  /** Many messages to every environment as batches (RUNTIME.md §4.1); see pushMessages for deployers without it. */
+  pushMany?(environments: DeployEnvironment[], messages: DeployMessage[]): Promise<BatchDeploymentOutcome>
 }
 
-async function pushToWorker(url: string, message: DeployMessage, timeoutMs: number): Promise<string | null> {
-  const target = `${url.replace(/\/+$/, '')}/deployments`
+/** At most this many messages per `POST /deployments/batch` (RUNTIME.md §4.1). */
+export const MAX_BATCH_MESSAGES = 500
+/** How long a worker that answered 404/405 to the batch path gets single pushes without being asked again. */
+export const NO_BATCH_MEMORY_MS = 10 * 60_000
+
+/** A kept-alive connection the worker closed just as it was reused: nothing was processed, sending again is safe. */
+const isStaleConnection = (e: Error) => {
+  const code = (e.cause as { code?: string } | undefined)?.code
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET'
+}
+
+/**
+ * POSTs a JSON body; resolves with the HTTP status, or the reason there was none. A message carries its revision,
+ * so a worker receiving it twice holds the same state: a connection reset is retried once on a fresh connection.
+ */
+async function post(url: string, path: string, body: unknown, timeoutMs: number, retried = false): Promise<{ status: number } | { error: string }> {
   try {
-    const res = await fetch(target, {
+    const res = await fetch(`${url.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(message),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     })
     await res.arrayBuffer().catch(() => undefined)
-    return res.ok ? null : `${url} answered HTTP ${res.status}`
+    return { status: res.status }
   } catch (err) {
     const e = err as Error
-    if (e.name === 'TimeoutError') return `${url} did not answer within ${timeoutMs} ms`
-    return `${url} unreachable: ${(e.cause as Error | undefined)?.message ?? e.message}`
+    if (e.name === 'TimeoutError') return { error: `${url} did not answer within ${timeoutMs} ms` }
+    if (!retried && isStaleConnection(e)) return post(url, path, body, timeoutMs, true)
+    return { error: `${url} unreachable: ${(e.cause as Error | undefined)?.message ?? e.message}` }
   }
+}
+
+const failureOf = (url: string, answer: { status: number } | { error: string }): string | null =>
+  'error' in answer ? answer.error : answer.status >= 200 && answer.status < 300 ? null : `${url} answered HTTP ${answer.status}`
+
+async function pushToWorker(url: string, message: DeployMessage, timeoutMs: number): Promise<string | null> {
+  return failureOf(url, await post(url, '/deployments', message, timeoutMs))
+}
+
+/** The identity whose messages must keep their order: a later revision never overtakes an earlier one. */
+const objectOf = (m: DeployMessage) => `${m.project}\u0000${m.kind}\u0000${m.name}`
+
+/**
+ * Sends messages to one worker in order, as batches of at most 500, or as single pushes when the worker does
+ * not take batches (it answered 404/405 to the batch path, now or within the remembered window). A failed batch
+ * fails each of its messages; a later message of an object that already failed here is not sent either (it is
+ * failed with the earlier one), so retries can never deliver an older revision after a newer one.
+ */
+async function pushMessagesToWorker(url: string, messages: DeployMessage[], timeoutMs: number, noBatch: Map<string, number>, count: (batch: boolean, ok: boolean) => void) {
+  const errors: (string | null)[] = new Array(messages.length).fill(null)
+  const failedObjects = new Map<string, string>()
+  const heldBack = (i: number) => {
+    const earlier = failedObjects.get(objectOf(messages[i]))
+    if (earlier !== undefined) errors[i] = `not sent: an earlier message of ${messages[i].kind} '${messages[i].name}' failed (${earlier})`
+    return earlier !== undefined
+  }
+  const fail = (i: number, error: string) => {
+    errors[i] = error
+    if (!failedObjects.has(objectOf(messages[i]))) failedObjects.set(objectOf(messages[i]), error)
+  }
+  for (let start = 0; start < messages.length; start += MAX_BATCH_MESSAGES) {
+    const indexes = [...Array(Math.min(MAX_BATCH_MESSAGES, messages.length - start)).keys()].map((k) => start + k).filter((i) => !heldBack(i))
+    if (!indexes.length) continue
+    if ((noBatch.get(url) ?? 0) <= Date.now()) {
+      const answer = await post(url, '/deployments/batch', { messages: indexes.map((i) => messages[i]) }, timeoutMs)
+      if ('status' in answer && (answer.status === 404 || answer.status === 405)) {
+        noBatch.set(url, Date.now() + NO_BATCH_MEMORY_MS)
+      } else {
+        const error = failureOf(url, answer)
+        count(true, error === null)
+        if (error !== null) for (const i of indexes) fail(i, error)
+        continue
+      }
+    }
+    for (const i of indexes) {
+      if (heldBack(i)) continue
+      const error = await pushToWorker(url, messages[i], timeoutMs)
+      count(false, error === null)
+      if (error !== null) fail(i, error)
+    }
+  }
+  return errors
 }
 
 /**
@@ -45,7 +119,29 @@ async function pushToWorker(url: string, message: DeployMessage, timeoutMs: numb
  * change stays saved.
  */
 export function createDeployer(opts: { timeoutMs: number; logger: Logger; metrics: Metrics }): Deployer {
+  /** workers that do not take batches, until when (RUNTIME.md §4.1 allows remembering it for a while) */
+  const noBatch = new Map<string, number>()
   return {
+    async pushMany(environments, messages) {
+      const environmentResults = await Promise.all(
+        environments.map(async (env): Promise<BatchEnvironmentResult> => {
+          const t0 = Date.now()
+          const errors: (string | null)[] = new Array(messages.length).fill(null)
+          const perWorker = await Promise.all(
+            env.workerUrls.map((u) => pushMessagesToWorker(u, messages, opts.timeoutMs, noBatch, (_batch, ok) => opts.metrics.deployPushes.inc({ outcome: ok ? 'acknowledged' : 'failed' }))),
+          )
+          // an environment acknowledges a message when every one of its workers did
+          for (const workerErrors of perWorker) workerErrors.forEach((e, i) => (errors[i] = e === null ? errors[i] : errors[i] === null ? e : `${errors[i]}; ${e}`))
+          return { environmentName: env.name, errors, responseTimeMs: Date.now() - t0 }
+        }),
+      )
+      const failed = environmentResults.filter((r) => r.errors.some((e) => e !== null))
+      if (failed.length) {
+        const firstError = failed[0].errors.find((e) => e !== null)
+        opts.logger.warn({ messages: messages.length, failed: failed.map((f) => f.environmentName), firstError }, 'batched deployment not acknowledged by every environment')
+      }
+      return { environmentResults }
+    },
     async push(environments, message) {
       const started = Date.now()
       const environmentResults = await Promise.all(
@@ -76,5 +172,43 @@ export function createDeployer(opts: { timeoutMs: number; logger: Logger; metric
         environmentResults,
       }
     },
+  }
+}
+
+/**
+ * Many messages to every environment (RUNTIME.md §4.1): as batches when the deployer can, else one push after
+ * the other in the given order (a deployer built for a test may only have push).
+ */
+export async function pushMessages(deployer: Deployer, environments: DeployEnvironment[], messages: DeployMessage[]): Promise<BatchDeploymentOutcome> {
+  if (!messages.length || !environments.length) return { environmentResults: environments.map((e) => ({ environmentName: e.name, errors: messages.map(() => null), responseTimeMs: 0 })) }
+  if (deployer.pushMany) return deployer.pushMany(environments, messages)
+  const environmentResults = environments.map((e) => ({ environmentName: e.name, errors: [] as (string | null)[], responseTimeMs: 0 }))
+  for (const message of messages) {
+    const outcome = await deployer.push(environments, message)
+    environmentResults.forEach((r, k) => {
+      const result = outcome.environmentResults[k]
+      r.errors.push(result?.success ? null : (result?.message ?? 'no result'))
+      r.responseTimeMs += result?.responseTimeMs ?? 0
+    })
+  }
+  return { environmentResults }
+}
+
+/** The single-push outcome of message `index` of a batched push, for callers that report per object. */
+export function outcomeOfMessage(batch: BatchDeploymentOutcome, message: DeployMessage, index: number): DeploymentOutcome {
+  const environmentResults = batch.environmentResults.map((r) => ({
+    environmentName: r.environmentName,
+    success: r.errors[index] === null,
+    message: r.errors[index] ?? 'Acknowledged',
+    responseTimeMs: r.responseTimeMs,
+  }))
+  const failed = environmentResults.filter((r) => !r.success)
+  return {
+    success: failed.length === 0,
+    message: failed.length === 0
+      ? `${message.action === 'DEPLOY' ? 'Deployed' : 'Undeployed'} to ${environmentResults.length} environment(s)`
+      : `Failed in ${failed.length} of ${environmentResults.length} environment(s): ${failed.map((f) => f.environmentName).join(', ')}`,
+    responseTimeMs: Math.max(0, ...environmentResults.map((r) => r.responseTimeMs)),
+    environmentResults,
   }
 }

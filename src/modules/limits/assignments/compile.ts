@@ -1,5 +1,6 @@
 import type { Deps, Tx } from '../../../platform/context.js'
 import { enqueueDeliveries, supersedeDeliveries } from '../../../platform/deploy/outbox.js'
+import { pushBatchWithOutbox } from '../../../platform/deploy/batch.js'
 import { projectEnvironments } from '../../../platform/deploy/project.js'
 import type { DeployMessage, DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { assignmentInclude, subjectKeyOf, targetView, type AssignmentRow } from './views.js'
@@ -86,22 +87,43 @@ export async function pushAssignment(deps: Pick<Deps, 'prisma' | 'deployer'>, ro
 /** Summary of pushing many assignments: how many environments acknowledged every push. */
 export interface PushSummary { pushed: number; failedEnvironmentPushes: number }
 
+/** Assignments pushed per batched round: one page of rows in memory, one batch per worker (RUNTIME.md §4.1). */
+const PUSH_PAGE = 500
+
 /**
  * Compiles and pushes the given assignments (ACTIVE ones deploy, ENDED ones undeploy; DRAFT rows are
- * skipped), a few at a time. Bulk runs call this after each committed chunk; plan publish calls it for
- * every referencing assignment.
+ * skipped) as batches, a page at a time and per project: environments that do not acknowledge a message are
+ * handed to the retry outbox like a failed single push (older undelivered pushes of the same assignment are
+ * superseded). Plan publish calls it for every referencing assignment.
  */
-export async function pushAssignments(deps: Pick<Deps, 'prisma' | 'deployer'>, assignmentIds: readonly string[], concurrency = 8): Promise<PushSummary> {
+export async function pushAssignments(deps: Pick<Deps, 'prisma' | 'deployer'>, assignmentIds: readonly string[]): Promise<PushSummary> {
   const summary: PushSummary = { pushed: 0, failedEnvironmentPushes: 0 }
-  const rows = await deps.prisma.limitAssignment.findMany({
-    where: { id: { in: [...assignmentIds] }, status: { in: ['ACTIVE', 'ENDED'] } },
-    include: { ...assignmentInclude, project: { select: { name: true } } },
-  })
-  for (let i = 0; i < rows.length; i += concurrency) {
-    const outcomes = await Promise.all(rows.slice(i, i + concurrency).map((row) => pushAssignment(deps, row, row.project.name)))
-    for (const o of outcomes) {
-      summary.pushed++
-      summary.failedEnvironmentPushes += o.environmentResults.filter((r) => !r.success).length
+  for (let start = 0; start < assignmentIds.length; start += PUSH_PAGE) {
+    const rows = await deps.prisma.limitAssignment.findMany({
+      where: { id: { in: assignmentIds.slice(start, start + PUSH_PAGE) }, status: { in: ['ACTIVE', 'ENDED'] } },
+      include: { ...assignmentInclude, project: { select: { name: true } } },
+      orderBy: { bindingKey: 'asc' },
+    })
+    const byProject = new Map<string, typeof rows>()
+    for (const row of rows) byProject.set(row.projectId, [...(byProject.get(row.projectId) ?? []), row])
+    for (const [projectId, projectRows] of byProject) {
+      const items = await Promise.all(
+        projectRows.map(async (row) => ({
+          message: {
+            action: row.status === 'ENDED' ? 'UNDEPLOY' : 'DEPLOY',
+            project: row.project.name,
+            kind: DEPLOY_KIND,
+            name: row.bindingKey,
+            revision: row.runtimeRevision,
+            config: row.status === 'ENDED' ? null : await compileAssignment(deps.prisma, row),
+          } satisfies DeployMessage,
+          subject: `${OUTBOX_PREFIX}:${row.bindingKey}:${row.runtimeRevision}`,
+          supersedePrefix: `${OUTBOX_PREFIX}:${row.bindingKey}:`,
+        })),
+      )
+      const outcome = await pushBatchWithOutbox(deps, await projectEnvironments(deps.prisma, projectId), items)
+      summary.pushed += items.length
+      for (const r of outcome.environmentResults) summary.failedEnvironmentPushes += r.errors.filter((e) => e !== null).length
     }
   }
   return summary

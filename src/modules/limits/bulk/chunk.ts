@@ -43,6 +43,8 @@ export interface ChunkResult {
   rows: SubjectOutcome[]
   /** assignments created or ended: pushed once the chunk has committed */
   touchedAssignmentIds: string[]
+  /** those of them created by the chunk's one INSERT, all with the run's content: pushed without reading them back */
+  createdTogether?: Map<string, { bindingKey: string; subjectKey: string }>
 }
 
 /** Runs fn under a savepoint: on failure the subject's partial writes are undone and the chunk goes on. */
@@ -68,7 +70,7 @@ function failure(err: unknown): Pick<SubjectOutcome, 'messageKey' | 'messagePara
 
 async function applyAssignChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunSubject[]): Promise<ChunkResult> {
   const bulk = ctx.bulk!
-  const result: ChunkResult = { rows: [], touchedAssignmentIds: [] }
+  const result: ChunkResult = { rows: [], touchedAssignmentIds: [], createdTogether: new Map() }
   const base = (s: LimitBulkRunSubject) => ({ seq: s.seq, subjectType: s.subjectType, subjectName: s.subjectName })
   if (!ctx.licensedAtStart) {
     for (const s of subjects) {
@@ -100,6 +102,7 @@ async function applyAssignChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunS
     const fast = createdFast.get(s.subjectId)
     if (fast) {
       result.touchedAssignmentIds.push(fast.id)
+      result.createdTogether!.set(fast.id, { bindingKey: fast.bindingKey, subjectKey: name })
       result.rows.push({ ...row, outcome: 'CREATED', bindingKey: fast.bindingKey })
       continue
     }

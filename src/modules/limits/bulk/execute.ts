@@ -5,7 +5,7 @@ import { DomainError } from '../../../platform/errors/domain-error.js'
 import { currentLicense } from '../../licence/service.js'
 import { applyChunk, type ChunkResult, type RunContext } from './chunk.js'
 import { prepareRun, runContext } from './prepare.js'
-import { deliverStagedPushes, stageChunkPushes } from './push.js'
+import { deliverStagedPushes, stageChunkPushes, type StagedChunk } from './push.js'
 import { LeaseLost, renewLease, updateHeld, type Claimed } from './runner.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
@@ -76,35 +76,51 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   const { prisma } = deps
   const { chunkSize, chunkPauseMs } = claimed.settings
   let cursor = claimed.run.cursor
-  while (cursor < ctx.total) {
-    if (claimed.stopping()) return 'STOPPED'
-    // a licence revoked while the run goes on ends it here, at a chunk boundary; written rows stay
-    if (ctx.licensedAtStart && !(await licenceState(deps, ctx))) return 'LICENSE_REVOKED'
-    const from = cursor
-    const outcome = await prisma.$transaction(
-      async (tx) => {
-        const { cancelRequested, issueCount } = await renewLease(tx, claimed)
-        if (cancelRequested) return null
-        const subjects = await tx.limitBulkRunSubject.findMany({ where: { runId: claimed.run.id, seq: { gte: from, lt: from + chunkSize } }, orderBy: { seq: 'asc' } })
-        const result = await applyChunk(tx, ctx, subjects)
-        await writeChunk(tx, claimed, issueCount, result, Math.min(from + chunkSize, ctx.total))
-        // the chunk's pushes commit with it (in the retry outbox), so a crash after the commit loses none
-        const staged = await stageChunkPushes(tx, ctx.project, result.touchedAssignmentIds, pushGraceMs(claimed))
-        return { result, staged }
-      },
-      { timeout: 300_000, maxWait: 60_000 },
-    )
-    if (!outcome) return 'CANCELLED'
-    cursor = from + chunkSize
-    // the chunk is committed: deliver its pushes now (what is not acknowledged stays with the retry outbox)
-    const failedPushes = await deliverStagedPushes(deps, outcome.staged)
-    if (failedPushes > 0 && !ctx.deployDegraded) {
-      ctx.deployDegraded = true
-      await updateHeld(prisma, claimed, { deploymentState: 'DEGRADED' })
-    }
-    if (chunkPauseMs > 0 && cursor < ctx.total) await sleep(chunkPauseMs)
+  // The pushes of a committed chunk are delivered while the next chunk's transaction runs; the next delivery starts
+  // only once this one is done, so the worker receives the batches one after the other, in order.
+  let delivering: Promise<void> = Promise.resolve()
+  const deliver = (staged: StagedChunk) => {
+    delivering = delivering.then(async () => {
+      const failedPushes = await deliverStagedPushes(deps, staged).catch((err) => {
+        // the outbox rows are staged: they fall due after the grace period and are delivered then
+        deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk chunk push failed; the retry outbox delivers it')
+        return 1
+      })
+      if (failedPushes > 0 && !ctx.deployDegraded) {
+        ctx.deployDegraded = true
+        await updateHeld(prisma, claimed, { deploymentState: 'DEGRADED' })
+      }
+    })
   }
-  return 'DONE'
+  try {
+    while (cursor < ctx.total) {
+      if (claimed.stopping()) return 'STOPPED'
+      // a licence revoked while the run goes on ends it here, at a chunk boundary; written rows stay
+      if (ctx.licensedAtStart && !(await licenceState(deps, ctx))) return 'LICENSE_REVOKED'
+      const from = cursor
+      const outcome = await prisma.$transaction(
+        async (tx) => {
+          const { cancelRequested, issueCount } = await renewLease(tx, claimed)
+          if (cancelRequested) return null
+          const subjects = await tx.limitBulkRunSubject.findMany({ where: { runId: claimed.run.id, seq: { gte: from, lt: from + chunkSize } }, orderBy: { seq: 'asc' } })
+          const result = await applyChunk(tx, ctx, subjects)
+          await writeChunk(tx, claimed, issueCount, result, Math.min(from + chunkSize, ctx.total))
+          // the chunk's pushes commit with it (in the retry outbox), so a crash after the commit loses none
+          return stageChunkPushes(tx, ctx.project, result, pushGraceMs(claimed))
+        },
+        { timeout: 300_000, maxWait: 60_000 },
+      )
+      if (!outcome) return 'CANCELLED'
+      cursor = from + chunkSize
+      // the chunk is committed: deliver its pushes (what is not acknowledged stays with the retry outbox)
+      await delivering
+      deliver(outcome)
+      if (chunkPauseMs > 0 && cursor < ctx.total) await sleep(chunkPauseMs)
+    }
+    return 'DONE'
+  } finally {
+    await delivering
+  }
 }
 
 function finalStatus(run: LimitBulkRun, end: ApplyEnd) {

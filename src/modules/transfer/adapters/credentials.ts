@@ -1,7 +1,7 @@
 import { Prisma } from '../../../generated/prisma/client.js'
 import { can } from '../../../platform/auth/permissions.js'
 import { parseInput } from '../../../platform/errors/validation.js'
-import { credentialInput, insertCredential, pushCredentialById } from '../../credentials/service.js'
+import { credentialInput, insertCredential, pushCredentialsByIds } from '../../credentials/service.js'
 import { credentialOwners, type CredentialWithOwners } from '../../credentials/runtime.js'
 import type { AdapterContext, Advisory, PortableObject, TransferAdapter } from '../registry.js'
 
@@ -153,11 +153,11 @@ export const credentialAdapter: TransferAdapter = {
       return [{ level: 'WARNING', key: 'deployRequired', params: { type: TYPE, names, reason: 'IDENTITY DEPLOY_UNDEPLOY is needed to deploy' } }]
     }
     const rows = await deps.prisma.credential.findMany({ where: { projectId: access.project.id, username: { in: names } }, select: { id: true, username: true } })
-    const failed: string[] = []
-    for (const row of rows) {
-      const outcome = await pushCredentialById(deps, row.id)
-      if (!outcome.success) failed.push(row.username)
-    }
+    // in the order written, as batches (RUNTIME.md §4.1)
+    const order = new Map(names.map((n, i) => [n, i]))
+    rows.sort((a, b) => order.get(a.username)! - order.get(b.username)!)
+    const outcomes = await pushCredentialsByIds(deps, rows.map((r) => r.id))
+    const failed = rows.filter((row) => !outcomes.get(row.id)?.success).map((row) => row.username)
     return failed.length ? [{ level: 'WARNING', key: 'deployRequired', params: { type: TYPE, names: failed.sort(), reason: 'an environment did not acknowledge' } }] : []
   },
 }
