@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js'
 import type { Tx } from '../../platform/context.js'
-import type { Deployer, DeployMessage, DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { outcomeOfMessage, type Deployer, type DeployEnvironment, type DeployMessage, type DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import type { Logger } from '../../platform/http/logger.js'
 
 /**
@@ -9,14 +9,24 @@ import type { Logger } from '../../platform/http/logger.js'
  * row only moves forward: an older revision delivered late (an outbox retry) never overwrites a newer one.
  */
 export async function recordDeployment(db: Tx, message: DeployMessage, outcome: DeploymentOutcome, at = new Date()): Promise<void> {
-  if (!outcome.environmentResults.length) return
+  await recordDeployments(db, [{ message, outcome }], at)
+}
+
+/** Many outcomes in one statement; of one object's messages in one call, the last (newest) counts. */
+export async function recordDeployments(db: Tx, entries: { message: DeployMessage; outcome: DeploymentOutcome }[], at = new Date()): Promise<void> {
   const iso = at.toISOString()
-  const rows = outcome.environmentResults.map(
-    (r) => Prisma.sql`(${message.project}, ${r.environmentName}, ${message.kind}, ${message.name}, ${message.action}, ${message.revision}, ${r.success}, (${iso}::timestamptz AT TIME ZONE 'UTC'))`,
-  )
+  // ON CONFLICT may touch a row only once per statement: keep one row per key, the last one decided
+  const byKey = new Map<string, Prisma.Sql>()
+  for (const { message, outcome } of entries) {
+    for (const r of outcome.environmentResults) {
+      byKey.set(JSON.stringify([message.project, r.environmentName, message.kind, message.name]),
+        Prisma.sql`(${message.project}, ${r.environmentName}, ${message.kind}, ${message.name}, ${message.action}, ${message.revision}, ${r.success}, (${iso}::timestamptz AT TIME ZONE 'UTC'))`)
+    }
+  }
+  if (!byKey.size) return
   await db.$executeRaw`
     INSERT INTO "DeploymentRecord" ("projectName", "environmentName", "kind", "name", "action", "revision", "acknowledged", "at")
-    VALUES ${Prisma.join(rows)}
+    VALUES ${Prisma.join([...byKey.values()])}
     ON CONFLICT ("projectName", "environmentName", "kind", "name") DO UPDATE
       SET "action" = EXCLUDED."action", "revision" = EXCLUDED."revision", "acknowledged" = EXCLUDED."acknowledged", "at" = EXCLUDED."at"
       WHERE "DeploymentRecord"."revision" <= EXCLUDED."revision"`
@@ -38,5 +48,16 @@ export function recordingDeployer<D extends Deployer>(inner: D, db: Tx, logger: 
       }
       return outcome
     },
+    ...(inner.pushMany && {
+      async pushMany(environments: DeployEnvironment[], messages: DeployMessage[]) {
+        const batch = await inner.pushMany!(environments, messages)
+        try {
+          await recordDeployments(db, messages.map((message, i) => ({ message, outcome: outcomeOfMessage(batch, message, i) })))
+        } catch (err) {
+          logger.warn({ err, messages: messages.length }, 'batch deployment outcomes not recorded')
+        }
+        return batch
+      },
+    }),
   }
 }
