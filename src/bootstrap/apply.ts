@@ -157,8 +157,32 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, project
     owners.set(c.username, { username: c.username, projectId, projectName: p.name })
     created.push({ path, entry: c, project: p.name })
   }
-  for (let i = 0; i < rows.length; i += CREDENTIAL_BATCH) await tx.credential.createMany({ data: rows.slice(i, i + CREDENTIAL_BATCH) })
+  for (let i = 0; i < rows.length; i += CREDENTIAL_BATCH) await insertCredentialRows(tx, rows.slice(i, i + CREDENTIAL_BATCH))
   for (const entry of created) recordCreated(summary, entry)
+}
+
+/** `timestamp(3)` columns hold UTC without a zone, as Prisma writes them. */
+const utc = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString().replace('Z', ''))
+
+/**
+ * One INSERT … SELECT unnest per batch: Prisma's createMany costs milliseconds per row on batches this large.
+ * The id and timestamps are Prisma-side defaults (uuid(), now(), @updatedAt), so they are supplied here.
+ */
+async function insertCredentialRows(tx: Tx, rows: Prisma.CredentialCreateManyInput[]) {
+  const column = <K extends keyof Prisma.CredentialCreateManyInput>(key: K) => rows.map((r) => r[key] ?? null)
+  const now = utc(new Date())
+  await tx.$executeRaw`
+    INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
+      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "createdAt", "updatedAt")
+    SELECT id, "projectId", username, "consumerKey", "passwordCipher", COALESCE("passwordFormat", 'SEALED')::"SecretFormat", "fullName", email, description,
+      enabled, "organizationId", "expireDate"::timestamp(3), "syncManaged", "tokenSettings"::jsonb, ${now}::timestamp(3), ${now}::timestamp(3)
+    FROM unnest(${rows.map(() => crypto.randomUUID())}::text[], ${column('projectId')}::text[], ${column('username')}::text[],
+      ${column('consumerKey')}::text[], ${column('passwordCipher')}::text[], ${column('passwordFormat')}::text[], ${column('fullName')}::text[],
+      ${column('email')}::text[], ${column('description')}::text[], ${column('enabled')}::boolean[], ${column('organizationId')}::text[],
+      ${rows.map((r) => utc(r.expireDate))}::text[], ${column('syncManaged')}::boolean[],
+      ${rows.map((r) => (r.tokenSettings == null ? null : JSON.stringify(r.tokenSettings)))}::text[])
+      AS c(id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
+        enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings")`
 }
 
 /** Parents before children, whatever order the file lists organizations in. */
