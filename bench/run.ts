@@ -4,7 +4,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { spawnService } from '../test/support/process.js'
+import { ensureBuilt, spawnService } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { benchTransfer } from './transfer.js'
 import { benchConsumerList } from './consumers.js'
@@ -12,6 +12,7 @@ import { benchLimitBulk } from './limit-bulk.js'
 import { benchPresets } from './presets.js'
 import { benchApiProxies } from './apiproxies.js'
 import { benchLlm } from './llm.js'
+import { benchStartup } from './startup.js'
 import { median, ms, p95, timed } from './measure.js'
 
 const BOOTSTRAP = {
@@ -25,7 +26,7 @@ const KEY = crypto.randomBytes(32).toString('base64')
 
 async function startAndWait(env: Record<string, string>) {
   const t0 = performance.now()
-  const proc = spawnService(env)
+  const proc = spawnService(env, { compiled: true }) // what `npm start` runs
   const url = await proc.listening
   // ready = /healthz answers 200
   while ((await fetch(`${url}/healthz`)).status !== 200) await new Promise((r) => setTimeout(r, 10))
@@ -69,6 +70,7 @@ async function run(label: string, env: Record<string, string>) {
   await second.proc.exited
 }
 
+ensureBuilt()
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'))
 const bootstrapFile = path.join(dir, 'bootstrap.json')
 fs.writeFileSync(bootstrapFile, JSON.stringify(BOOTSTRAP))
@@ -83,6 +85,7 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
 }
+await benchStartup()
 await benchConsumerList()
 await benchLimitBulk()
 await benchPresets()

@@ -42,9 +42,10 @@ export async function startService(config: Config, logger: Logger = createLogger
       deployer: recordingDeployer(createDeployer({ timeoutMs: config.deployTimeoutMs, logger, metrics }), db.prisma, logger),
     }
     // without a file this still creates the platform project, under the same lock
+    const bootstrapStarted = Date.now()
     const summary = await applyBootstrap(deps, config.bootstrapFile ? readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
     if (config.bootstrapFile) {
-      logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId }, 'bootstrap applied')
+      logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId, durationMs: Date.now() - bootstrapStarted }, 'bootstrap applied')
     }
     const auditRetention = await startAuditRetention(deps)
     await refreshBuiltinPresets(deps) // AI preset rule pack: adds/updates built-ins nobody overrode or deleted

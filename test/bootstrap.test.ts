@@ -23,6 +23,19 @@ async function counts(svc: { deps: { prisma: any } }) {
   }
 }
 
+/** Every row of the tables a bootstrap file writes, by table. */
+async function allRows(svc: { deps: { prisma: any } }): Promise<Record<string, any[]>> {
+  const p = svc.deps.prisma
+  const tables = ['user', 'environment', 'project', 'projectEnvironment', 'membership', 'permissionGrant', 'organization', 'credential', 'application', 'apiClient', 'apiProxy', 'apiProxyGroup', 'storedObject']
+  const out: Record<string, any[]> = {}
+  for (const table of tables) {
+    const rows = await p[table].findMany()
+    // the two link tables have composite keys: give their rows one too
+    out[table] = rows.map((r: any) => (r.id ? r : { id: [r.projectId, r.environmentId, r.membershipId, r.category, r.level].filter(Boolean).join(':'), ...r }))
+  }
+  return out
+}
+
 describe('start without a bootstrap file', () => {
   it('serves /healthz and has the admin platform project', async () => {
     const svc = await startTestService()
@@ -113,6 +126,66 @@ describe('applying the bootstrap file (RUNTIME.md §3)', () => {
     }
   })
 
+  it('re-applied over existing data: objects deleted since are created again, every other row stays exactly as it was', async () => {
+    const db = await freshDatabase()
+    const bootstrap = sampleBootstrap({ dev: [] }) as any
+    // more credentials than one insert batch, a `${variable}` reference and a legacy password kept as written
+    bootstrap.projects[0].credentials.push(
+      { username: 'by-reference', password: '${vault.shop}' },
+      { username: 'legacy-plain', legacyPassword: { format: 'PLAIN', value: 'old-secret' } },
+      ...Array.from({ length: 1200 }, (_, i) => ({ username: `bulk-${String(i).padStart(4, '0')}`, password: `pw-${i}`, organizationCode: i % 2 ? 'acme' : undefined })),
+    )
+    const first = await startTestService({ bootstrap, db })
+    const p = first.deps.prisma
+    expect(await p.credential.count()).toBe(1204)
+    await p.user.delete({ where: { username: 'bob' } }) // takes bob's membership and grant with it
+    await p.organization.deleteMany({ where: { code: 'frozen' } })
+    await p.credential.deleteMany({ where: { username: { in: ['ldap-synced', 'bulk-0007', 'legacy-plain'] } } })
+    await p.storedObject.deleteMany({ where: { name: 'office-ips' } })
+    await p.apiProxy.deleteMany({ where: { name: 'orders-api' } })
+    const before = await allRows(first)
+    await first.close()
+
+    const second = await startTestService({ bootstrap, db })
+    try {
+      const after = await allRows(second)
+      const q = second.deps.prisma
+      const created: Record<string, string[]> = {}
+      for (const [table, rows] of Object.entries(after)) {
+        const old = new Map(before[table]!.map((r: any) => [r.id, r]))
+        // every row that was there is there, unchanged (timestamps, revisions, ciphers, keys)
+        for (const row of before[table]!) expect(rows.find((r: any) => r.id === row.id), `${table} ${row.id}`).toEqual(row)
+        const added = rows.filter((r: any) => !old.has(r.id)).map((r: any) => r.username ?? r.code ?? r.name ?? r.category ?? r.userId)
+        if (added.length) created[table] = added.sort()
+      }
+      const bob = await q.user.findUniqueOrThrow({ where: { username: 'bob' } })
+      expect(created).toEqual({
+        user: ['bob'], membership: [bob.id], permissionGrant: ['IDENTITY'], organization: ['frozen'],
+        credential: ['bulk-0007', 'ldap-synced', 'legacy-plain'], storedObject: ['office-ips'], apiProxy: ['orders-api'],
+      })
+      expect(await second.tokenFor('bob', 'bob-pass-1')).toBeTruthy()
+      expect(await q.credential.findUniqueOrThrow({ where: { username: 'legacy-plain' } })).toMatchObject({ passwordCipher: 'old-secret', passwordFormat: 'PLAIN' })
+      expect(await q.credential.findUniqueOrThrow({ where: { username: 'by-reference' } })).toMatchObject({ passwordCipher: '${vault.shop}', passwordFormat: 'REFERENCE' })
+      const bulk7 = await q.credential.findUniqueOrThrow({ where: { username: 'bulk-0007' }, include: { organization: true } })
+      expect(bulk7.organization?.code).toBe('acme')
+      expect(second.deps.keyring.decrypt(bulk7.passwordCipher!)).toBe('pw-7')
+      expect(bulk7.consumerKey).toMatch(/^csm_[A-Za-z0-9_-]{22}$/)
+      expect(await q.apiProxy.findFirstOrThrow({ where: { name: 'orders-api' }, include: { groups: true } })).toMatchObject({ groups: [{ name: 'retail' }] })
+
+      // one audit event per created object, under the second run's correlation id
+      const runs = await q.auditEvent.groupBy({ by: ['correlationId'], where: { surface: 'BOOTSTRAP' }, _count: true, orderBy: { correlationId: 'asc' } })
+      expect(runs.map((r: any) => r._count).sort((a: number, b: number) => a - b)).toEqual([8, 1226])
+      const again = runs.find((r: any) => r._count === 8)!.correlationId
+      const events = await q.auditEvent.findMany({ where: { correlationId: again }, orderBy: { at: 'asc' } })
+      expect(events.map((e: any) => `${e.objectType}:${e.objectName}`).sort()).toEqual(
+        ['apiProxies:orders-api', 'credentials:bulk-0007', 'credentials:ldap-synced', 'credentials:legacy-plain', 'members:bob', 'objects:office-ips', 'organizations:frozen', 'users:bob'].sort(),
+      )
+    } finally {
+      await second.close()
+      await db.cleanup()
+    }
+  })
+
   it('creates what a later file adds next to what exists', async () => {
     const db = await freshDatabase()
     const first = await startTestService({ bootstrap: { users: [{ username: 'u1', password: 'p1' }] }, db })
@@ -155,6 +228,7 @@ describe('a bootstrap file that does not validate', () => {
     ['an unknown member', (b: any) => (b.projects[0].members[0].username = 'ghost'), '$.projects[0].members[0]', /User 'ghost' not found/],
     ['an unknown parent organization', (b: any) => (b.projects[0].organizations[1].parentCode = 'nope'), '$.projects[0].organizations[1]', /Organization 'nope' not found/],
     ['an unknown consumer of an application', (b: any) => (b.projects[0].applications[0].consumers = ['ghost']), '$.projects[0].applications[0]', /Credential 'ghost' not found/],
+    ['an unknown organization of a credential', (b: any) => (b.projects[0].credentials[1].organizationCode = 'nope'), '$.projects[0].credentials[1]', /Organization 'nope' not found/],
     ['a credential username used twice', (b: any) => (b.projects[1].credentials = [{ username: 'shop-frontend' }]), '$.projects[1].credentials[0]', /Credential username 'shop-frontend' is already taken/],
   ])('refuses start-up for %s, names the path, and writes nothing', async (_case, mutate, path, message) => {
     const bootstrap = base()

@@ -6,10 +6,14 @@ import { TEST_SECRET_KEY } from './support/app.js'
 import { freshDatabase, type FreshDatabase } from './support/database.js'
 import { FakeWorker } from './support/fake-worker.js'
 import { sampleBootstrap } from './support/fixtures.js'
-import { spawnService } from './support/process.js'
+import { ensureBuilt, spawnService as spawnAny } from './support/process.js'
+
+// These tests run the package's start script (`npm start` = the build in dist/), as an operator runs it.
+const spawnService = (env: Record<string, string>) => spawnAny(env, { compiled: true })
 
 let worker: FakeWorker
 beforeAll(async () => {
+  ensureBuilt()
   worker = await FakeWorker.start()
 })
 afterAll(async () => worker?.stop())
@@ -39,7 +43,7 @@ async function token(url: string, user: string, password: string) {
   return ((await jsonOf(res)) as { access_token: string }).access_token
 }
 
-describe('the service process (RUNTIME.md §1)', () => {
+describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
   it('starts, logs one line with its URL, drains an in-flight request on SIGTERM and exits 0', async () => {
     const db = await freshDatabase()
     const file = writeBootstrap(db, sampleBootstrap({ dev: [worker.url] }))
@@ -49,6 +53,13 @@ describe('the service process (RUNTIME.md §1)', () => {
       expect(proc.output().match(/listening on/g)).toHaveLength(1)
       expect(JSON.parse(proc.output().split('\n').find((l) => l.includes('listening on'))!)).toMatchObject({ level: 30, url })
       expect((await fetch(`${url}/healthz`)).status).toBe(200)
+      // what the build reads from disk by path: migrations (above), package.json, the explorer's static files
+      const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8'))
+      expect((await jsonOf(await fetch(`${url}/apiops/openapi.json`))).info.version).toBe(pkg.version)
+      const page = await (await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } })).text()
+      const assets = [...page.matchAll(/(?:src|href)="(\/graphql\/explorer\/[^"]+)"/g)].map((m) => m[1])
+      expect(assets.length).toBeGreaterThan(2)
+      for (const asset of assets) expect((await fetch(`${url}${asset}`)).status, asset).toBe(200)
 
       const bearer = await token(url, 'alice', 'alice-pass-1')
       worker.delayMs = 800

@@ -1,12 +1,14 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import type { Prisma } from '../generated/prisma/client.js'
 import type { Deps, Tx } from '../platform/context.js'
 import { SYSTEM } from '../platform/auth/actor.js'
 import { BOOTSTRAP_ACTOR, identifierOf, recordAuditEventsInTx, type AuditEventInput } from '../platform/audit/recorder.js'
 import { DomainError } from '../platform/errors/domain-error.js'
 import { fieldPath } from '../platform/errors/validation.js'
 import { createUser } from '../modules/auth/users.js'
-import { insertCredential } from '../modules/credentials/service.js'
+import { newCredentialRow } from '../modules/credentials/service.js'
+import { findOrganization } from '../modules/projects/organizations.js'
 import { insertApiClient } from '../modules/identity/api-clients.js'
 import { insertApplication } from '../modules/identity/applications.js'
 import { insertApiProxy } from '../modules/apiproxies/service.js'
@@ -63,24 +65,48 @@ interface Entry { path: string; entry: object; project?: string }
 /** `$.projects[0].credentials[2]` → `credentials`; `$.users[1]` → `users`. */
 const collectionOf = (path: string) => /\.(\w+)\[\d+\]$/.exec(path)?.[1] ?? 'bootstrap'
 
-/** Runs `create` for one entry unless it exists; failures are reported at the entry's JSON path. */
-async function step(summary: BootstrapSummary, at: Entry, exists: () => Promise<unknown>, create: () => Promise<unknown>) {
+/** A domain rule broken by one entry is reported at the entry's JSON path. */
+async function atPath<T>(path: string, work: () => Promise<T>): Promise<T> {
   try {
-    if (await exists()) {
-      summary.kept++
-      return
-    }
-    await create()
-    summary.created++
-    summary.audit.push({
-      surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: at.project ?? null, operation: 'bootstrap.create',
-      objectType: collectionOf(at.path), objectName: identifierOf(at.entry), outcome: 'SUCCEEDED', correlationId: summary.correlationId,
-    })
+    return await work()
   } catch (err) {
-    if (err instanceof DomainError) throw new BootstrapError(at.path, err.message)
+    if (err instanceof DomainError) throw new BootstrapError(path, err.message)
     throw err
   }
 }
+
+function recordCreated(summary: BootstrapSummary, at: Entry) {
+  summary.created++
+  summary.audit.push({
+    surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: at.project ?? null, operation: 'bootstrap.create',
+    objectType: collectionOf(at.path), objectName: identifierOf(at.entry), outcome: 'SUCCEEDED', correlationId: summary.correlationId,
+  })
+}
+
+/**
+ * Set-based step: `known` holds the natural keys that exist (looked up in one query per collection). An entry
+ * whose key is known, or appeared earlier in the file, is kept; the others are created in file order.
+ */
+async function applyEach<E extends object>(
+  summary: BootstrapSummary, entries: { entry: E; path: string }[], project: string | undefined,
+  known: Set<string>, keyOf: (entry: E) => string, create: (entry: E) => Promise<unknown>,
+) {
+  for (const { entry, path } of entries) {
+    const key = keyOf(entry)
+    if (known.has(key)) {
+      summary.kept++
+      continue
+    }
+    await atPath(path, () => create(entry))
+    known.add(key)
+    recordCreated(summary, { path, entry, project })
+  }
+}
+
+const withPaths = <E>(entries: E[], at: string) => entries.map((entry, i) => ({ entry, path: `${at}[${i}]` }))
+const keysOf = <R>(rows: R[], keyOf: (row: R) => string) => new Set(rows.map(keyOf))
+/** Natural key of a stored object: (type, kind, name). */
+const objectKey = (o: { type: string; kind?: string | null; name: string }) => JSON.stringify([o.type, o.kind ?? '', o.name])
 
 const VARIABLE_REFERENCE = /^\$\{[^}]+\}$/
 
@@ -88,13 +114,75 @@ const VARIABLE_REFERENCE = /^\$\{[^}]+\}$/
  * A `${variable}` password is a reference resolved at request time: kept as written, not sealed. A legacy
  * password is kept byte for byte in the format it came in.
  */
-async function storeLegacyPassword(tx: Tx, credentialId: string, entry: BootstrapProject['credentials'][number]) {
-  if (entry.legacyPassword) {
-    const format = entry.legacyPassword.format === 'PLAIN' ? 'PLAIN' : 'SEALED'
-    await tx.credential.update({ where: { id: credentialId }, data: { passwordCipher: entry.legacyPassword.value, passwordFormat: format } })
-  } else if (entry.password && VARIABLE_REFERENCE.test(entry.password)) {
-    await tx.credential.update({ where: { id: credentialId }, data: { passwordCipher: entry.password, passwordFormat: 'REFERENCE' } })
+function storedPassword(entry: BootstrapProject['credentials'][number]): { passwordCipher: string; passwordFormat: 'PLAIN' | 'SEALED' | 'REFERENCE' } | undefined {
+  if (entry.legacyPassword) return { passwordCipher: entry.legacyPassword.value, passwordFormat: entry.legacyPassword.format === 'PLAIN' ? 'PLAIN' : 'SEALED' }
+  if (entry.password && VARIABLE_REFERENCE.test(entry.password)) return { passwordCipher: entry.password, passwordFormat: 'REFERENCE' }
+  return undefined
+}
+
+/** Rows per multi-row INSERT: 13 columns each stay far below PostgreSQL's 65,535 bind parameters. */
+const CREDENTIAL_BATCH = 1000
+
+/**
+ * Credentials are the collection that grows (tens of thousands): their existing usernames come from one query,
+ * the new rows are sealed in memory and inserted in batches. Usernames are unique across the installation, so
+ * one held by another project is a conflict, not "the same".
+ */
+async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, projectId: string, at: string, summary: BootstrapSummary) {
+  if (!p.credentials.length) return
+  const existing = await tx.$queryRaw<{ username: string; projectId: string; projectName: string }[]>`
+    SELECT c.username, c."projectId", p.name AS "projectName" FROM "Credential" c JOIN "Project" p ON p.id = c."projectId"
+    WHERE c.username = ANY(${p.credentials.map((c) => c.username)}::text[])`
+  const owners = new Map(existing.map((r) => [r.username, r]))
+  const codes = [...new Set(p.credentials.flatMap((c) => (c.organizationCode ? [c.organizationCode] : [])))]
+  const orgIds = new Map(
+    codes.length ? (await tx.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [],
+  )
+  const rows: Prisma.CredentialCreateManyInput[] = []
+  const created: Entry[] = []
+  for (const [i, c] of p.credentials.entries()) {
+    const path = `${at}[${i}]`
+    const owner = owners.get(c.username)
+    if (owner && owner.projectId !== projectId) throw new BootstrapError(path, `Credential username '${c.username}' is already taken in project '${owner.projectName}'`)
+    if (owner) {
+      summary.kept++
+      continue
+    }
+    let organizationId: string | null = null
+    if (c.organizationCode) {
+      const code = c.organizationCode
+      organizationId = orgIds.get(code) ?? (await atPath(path, () => findOrganization(tx, projectId, code))).id
+    }
+    rows.push({ ...newCredentialRow(deps.keyring, projectId, c, organizationId), ...storedPassword(c) })
+    owners.set(c.username, { username: c.username, projectId, projectName: p.name })
+    created.push({ path, entry: c, project: p.name })
   }
+  for (let i = 0; i < rows.length; i += CREDENTIAL_BATCH) await insertCredentialRows(tx, rows.slice(i, i + CREDENTIAL_BATCH))
+  for (const entry of created) recordCreated(summary, entry)
+}
+
+/** `timestamp(3)` columns hold UTC without a zone, as Prisma writes them. */
+const utc = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString().replace('Z', ''))
+
+/**
+ * One INSERT … SELECT unnest per batch: Prisma's createMany costs milliseconds per row on batches this large.
+ * The id and timestamps are Prisma-side defaults (uuid(), now(), @updatedAt), so they are supplied here.
+ */
+async function insertCredentialRows(tx: Tx, rows: Prisma.CredentialCreateManyInput[]) {
+  const column = <K extends keyof Prisma.CredentialCreateManyInput>(key: K) => rows.map((r) => r[key] ?? null)
+  const now = utc(new Date())
+  await tx.$executeRaw`
+    INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
+      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "createdAt", "updatedAt")
+    SELECT id, "projectId", username, "consumerKey", "passwordCipher", COALESCE("passwordFormat", 'SEALED')::"SecretFormat", "fullName", email, description,
+      enabled, "organizationId", "expireDate"::timestamp(3), "syncManaged", "tokenSettings"::jsonb, ${now}::timestamp(3), ${now}::timestamp(3)
+    FROM unnest(${rows.map(() => crypto.randomUUID())}::text[], ${column('projectId')}::text[], ${column('username')}::text[],
+      ${column('consumerKey')}::text[], ${column('passwordCipher')}::text[], ${column('passwordFormat')}::text[], ${column('fullName')}::text[],
+      ${column('email')}::text[], ${column('description')}::text[], ${column('enabled')}::boolean[], ${column('organizationId')}::text[],
+      ${rows.map((r) => utc(r.expireDate))}::text[], ${column('syncManaged')}::boolean[],
+      ${rows.map((r) => (r.tokenSettings == null ? null : JSON.stringify(r.tokenSettings)))}::text[])
+      AS c(id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
+        enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings")`
 }
 
 /** Parents before children, whatever order the file lists organizations in. */
@@ -112,56 +200,43 @@ function organizationsInParentOrder(orgs: BootstrapProject['organizations']) {
   return ordered
 }
 
-async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string, summary: BootstrapSummary) {
-  await step(summary, { path: at, entry: p, project: p.name }, () => tx.project.findUnique({ where: { name: p.name } }), () => createProject(tx, SYSTEM, p))
-  const project = await tx.project.findUniqueOrThrow({ where: { name: p.name } })
-  const projectId = project.id
+async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string, summary: BootstrapSummary, existing: Map<string, string>) {
+  let projectId = existing.get(p.name)
+  if (projectId) summary.kept++
+  else {
+    projectId = (await atPath(at, () => createProject(tx, SYSTEM, p))).id
+    existing.set(p.name, projectId)
+    recordCreated(summary, { path: at, entry: p, project: p.name })
+  }
+  const pid = projectId
 
-  for (const [i, m] of p.members.entries()) {
-    await step(summary, { path: `${at}.members[${i}]`, entry: m, project: p.name },
-      () => tx.membership.findFirst({ where: { projectId, user: { username: m.username } } }),
-      () => setMemberPermissions(tx, SYSTEM, p.name, m.username, m.permissions))
-  }
-  for (const { org, index } of organizationsInParentOrder(p.organizations)) {
-    await step(summary, { path: `${at}.organizations[${index}]`, entry: org, project: p.name },
-      () => tx.organization.findUnique({ where: { projectId_code: { projectId, code: org.code } } }),
-      () => createOrganization(tx, SYSTEM, p.name, org))
-  }
-  for (const [i, c] of p.credentials.entries()) {
-    await step(summary, { path: `${at}.credentials[${i}]`, entry: c, project: p.name },
-      async () => {
-        // usernames are unique across the installation: one held by another project is a conflict, not "the same"
-        const existing = await tx.credential.findUnique({ where: { username: c.username }, include: { project: true } })
-        if (existing && existing.projectId !== projectId) {
-          throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${c.username}' is already taken in project '${existing.project.name}'`)
-        }
-        return existing
-      },
-      async () => {
-        const created = await insertCredential(tx, deps.keyring, projectId, c)
-        await storeLegacyPassword(tx, created.id, c)
-      })
-  }
+  const memberRows = p.members.length
+    ? await tx.membership.findMany({ where: { projectId: pid, user: { username: { in: p.members.map((m) => m.username) } } }, select: { user: { select: { username: true } } } })
+    : []
+  await applyEach(summary, withPaths(p.members, `${at}.members`), p.name, keysOf(memberRows, (r) => r.user.username), (m) => m.username,
+    (m) => setMemberPermissions(tx, SYSTEM, p.name, m.username, m.permissions))
+
+  const orgRows = p.organizations.length ? await tx.organization.findMany({ where: { projectId: pid, code: { in: p.organizations.map((o) => o.code) } }, select: { code: true } }) : []
+  await applyEach(summary, organizationsInParentOrder(p.organizations).map(({ org, index }) => ({ entry: org, path: `${at}.organizations[${index}]` })), p.name,
+    keysOf(orgRows, (r) => r.code), (o) => o.code, (o) => createOrganization(tx, SYSTEM, p.name, o))
+
+  await applyCredentials(deps, tx, p, pid, `${at}.credentials`, summary)
+
+  const appRows = p.applications.length ? await tx.application.findMany({ where: { projectId: pid, name: { in: p.applications.map((a) => a.name) } }, select: { name: true } }) : []
+  const clientIds = p.applications.flatMap((a) => a.apiClients.map((c) => c.clientId))
+  const knownApps = keysOf(appRows, (r) => r.name)
+  const knownClients = keysOf(clientIds.length ? await tx.apiClient.findMany({ where: { clientId: { in: clientIds } }, select: { clientId: true } }) : [], (r) => r.clientId)
   for (const [i, a] of p.applications.entries()) {
-    await step(summary, { path: `${at}.applications[${i}]`, entry: a, project: p.name },
-      () => tx.application.findUnique({ where: { projectId_name: { projectId, name: a.name } } }),
-      () => insertApplication(tx, projectId, a))
-    for (const [j, client] of a.apiClients.entries()) {
-      await step(summary, { path: `${at}.applications[${i}].apiClients[${j}]`, entry: client, project: p.name },
-        () => tx.apiClient.findUnique({ where: { clientId: client.clientId } }),
-        () => insertApiClient(tx, projectId, { ...client, applicationName: a.name }))
-    }
+    await applyEach(summary, [{ entry: a, path: `${at}.applications[${i}]` }], p.name, knownApps, (x) => x.name, (x) => insertApplication(tx, pid, x))
+    await applyEach(summary, withPaths(a.apiClients, `${at}.applications[${i}].apiClients`), p.name, knownClients, (c) => c.clientId,
+      (c) => insertApiClient(tx, pid, { ...c, applicationName: a.name }))
   }
-  for (const [i, proxy] of p.apiProxies.entries()) {
-    await step(summary, { path: `${at}.apiProxies[${i}]`, entry: proxy, project: p.name },
-      () => tx.apiProxy.findUnique({ where: { projectId_name: { projectId, name: proxy.name } } }),
-      () => insertApiProxy(tx, projectId, proxy))
-  }
-  for (const [i, o] of p.objects.entries()) {
-    await step(summary, { path: `${at}.objects[${i}]`, entry: o, project: p.name },
-      () => tx.storedObject.findUnique({ where: { projectId_type_kind_name: { projectId, type: o.type, kind: o.kind ?? '', name: o.name } } }),
-      () => insertStoredObject(tx, projectId, o))
-  }
+
+  const proxyRows = p.apiProxies.length ? await tx.apiProxy.findMany({ where: { projectId: pid, name: { in: p.apiProxies.map((x) => x.name) } }, select: { name: true } }) : []
+  await applyEach(summary, withPaths(p.apiProxies, `${at}.apiProxies`), p.name, keysOf(proxyRows, (r) => r.name), (x) => x.name, (x) => insertApiProxy(tx, pid, x))
+
+  const objectRows = p.objects.length ? await tx.storedObject.findMany({ where: { projectId: pid, name: { in: p.objects.map((o) => o.name) } }, select: { type: true, kind: true, name: true } }) : []
+  await applyEach(summary, withPaths(p.objects, `${at}.objects`), p.name, keysOf(objectRows, objectKey), objectKey, (o) => insertStoredObject(tx, pid, o))
 }
 
 /**
@@ -176,13 +251,13 @@ export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<B
       await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
       await ensurePlatformProject(tx)
       if (file.license) await applyBootstrapLicense(tx, file.license)
-      for (const [i, env] of file.environments.entries()) {
-        await step(summary, { path: `$.environments[${i}]`, entry: env }, () => tx.environment.findUnique({ where: { name: env.name } }), () => createEnvironment(tx, SYSTEM, env))
-      }
-      for (const [i, user] of file.users.entries()) {
-        await step(summary, { path: `$.users[${i}]`, entry: user }, () => tx.user.findUnique({ where: { username: user.username } }), () => createUser(tx, SYSTEM, user))
-      }
-      for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, `$.projects[${i}]`, summary)
+      const envRows = file.environments.length ? await tx.environment.findMany({ where: { name: { in: file.environments.map((e) => e.name) } }, select: { name: true } }) : []
+      await applyEach(summary, withPaths(file.environments, '$.environments'), undefined, keysOf(envRows, (r) => r.name), (e) => e.name, (e) => createEnvironment(tx, SYSTEM, e))
+      const userRows = file.users.length ? await tx.user.findMany({ where: { username: { in: file.users.map((u) => u.username) } }, select: { username: true } }) : []
+      await applyEach(summary, withPaths(file.users, '$.users'), undefined, keysOf(userRows, (r) => r.username), (u) => u.username, (u) => createUser(tx, SYSTEM, u))
+      const projectRows = file.projects.length ? await tx.project.findMany({ where: { name: { in: file.projects.map((p) => p.name) } }, select: { id: true, name: true } }) : []
+      const projects = new Map(projectRows.map((r) => [r.name, r.id]))
+      for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, `$.projects[${i}]`, summary, projects)
       await recordAuditEventsInTx(tx, summary.audit)
     },
     { timeout: 120_000, maxWait: 30_000 },

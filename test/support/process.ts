@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 
 const repo = path.resolve(import.meta.dirname, '../..')
@@ -12,9 +13,13 @@ export interface ServiceProcess {
   exited: Promise<number | null>
 }
 
-/** Runs src/main.ts as `npm start` would, in its own process, with only the given environment. */
-export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * Runs the service in its own process with only the given environment: src/main.ts through tsx, or with
+ * `compiled` the package's own start script on the build in dist/ (see ensureBuilt), exactly as `npm start` runs it.
+ */
+export function spawnService(env: Record<string, string>, opts: { compiled?: boolean } = {}): ServiceProcess {
+  const [command, args] = opts.compiled ? ['sh', ['-c', `exec ${startScript()}`]] : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
+  const child = spawn(command, args, {
     cwd: repo,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,4 +43,24 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
   })
   listening.catch(() => undefined)
   return { child, output: () => out, listening, exited }
+}
+
+const startScript = () => (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs)
+  }
+  return newest
+}
+
+/**
+ * `npm install` builds dist/ (postinstall); a checkout whose sources changed since, or that never ran the
+ * install's scripts, is rebuilt here so that a test of the start script runs the current code.
+ */
+export function ensureBuilt() {
+  const main = path.join(repo, 'dist/main.js')
+  if (fs.existsSync(main) && fs.statSync(main).mtimeMs >= newestMtime(path.join(repo, 'src'))) return
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: 'inherit' })
 }

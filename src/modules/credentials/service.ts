@@ -105,23 +105,25 @@ export async function insertCredential(db: Tx, keyring: SecretKeyring, projectId
     throw malformedReason('credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
   }
   const org = input.organizationCode ? await findOrganization(db, projectId, input.organizationCode) : null
-  return db.credential.create({
-    data: {
-      projectId,
-      username: input.username,
-      consumerKey: mintPublicKey('csm'),
-      passwordCipher: seal(keyring, input.password),
-      fullName: input.fullName ?? null,
-      email: input.email ?? null,
-      description: input.description ?? null,
-      enabled: input.enabled,
-      organizationId: org?.id ?? null,
-      expireDate: input.expireDate ?? null,
-      syncManaged: input.syncManaged,
-      tokenSettings: input.tokenSettings ?? undefined,
-    },
-    include: credentialOwners,
-  })
+  return db.credential.create({ data: newCredentialRow(keyring, projectId, input, org?.id ?? null), include: credentialOwners })
+}
+
+/** The row of a new credential from validated input: insertCredential and the bootstrap's batched inserts share it. */
+export function newCredentialRow(keyring: SecretKeyring, projectId: string, input: z.output<typeof credentialInput>, organizationId: string | null) {
+  return {
+    projectId,
+    username: input.username,
+    consumerKey: mintPublicKey('csm'),
+    passwordCipher: seal(keyring, input.password),
+    fullName: input.fullName ?? null,
+    email: input.email ?? null,
+    description: input.description ?? null,
+    enabled: input.enabled,
+    organizationId,
+    expireDate: input.expireDate ?? null,
+    syncManaged: input.syncManaged,
+    tokenSettings: input.tokenSettings ?? undefined,
+  } satisfies Prisma.CredentialCreateManyInput
 }
 
 export async function createCredential(deps: Deps, actor: Actor, projectName: string, raw: unknown): Promise<CredentialWrite> {
