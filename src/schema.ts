@@ -27,6 +27,7 @@ import { PRESET_RESOLVERS } from './modules/presets/graphql.js'
 import { LimitPlanResolver, LimitPlanRevisionResolver } from './modules/limits/plans/graphql.js'
 import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
 import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
+import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -67,6 +68,7 @@ export const resolvers: NonEmptyArray<Function> = [
   LlmCatalogResolver,
   VectorDbResolver,
   KnowledgeBaseResolver,
+  CredentialRoleResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

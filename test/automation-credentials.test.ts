@@ -1,0 +1,397 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from './support/app.js'
+import { jsonOf } from './support/http.js'
+import { FakeWorker } from './support/fake-worker.js'
+import { sampleBootstrap } from './support/fixtures.js'
+
+// The credential endpoints of the vendor pages 07-credentials (crud, access) over /apiops, in the legacy
+// envelope of spec §7.1; their GraphQL twins; roles and ipList.
+
+let svc: TestService
+let devA: FakeWorker
+let devB: FakeWorker
+const tokens: Record<string, string> = {}
+const PASSWORD = 'SecurePassword123!'
+const NEW_PASSWORD = 'NewSecurePassword123!'
+const BASE = '/apiops/projects/payments/credentials'
+
+function call(method: string, path: string, token: string | undefined, body?: unknown) {
+  return svc.http(path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  })
+}
+
+/** The answer, with the assertion that no password we ever sent appears in it. */
+async function answer(res: Response) {
+  const text = await res.text()
+  for (const secret of [PASSWORD, NEW_PASSWORD, 'Other-pw-1', 'gql-pw-1', 'gql-pw-2']) expect(text).not.toContain(secret)
+  return { status: res.status, body: JSON.parse(text) }
+}
+
+/** Everything a credential write may touch: credentials with their roles and entitlements, and the catalogue. */
+async function snapshot() {
+  const db = svc.deps.prisma
+  return {
+    credentials: await db.credential.findMany({ orderBy: { username: 'asc' }, include: { roleGrants: true, entitlements: { orderBy: { entitlementKey: 'asc' } } } }),
+    roles: await db.credentialRole.findMany({ orderBy: [{ projectId: 'asc' }, { name: 'asc' }] }),
+  }
+}
+
+const pushes = () => [...devA.received, ...devB.received]
+const stored = (username: string) => svc.deps.prisma.credential.findUnique({ where: { username }, include: { roleGrants: { include: { role: true } } } })
+const decryptedPassword = async (username: string) => svc.deps.keyring.decrypt((await stored(username))!.passwordCipher!)
+
+const deployedEverywhere = (message = expect.any(String)) => ({
+  status: 'SUCCESS',
+  success: true,
+  deploymentResult: {
+    success: true,
+    message,
+    environmentResults: [
+      { environmentName: 'dev', success: true, message: expect.any(String) },
+      { environmentName: 'prod', success: true, message: expect.any(String) },
+    ],
+  },
+})
+
+/** The page's "Full JSON Body Example"s of create-credential. */
+const CREATE_EXAMPLES = {
+  basic: { email: 'user@example.com', fullName: 'John Doe', description: 'API user credential', username: 'api-user', password: PASSWORD, roleNameList: ['API_USER'], enabled: true, ipList: [], expireDate: null },
+  restricted: {
+    email: 'restricted@example.com', fullName: 'Restricted User', description: 'Credential with IP restrictions', username: 'restricted-user', password: PASSWORD,
+    roleNameList: ['API_USER', 'DEVELOPER'], enabled: true, ipList: ['192.168.1.100', '10.0.0.0/8', '172.16.0.0/12'], expireDate: null,
+  },
+  expiring: { email: 'temporary@example.com', fullName: 'Temporary User', description: 'Temporary credential with expiration', username: 'temp-user', password: PASSWORD, roleNameList: ['API_USER'], enabled: true, ipList: [], expireDate: '2024-12-31T23:59:59.000Z' },
+  disabled: { email: 'disabled@example.com', fullName: 'Disabled User', description: 'Disabled credential', username: 'disabled-user', password: PASSWORD, roleNameList: ['API_USER'], enabled: false, ipList: [], expireDate: null },
+}
+
+async function createRole(name: string, project = 'payments') {
+  const res = await svc.graphql('mutation ($p: String!, $n: String!) { createCredentialRole(projectName: $p, input: { name: $n }) { name } }', { p: project, n: name }, tokens.alice)
+  expect(res.body.errors).toBeUndefined()
+}
+
+/** A credential made through the page's create, for tests that need one of their own. */
+async function credential(username: string, extra: Record<string, unknown> = {}) {
+  const res = await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username, email: `${username}@example.com`, ...extra })
+  expect(res.status, await res.clone().text()).toBe(200)
+  devA.received.length = devB.received.length = 0
+}
+
+beforeAll(async () => {
+  devA = await FakeWorker.start()
+  devB = await FakeWorker.start()
+  const bootstrap = sampleBootstrap({ dev: [devA.url, devB.url] })
+  bootstrap.projects[0].apiProxies!.push({ name: 'MyAPI', groups: ['MyAPIGroup'], kind: 'REST' }, { name: 'PaymentAPI', groups: [], kind: 'REST' })
+  svc = await startTestService({ bootstrap, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  for (const [user, pw] of [['root', 's3cret-root'], ['alice', 'alice-pass-1'], ['bob', 'bob-pass-1'], ['carol', 'carol-pass-1']]) tokens[user] = await svc.tokenFor(user, pw)
+  for (const role of ['API_USER', 'DEVELOPER', 'ADMIN']) await createRole(role)
+  const other = await call('POST', '/apiops/projects/other/credentials/', tokens.root, { email: 'o@example.com', fullName: 'Other', username: 'other-user', password: 'Other-pw-1' })
+  expect(other.status).toBe(200)
+  devA.received.length = devB.received.length = 0
+})
+afterEach(() => {
+  devA.status = devB.status = 200
+  devA.received.length = devB.received.length = 0
+})
+afterAll(async () => {
+  await svc?.close()
+  await devA?.stop()
+  await devB?.stop()
+})
+
+describe('POST /apiops/projects/{projectName}/credentials/ (create-credential)', () => {
+  it.each(Object.entries(CREATE_EXAMPLES))('replays the page example "%s": saved, deployed to every environment, password sealed', async (_name, example) => {
+    const res = await answer(await call('POST', `${BASE}/`, tokens.alice, example))
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(deployedEverywhere())
+    const row = (await stored(example.username))!
+    expect(row.consumerKey).toMatch(/^csm_/)
+    expect(row.passwordFormat).toBe('SEALED')
+    expect(row.passwordCipher).not.toContain(PASSWORD)
+    expect(svc.deps.keyring.decrypt(row.passwordCipher!)).toBe(PASSWORD)
+    expect(row.roleGrants.map((g) => g.role.name).sort()).toEqual([...example.roleNameList].sort())
+    expect(row.ipList).toEqual(example.ipList)
+    expect(row.enabled).toBe(example.enabled)
+    expect(row.expireDate?.toISOString() ?? null).toBe(example.expireDate)
+    for (const worker of [devA, devB]) {
+      expect(worker.received).toHaveLength(1)
+      expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', project: 'payments', kind: 'CREDENTIAL', name: example.username, revision: row.revision })
+      expect(worker.received[0].config).toMatchObject({
+        username: example.username, consumerKey: row.consumerKey, enabled: example.enabled, roleNameList: [...example.roleNameList].sort(), ipList: example.ipList, access: [], expireDate: example.expireDate,
+      })
+    }
+  })
+
+  it('also takes the page\'s cURL example without description (optional fields default)', async () => {
+    const res = await answer(await call('POST', `${BASE}`, tokens.alice, { email: 'min@example.com', fullName: 'Min', username: 'min-user', password: PASSWORD }))
+    expect(res.body).toEqual(deployedEverywhere())
+    const row = (await stored('min-user'))!
+    expect(row).toMatchObject({ enabled: true, ipList: [], description: null, expireDate: null })
+    expect(row.roleGrants).toEqual([])
+  })
+
+  it.each([
+    ['username missing', { username: undefined }, /^username: is required/],
+    ['username blank', { username: '  ' }, /^username: must not be blank/],
+    ['password missing', { password: undefined }, /^password: is required/],
+    ['password empty', { password: '' }, /^password: must not be empty/],
+    ['full name missing', { fullName: undefined }, /^fullName: is required/],
+    ['full name empty', { fullName: '' }, /^fullName: must not be empty/],
+    ['email missing', { email: undefined }, /^email: is required/],
+    ['email invalid', { email: 'not-an-email' }, /^email: must be a valid email address/],
+    ['unknown role', { roleNameList: ['API_USER', 'NO_SUCH_ROLE'] }, /^roleNameList: unknown role 'NO_SUCH_ROLE'/],
+    ['role listed twice', { roleNameList: ['API_USER', 'API_USER'] }, /^roleNameList: role 'API_USER' is listed twice/],
+    ['ipList entry no IP', { ipList: ['192.168.1.100', 'example.com'] }, /^ipList\[1\]: must be an IP address or CIDR range/],
+    ['ipList prefix too long', { ipList: ['10.0.0.0/33'] }, /^ipList\[0\]: must be an IP address or CIDR range/],
+    ['expireDate not ISO 8601', { expireDate: '31/12/2024' }, /^expireDate: must be an ISO 8601 date-time/],
+    ['enabled of the wrong type', { enabled: 'yes' }, /^enabled:/],
+    ['full name with a NUL byte', { fullName: 'a\u0000b' }, /^fullName: must not contain NUL/],
+    ['username already taken', { username: 'shop-frontend' }, /Credential username 'shop-frontend' is already taken/],
+  ])('refuses %s with 400 naming the field; nothing written or pushed', async (_case, change, message) => {
+    const before = await snapshot()
+    const res = await answer(await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username: 'refused-user', ...change }))
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+    expect(await snapshot()).toEqual(before)
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it.each([
+    ['unknown project', '/apiops/projects/no-such-project/credentials/', 'alice', 400, /Project 'no-such-project' not found/],
+    ['project out of the caller\'s scope', '/apiops/projects/other/credentials/', 'alice', 400, /Project 'other' not found/],
+    ['missing IDENTITY MANAGE', `${BASE}/`, 'carol', 400, /lacks permission IDENTITY MANAGE/],
+  ])('refuses %s with %s; nothing written or pushed', async (_case, path, user, status, message) => {
+    const before = await snapshot()
+    const res = await answer(await call('POST', path, tokens[user], { ...CREATE_EXAMPLES.basic, username: 'refused-user' }))
+    expect(res.status).toBe(status)
+    expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+    expect(await snapshot()).toEqual(before)
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it('answers 401 without a token and writes nothing', async () => {
+    const before = await snapshot()
+    const res = await call('POST', `${BASE}/`, undefined, { ...CREATE_EXAMPLES.basic, username: 'refused-user' })
+    expect(res.status).toBe(401)
+    expect((await jsonOf(res)).status).toBe('FAILURE')
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('refuses a body that is not JSON, and none at all, with 400', async () => {
+    expect((await call('POST', `${BASE}/`, tokens.alice, '{"username": ')).status).toBe(400)
+    const res = await call('POST', `${BASE}/`, tokens.alice)
+    expect(res.status).toBe(400)
+    expect(await jsonOf(res)).toEqual({ status: 'FAILURE', resultMessage: expect.any(String) })
+  })
+
+  it('saves without deploying for a caller with IDENTITY MANAGE but not DEPLOY_UNDEPLOY, and says so per environment', async () => {
+    const res = await answer(await call('POST', `${BASE}/`, tokens.bob, { ...CREATE_EXAMPLES.basic, username: 'bob-made' }))
+    expect(res.status).toBe(200)
+    expect(res.body.status).toBe('SUCCESS')
+    expect(res.body.success).toBe(true)
+    expect(res.body.deploymentResult.success).toBe(false)
+    expect(res.body.deploymentResult.environmentResults).toEqual([
+      { environmentName: 'dev', success: false, message: expect.stringMatching(/^Not deployed: .*IDENTITY DEPLOY_UNDEPLOY/) },
+      { environmentName: 'prod', success: false, message: expect.stringMatching(/^Not deployed: /) },
+    ])
+    expect(await stored('bob-made')).not.toBeNull()
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it('reports an environment whose worker fails, keeping the credential saved', async () => {
+    devB.status = 500
+    const res = await answer(await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username: 'half-deployed' }))
+    expect(res.status).toBe(200)
+    expect(res.body.deploymentResult.success).toBe(false)
+    expect(res.body.deploymentResult.environmentResults[0]).toEqual({ environmentName: 'dev', success: false, message: expect.stringContaining('500') })
+    expect(await stored('half-deployed')).not.toBeNull()
+  })
+
+  it('ignores a consumerKey in the body: the key is minted', async () => {
+    await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username: 'key-try', consumerKey: 'csm_chosen' })
+    expect((await stored('key-try'))!.consumerKey).not.toBe('csm_chosen')
+  })
+})
+
+describe('GET /apiops/projects/{projectName}/credentials/ (list-credentials)', () => {
+  it('lists the project\'s credentials with the page\'s fields, password always null, no consumerKey', async () => {
+    await credential('listed-user', { roleNameList: ['DEVELOPER', 'API_USER'], ipList: ['192.168.1.100', '10.0.0.0/8'], expireDate: '2024-12-31T23:59:59.000Z', description: 'API user credential' })
+    const res = await answer(await call('GET', `${BASE}/`, tokens.carol))
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: res.body.resultList.length })
+    const item = res.body.resultList.find((c: any) => c.username === 'listed-user')
+    expect(item).toEqual({
+      email: 'listed-user@example.com', fullName: 'John Doe', description: 'API user credential', username: 'listed-user', password: null,
+      roleNameList: ['API_USER', 'DEVELOPER'], enabled: true, ipList: ['192.168.1.100', '10.0.0.0/8'], expireDate: '2024-12-31T23:59:59.000Z',
+    })
+    const bootstrapped = res.body.resultList.find((c: any) => c.username === 'shop-frontend')
+    expect(bootstrapped).toMatchObject({ password: null, roleNameList: [], ipList: [], expireDate: null })
+    expect(JSON.stringify(res.body)).not.toContain('pw-1')
+    expect(JSON.stringify(res.body)).not.toContain('consumerKey')
+    expect(res.body.resultList.map((c: any) => c.username)).not.toContain('other-user')
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it.each([
+    ['unknown project', '/apiops/projects/nowhere/credentials/', 'alice', /Project 'nowhere' not found/],
+    ['a project out of the caller\'s scope', '/apiops/projects/other/credentials/', 'alice', /Project 'other' not found/],
+  ])('refuses %s with 400', async (_case, path, user, message) => {
+    const res = await answer(await call('GET', path, tokens[user]))
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+  })
+
+  it('answers 401 without a token', async () => {
+    expect((await call('GET', `${BASE}/`, undefined)).status).toBe(401)
+  })
+})
+
+describe('PUT /apiops/projects/{projectName}/credentials/ (update-credential)', () => {
+  const UPDATE_EXAMPLE = {
+    email: 'updated@example.com', fullName: 'Updated User', description: 'Updated credential description', username: 'upd-user', password: NEW_PASSWORD,
+    roleNameList: ['API_USER', 'DEVELOPER'], enabled: true, ipList: ['192.168.1.100'], expireDate: '2025-12-31T23:59:59.000Z',
+  }
+
+  it('replays the page example: the body\'s username picks the record, every field replaced, redeployed', async () => {
+    await credential('upd-user')
+    const before = (await stored('upd-user'))!
+    const res = await answer(await call('PUT', `${BASE}/`, tokens.alice, UPDATE_EXAMPLE))
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(deployedEverywhere())
+    const after = (await stored('upd-user'))!
+    expect(after).toMatchObject({ email: 'updated@example.com', fullName: 'Updated User', description: 'Updated credential description', ipList: ['192.168.1.100'], consumerKey: before.consumerKey, revision: before.revision + 1 })
+    expect(after.expireDate?.toISOString()).toBe('2025-12-31T23:59:59.000Z')
+    expect(after.roleGrants.map((g) => g.role.name).sort()).toEqual(['API_USER', 'DEVELOPER'])
+    expect(await decryptedPassword('upd-user')).toBe(NEW_PASSWORD)
+    expect(devA.received[0]).toMatchObject({ action: 'DEPLOY', name: 'upd-user', revision: after.revision, config: { password: NEW_PASSWORD, ipList: ['192.168.1.100'], roleNameList: ['API_USER', 'DEVELOPER'] } })
+  })
+
+  it('keeps the stored password when the body sends it null (as a list read returns it) and clears what is sent null', async () => {
+    await credential('upd-keep', { ipList: ['10.0.0.0/8'] })
+    const res = await answer(await call('PUT', `${BASE}`, tokens.alice, { ...UPDATE_EXAMPLE, username: 'upd-keep', password: null, roleNameList: [], ipList: null, expireDate: null, description: null }))
+    expect(res.status).toBe(200)
+    const after = (await stored('upd-keep'))!
+    expect(await decryptedPassword('upd-keep')).toBe(PASSWORD)
+    expect(after).toMatchObject({ ipList: [], expireDate: null, description: null, roleGrants: [] })
+  })
+
+  it('leaves enabled as it is when the body omits it (a disabled credential stays disabled)', async () => {
+    await credential('upd-disabled', { enabled: false })
+    const { enabled: _omitted, ...body } = { ...UPDATE_EXAMPLE, username: 'upd-disabled' }
+    expect((await call('PUT', `${BASE}/`, tokens.alice, body)).status).toBe(200)
+    expect((await stored('upd-disabled'))!.enabled).toBe(false)
+  })
+
+  it.each([
+    ['unknown credential', { username: 'no-such-user' }, /Credential 'no-such-user' not found in project 'payments'/],
+    ['credential of another project', { username: 'other-user' }, /Credential 'other-user' not found in project 'payments'/],
+    ['unknown role', { roleNameList: ['GHOST'] }, /^roleNameList: unknown role 'GHOST'/],
+    ['full name missing', { fullName: undefined }, /^fullName: is required/],
+    ['email missing', { email: undefined }, /^email: is required/],
+    ['empty password', { password: '' }, /^password: must not be empty/],
+    ['invalid IP', { ipList: ['300.1.1.1'] }, /^ipList\[0\]: must be an IP address or CIDR range/],
+  ])('refuses %s with 400; nothing written or pushed', async (_case, change, message) => {
+    await credential(`upd-${_case.replaceAll(' ', '-')}`)
+    const before = await snapshot()
+    const res = await answer(await call('PUT', `${BASE}/`, tokens.alice, { ...UPDATE_EXAMPLE, username: `upd-${_case.replaceAll(' ', '-')}`, ...change }))
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+    expect(await snapshot()).toEqual(before)
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it('refuses a viewer with 400 and saves without deploying for a manager without DEPLOY_UNDEPLOY', async () => {
+    await credential('upd-perm')
+    const before = await snapshot()
+    const refused = await answer(await call('PUT', `${BASE}/`, tokens.carol, { ...UPDATE_EXAMPLE, username: 'upd-perm' }))
+    expect(refused).toEqual({ status: 400, body: { status: 'FAILURE', resultMessage: expect.stringMatching(/lacks permission IDENTITY MANAGE/) } })
+    expect(await snapshot()).toEqual(before)
+    const saved = await answer(await call('PUT', `${BASE}/`, tokens.bob, { ...UPDATE_EXAMPLE, username: 'upd-perm' }))
+    expect(saved.body.deploymentResult.success).toBe(false)
+    expect((await stored('upd-perm'))!.email).toBe('updated@example.com')
+    expect(pushes()).toHaveLength(0)
+  })
+})
+
+describe('PATCH /apiops/projects/{projectName}/credentials/{username}/ (change-credential-password)', () => {
+  it('replays the page example: only the password changes, sealed, redeployed, never echoed', async () => {
+    await credential('pw-user')
+    const before = (await stored('pw-user'))!
+    const res = await answer(await call('PATCH', `${BASE}/pw-user/`, tokens.alice, { password: NEW_PASSWORD, fullName: 'ignored' }))
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(deployedEverywhere())
+    const after = (await stored('pw-user'))!
+    expect(await decryptedPassword('pw-user')).toBe(NEW_PASSWORD)
+    expect(after).toMatchObject({ fullName: before.fullName, email: before.email, revision: before.revision + 1, passwordFormat: 'SEALED' })
+    expect(devB.received[0]).toMatchObject({ action: 'DEPLOY', name: 'pw-user', config: { password: NEW_PASSWORD } })
+  })
+
+  it('replaces a reference password with a sealed one', async () => {
+    await credential('pw-ref')
+    await svc.deps.prisma.credential.update({ where: { username: 'pw-ref' }, data: { passwordCipher: '${vault.pw}', passwordFormat: 'REFERENCE' } })
+    expect((await call('PATCH', `${BASE}/pw-ref`, tokens.alice, { password: 'Other-pw-1' })).status).toBe(200)
+    expect((await stored('pw-ref'))!.passwordFormat).toBe('SEALED')
+    expect(await decryptedPassword('pw-ref')).toBe('Other-pw-1')
+  })
+
+  it.each([
+    ['empty password', 'pw-user', { password: '' }, 'alice', /^password: must not be empty/],
+    ['missing password', 'pw-user', {}, 'alice', /^password: is required/],
+    ['password of the wrong type', 'pw-user', { password: 12 }, 'alice', /^password:/],
+    ['unknown credential', 'api-ghost', { password: NEW_PASSWORD }, 'alice', /Credential 'api-ghost' not found in project 'payments'/],
+    ['missing IDENTITY MANAGE', 'pw-user', { password: NEW_PASSWORD }, 'carol', /lacks permission IDENTITY MANAGE/],
+  ])('refuses %s with 400; nothing written or pushed', async (_case, username, body, user, message) => {
+    const before = await snapshot()
+    const res = await answer(await call('PATCH', `${BASE}/${username}/`, tokens[user], body))
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+    expect(await snapshot()).toEqual(before)
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it('saves without deploying for a manager without DEPLOY_UNDEPLOY', async () => {
+    await credential('pw-bob')
+    const res = await answer(await call('PATCH', `${BASE}/pw-bob/`, tokens.bob, { password: NEW_PASSWORD }))
+    expect(res.body.deploymentResult.environmentResults.every((e: any) => !e.success && e.message.startsWith('Not deployed: '))).toBe(true)
+    expect(await decryptedPassword('pw-bob')).toBe(NEW_PASSWORD)
+    expect(pushes()).toHaveLength(0)
+  })
+})
+
+describe('DELETE /apiops/projects/{projectName}/credentials/{username}/ (delete-credential)', () => {
+  it('replays the page example: deleted with its access grants, undeployed from every environment', async () => {
+    await credential('del-user')
+    expect((await call('PUT', `${BASE}/del-user/access/`, tokens.alice, { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY' }] })).status).toBe(200)
+    const row = (await stored('del-user'))!
+    devA.received.length = devB.received.length = 0
+    const res = await answer(await call('DELETE', `${BASE}/del-user/`, tokens.alice))
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(deployedEverywhere(expect.stringMatching(/^Undeployed/)))
+    expect(await stored('del-user')).toBeNull()
+    expect(await svc.deps.prisma.entitlement.count({ where: { credentialId: row.id } })).toBe(0)
+    for (const worker of [devA, devB]) expect(worker.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'CREDENTIAL', name: 'del-user', config: { consumerKey: row.consumerKey } })])
+  })
+
+  it.each([
+    ['unknown credential', 'api-ghost', 'alice', /Credential 'api-ghost' not found in project 'payments'/],
+    ['missing IDENTITY MANAGE', 'shop-frontend', 'carol', /lacks permission IDENTITY MANAGE/],
+    ['a NUL byte in the name', 'a%00b', 'alice', /not found/],
+  ])('refuses %s with 400; nothing deleted or pushed', async (_case, username, user, message) => {
+    const before = await snapshot()
+    const res = await answer(await call('DELETE', `${BASE}/${username}/`, tokens[user]))
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+    expect(await snapshot()).toEqual(before)
+    expect(pushes()).toHaveLength(0)
+  })
+
+  it('deletes without undeploying for a manager without DEPLOY_UNDEPLOY, and says so', async () => {
+    await credential('del-bob')
+    const res = await answer(await call('DELETE', `${BASE}/del-bob`, tokens.bob))
+    expect(res.body.deploymentResult.success).toBe(false)
+    expect(await stored('del-bob')).toBeNull()
+    expect(pushes()).toHaveLength(0)
+  })
+})
