@@ -395,3 +395,207 @@ describe('DELETE /apiops/projects/{projectName}/credentials/{username}/ (delete-
     expect(pushes()).toHaveLength(0)
   })
 })
+
+describe('credential access: PUT, GET and DELETE …/credentials/{username}/access/ (vendor 07-credentials/access)', () => {
+  const access = (username: string) => `${BASE}/${username}/access/`
+  const GRANT_ONE = { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY' }] }
+  const GRANT_MANY = { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY' }, { name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'MyAPIGroup', type: 'API_PROXY_GROUP' }] }
+
+  it('replays grant example 1, then example 2 less the item already granted; the list shows them; each is a Common Contract entitlement', async () => {
+    await credential('acc-user')
+    const one = await answer(await call('PUT', access('acc-user'), tokens.alice, GRANT_ONE))
+    expect(one.status).toBe(200)
+    expect(one.body).toEqual(deployedEverywhere())
+    expect(devA.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'CREDENTIAL', name: 'acc-user', config: { access: [{ name: 'MyAPI', type: 'API_PROXY' }] } })
+    devA.received.length = devB.received.length = 0
+
+    const many = await answer(await call('PUT', access('acc-user'), tokens.alice, { credentialAccessList: GRANT_MANY.credentialAccessList.slice(1) }))
+    expect(many.body).toEqual(deployedEverywhere())
+    const expected = [{ name: 'MyAPI', type: 'API_PROXY' }, { name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'MyAPIGroup', type: 'API_PROXY_GROUP' }]
+    expect(devB.received[0].config.access).toEqual(expected)
+
+    const listed = await answer(await call('GET', access('acc-user'), tokens.carol))
+    expect(listed).toEqual({ status: 200, body: { status: 'SUCCESS', success: true, resultList: expected, resultCount: 3 } })
+
+    const { consumerKey } = (await stored('acc-user'))!
+    const entitlements = await jsonOf(await call('GET', `/apiops/projects/payments/consumers/${consumerKey}/entitlements`, tokens.carol))
+    expect(entitlements.map((e: any) => [e.subjectType, e.subjectKey, e.targetType, e.targetRef, e.status, e.assignedBy]).sort()).toEqual([
+      ['CONSUMER', 'acc-user', 'API_PROXY', 'MyAPI', 'ACTIVE', 'alice'],
+      ['CONSUMER', 'acc-user', 'API_PROXY', 'PaymentAPI', 'ACTIVE', 'alice'],
+      ['CONSUMER', 'acc-user', 'API_PROXY_GROUP', 'MyAPIGroup', 'ACTIVE', 'alice'],
+    ])
+  })
+
+  it('replays revoke example 2: the entitlements end (kept as history), the credential is redeployed without them', async () => {
+    await credential('rev-user')
+    await call('PUT', access('rev-user'), tokens.alice, GRANT_MANY)
+    devA.received.length = devB.received.length = 0
+    const res = await answer(await call('DELETE', access('rev-user'), tokens.alice, { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY' }, { name: 'MyAPIGroup', type: 'API_PROXY_GROUP' }] }))
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(deployedEverywhere())
+    expect(devA.received[0].config.access).toEqual([{ name: 'PaymentAPI', type: 'API_PROXY' }])
+    expect((await answer(await call('GET', access('rev-user'), tokens.alice))).body.resultList).toEqual([{ name: 'PaymentAPI', type: 'API_PROXY' }])
+    const { consumerKey } = (await stored('rev-user'))!
+    const entitlements = await jsonOf(await call('GET', `/apiops/projects/payments/consumers/${consumerKey}/entitlements`, tokens.alice))
+    const ended = entitlements.filter((e: any) => e.status === 'ENDED')
+    expect(ended.map((e: any) => e.targetRef).sort()).toEqual(['MyAPI', 'MyAPIGroup'])
+    expect(ended[0]).toMatchObject({ endedBy: 'alice', endedAt: expect.any(String) })
+    // revoke example 1 on what was revoked already is refused: the access does not exist any more
+    const again = await answer(await call('DELETE', access('rev-user'), tokens.alice, GRANT_ONE))
+    expect(again).toEqual({ status: 400, body: { status: 'FAILURE', resultMessage: "Credential 'rev-user' has no access to API proxy 'MyAPI'" } })
+    // and granting it again works (a new entitlement)
+    expect((await call('PUT', access('rev-user'), tokens.alice, GRANT_ONE)).status).toBe(200)
+  })
+
+  it('lists an empty access list as []', async () => {
+    await credential('acc-empty')
+    expect((await answer(await call('GET', access('acc-empty'), tokens.alice))).body).toEqual({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0 })
+  })
+
+  describe('refusals write nothing and push nothing', () => {
+    beforeAll(async () => {
+      await credential('acc-held')
+      await call('PUT', access('acc-held'), tokens.alice, GRANT_ONE)
+      devA.received.length = devB.received.length = 0
+    })
+
+    it.each([
+      ['PUT', 'empty access object name', { credentialAccessList: [{ name: '', type: 'API_PROXY' }] }, /^credentialAccessList\[0\]\.name: must not be blank/],
+      ['PUT', 'access object name missing', { credentialAccessList: [{ type: 'API_PROXY' }] }, /^credentialAccessList\[0\]\.name: is required/],
+      ['PUT', 'access object type missing', { credentialAccessList: [{ name: 'MyAPI' }] }, /^credentialAccessList\[0\]\.type: is required/],
+      ['PUT', 'invalid access type', { credentialAccessList: [{ name: 'MyAPI', type: 'API_PRODUCT' }] }, /^credentialAccessList\[0\]\.type: must be API_PROXY or API_PROXY_GROUP/],
+      ['PUT', 'empty access list', { credentialAccessList: [] }, /^credentialAccessList: must list at least one/],
+      ['PUT', 'body without the list (a bare array)', [{ name: 'MyAPI', type: 'API_PROXY' }], /credentialAccessList|expected object/],
+      ['PUT', 'unknown API proxy', { credentialAccessList: [{ name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'NoSuchAPI', type: 'API_PROXY' }] }, /^API proxy 'NoSuchAPI' not found in project 'payments'/],
+      ['PUT', 'unknown API proxy group', { credentialAccessList: [{ name: 'NoSuchGroup', type: 'API_PROXY_GROUP' }] }, /^API proxy group 'NoSuchGroup' not found in project 'payments'/],
+      ['PUT', 'a proxy name given as a group', { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY_GROUP' }] }, /^API proxy group 'MyAPI' not found/],
+      ['PUT', 'access already granted', { credentialAccessList: [{ name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'MyAPI', type: 'API_PROXY' }] }, /^Credential 'acc-held' already has access to API proxy 'MyAPI'/],
+      ['PUT', 'item listed twice', { credentialAccessList: [{ name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'PaymentAPI', type: 'API_PROXY' }] }, /^credentialAccessList\[1\]: API proxy 'PaymentAPI' is listed twice/],
+      ['DELETE', 'empty access object name', { credentialAccessList: [{ name: '', type: 'API_PROXY' }] }, /^credentialAccessList\[0\]\.name: must not be blank/],
+      ['DELETE', 'unknown API proxy', { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY' }, { name: 'NoSuchAPI', type: 'API_PROXY' }] }, /^API proxy 'NoSuchAPI' not found in project 'payments'/],
+      ['DELETE', 'access not granted', { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY' }, { name: 'MyAPIGroup', type: 'API_PROXY_GROUP' }] }, /^Credential 'acc-held' has no access to API proxy group 'MyAPIGroup'/],
+    ])('%s refuses %s with 400', async (method, _case, body, message) => {
+      const before = await snapshot()
+      const res = await answer(await call(method, access('acc-held'), tokens.alice, body))
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+      expect(await snapshot()).toEqual(before)
+      expect(pushes()).toHaveLength(0)
+    })
+
+    it.each([
+      ['PUT', 'unknown credential', 'api-ghost', 'alice', /Credential 'api-ghost' not found in project 'payments'/],
+      ['DELETE', 'unknown credential', 'api-ghost', 'alice', /Credential 'api-ghost' not found in project 'payments'/],
+      ['GET', 'unknown credential', 'api-ghost', 'alice', /Credential 'api-ghost' not found in project 'payments'/],
+      ['PUT', 'missing IDENTITY MANAGE', 'acc-held', 'carol', /lacks permission IDENTITY MANAGE/],
+      ['DELETE', 'missing IDENTITY MANAGE', 'acc-held', 'carol', /lacks permission IDENTITY MANAGE/],
+    ])('%s refuses %s with 400', async (method, _case, username, user, message) => {
+      const before = await snapshot()
+      const res = await answer(await call(method, access(username), tokens[user], method === 'GET' ? undefined : { credentialAccessList: [{ name: 'PaymentAPI', type: 'API_PROXY' }] }))
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ status: 'FAILURE', resultMessage: expect.stringMatching(message) })
+      expect(await snapshot()).toEqual(before)
+      expect(pushes()).toHaveLength(0)
+    })
+
+    it('refuses the unknown project and the missing token', async () => {
+      const res = await answer(await call('PUT', '/apiops/projects/nowhere/credentials/acc-held/access/', tokens.alice, GRANT_ONE))
+      expect(res).toEqual({ status: 400, body: { status: 'FAILURE', resultMessage: "Project 'nowhere' not found" } })
+      expect((await call('PUT', access('acc-held'), undefined, GRANT_ONE)).status).toBe(401)
+      expect(pushes()).toHaveLength(0)
+    })
+  })
+
+  it('grants and revokes without deploying for a manager without DEPLOY_UNDEPLOY, and says so', async () => {
+    await credential('acc-bob')
+    const granted = await answer(await call('PUT', access('acc-bob'), tokens.bob, GRANT_ONE))
+    expect(granted.body.success).toBe(true)
+    expect(granted.body.deploymentResult.success).toBe(false)
+    expect(granted.body.deploymentResult.environmentResults.map((e: any) => e.message)).toEqual([expect.stringMatching(/^Not deployed: /), expect.stringMatching(/^Not deployed: /)])
+    expect((await answer(await call('GET', access('acc-bob'), tokens.bob))).body.resultList).toEqual([{ name: 'MyAPI', type: 'API_PROXY' }])
+    const revoked = await answer(await call('DELETE', access('acc-bob'), tokens.bob, GRANT_ONE))
+    expect(revoked.body.deploymentResult.success).toBe(false)
+    expect(pushes()).toHaveLength(0)
+  })
+})
+
+describe('the same credential operations through GraphQL', () => {
+  const gql = async (query: string, variables: Record<string, unknown>, user: string) => {
+    const res = await svc.graphql(query, variables, tokens[user])
+    const text = JSON.stringify(res.body)
+    for (const secret of [PASSWORD, NEW_PASSWORD, 'gql-pw-1', 'gql-pw-2']) expect(text).not.toContain(secret)
+    return res.body
+  }
+  const CREATE = `mutation ($p: String!, $input: CredentialInput!) { createCredential(projectName: $p, input: $input) {
+    credential { username consumerKey passwordSet roleNameList ipList accessList { name type } } deploymentResult { success environmentResults { environmentName success } } } }`
+
+  it('creates with roles and ipList, changes the password, grants and revokes access; reads show them, never the password', async () => {
+    const created = await gql(CREATE, { p: 'payments', input: { username: 'gql-user', password: 'gql-pw-1', roleNameList: ['DEVELOPER'], ipList: ['2001:db8::/32'] } }, 'alice')
+    expect(created.errors).toBeUndefined()
+    expect(created.data.createCredential.credential).toMatchObject({ username: 'gql-user', passwordSet: true, roleNameList: ['DEVELOPER'], ipList: ['2001:db8::/32'], accessList: [] })
+    expect(created.data.createCredential.deploymentResult.success).toBe(true)
+
+    const changed = await gql('mutation { changeCredentialPassword(projectName: "payments", username: "gql-user", password: "gql-pw-2") { deploymentResult { success } } }', {}, 'alice')
+    expect(changed.data.changeCredentialPassword.deploymentResult.success).toBe(true)
+    expect(await decryptedPassword('gql-user')).toBe('gql-pw-2')
+
+    const granted = await gql('mutation { grantCredentialAccess(projectName: "payments", username: "gql-user", access: [{ name: "MyAPIGroup", type: "API_PROXY_GROUP" }]) { credential { accessList { name type } } } }', {}, 'alice')
+    expect(granted.data.grantCredentialAccess.credential.accessList).toEqual([{ name: 'MyAPIGroup', type: 'API_PROXY_GROUP' }])
+    const read = await gql('{ credentialAccess(projectName: "payments", username: "gql-user") { name type } credentials(projectName: "payments") { username roleNameList accessList { name } } }', {}, 'carol')
+    expect(read.data.credentialAccess).toEqual([{ name: 'MyAPIGroup', type: 'API_PROXY_GROUP' }])
+    expect(read.data.credentials.find((c: any) => c.username === 'gql-user')).toEqual({ username: 'gql-user', roleNameList: ['DEVELOPER'], accessList: [{ name: 'MyAPIGroup' }] })
+    const revoked = await gql('mutation { revokeCredentialAccess(projectName: "payments", username: "gql-user", access: [{ name: "MyAPIGroup", type: "API_PROXY_GROUP" }]) { credential { accessList { name } } } }', {}, 'alice')
+    expect(revoked.data.revokeCredentialAccess.credential.accessList).toEqual([])
+
+    const updated = await gql('mutation { updateCredential(projectName: "payments", username: "gql-user", input: { roleNameList: ["API_USER", "ADMIN"] }) { credential { roleNameList ipList enabled } } }', {}, 'alice')
+    expect(updated.data.updateCredential.credential).toEqual({ roleNameList: ['ADMIN', 'API_USER'], ipList: ['2001:db8::/32'], enabled: true })
+  })
+
+  it('refuses an unknown role, a bad address and a viewer, writing nothing', async () => {
+    const before = await snapshot()
+    const unknownRole = await gql(CREATE, { p: 'payments', input: { username: 'gql-refused', roleNameList: ['GHOST'] } }, 'alice')
+    expect(unknownRole.errors[0]).toMatchObject({ message: "roleNameList: unknown role 'GHOST'", extensions: { errorKey: 'malformedRequest' } })
+    const badIp = await gql(CREATE, { p: 'payments', input: { username: 'gql-refused', ipList: ['10.0.0.0/40'] } }, 'alice')
+    expect(badIp.errors[0].message).toMatch(/^ipList\[0\]: must be an IP address or CIDR range/)
+    const viewer = await gql('mutation { changeCredentialPassword(projectName: "payments", username: "shop-frontend", password: "gql-pw-1") { deploymentResult { success } } }', {}, 'carol')
+    expect(viewer.errors[0].extensions.errorKey).toBe('permissionDenied')
+    expect(await snapshot()).toEqual(before)
+    expect(pushes()).toHaveLength(0)
+  })
+})
+
+describe('credential roles (project catalogue, GraphQL)', () => {
+  const LIST = 'query ($p: String!) { credentialRoles(projectName: $p) { name description } }'
+
+  it('creates, lists and deletes roles per project; a role held by a credential stays', async () => {
+    const created = await svc.graphql('mutation { createCredentialRole(projectName: "other", input: { name: "AUDITOR", description: "reads only" }) { name description createdAt } }', {}, tokens.root)
+    expect(created.body.data.createCredentialRole).toMatchObject({ name: 'AUDITOR', description: 'reads only' })
+    expect((await svc.graphql(LIST, { p: 'other' }, tokens.root)).body.data.credentialRoles).toEqual([{ name: 'AUDITOR', description: 'reads only' }])
+    expect((await svc.graphql(LIST, { p: 'payments' }, tokens.carol)).body.data.credentialRoles.map((r: any) => r.name)).toEqual(['ADMIN', 'API_USER', 'DEVELOPER'])
+    // the other project's role is unknown in payments
+    const res = await answer(await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username: 'role-cross', roleNameList: ['AUDITOR'] }))
+    expect(res.body.resultMessage).toBe("roleNameList: unknown role 'AUDITOR'")
+
+    const duplicate = await svc.graphql('mutation { createCredentialRole(projectName: "other", input: { name: "AUDITOR" }) { name } }', {}, tokens.root)
+    expect(duplicate.body.errors[0].message).toBe("Credential role 'AUDITOR' already exists")
+
+    await credential('role-holder', { roleNameList: ['ADMIN'] })
+    const held = await svc.graphql('mutation { deleteCredentialRole(projectName: "payments", name: "ADMIN") { name } }', {}, tokens.alice)
+    expect(held.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Credential role 'ADMIN' is held by \d+ credential\(s\)$/), extensions: { errorKey: 'lifecycleConflict' } })
+    expect(await svc.deps.prisma.credentialRole.count({ where: { name: 'ADMIN' } })).toBe(1)
+    const removed = await svc.graphql('mutation { deleteCredentialRole(projectName: "other", name: "AUDITOR") { name } }', {}, tokens.root)
+    expect(removed.body.data.deleteCredentialRole.name).toBe('AUDITOR')
+    expect((await svc.graphql(LIST, { p: 'other' }, tokens.root)).body.data.credentialRoles).toEqual([])
+  })
+
+  it('needs IDENTITY MANAGE to change the catalogue and refuses bad names', async () => {
+    const before = await snapshot()
+    const viewer = await svc.graphql('mutation { createCredentialRole(projectName: "payments", input: { name: "X" }) { name } }', {}, tokens.carol)
+    expect(viewer.body.errors[0].extensions.errorKey).toBe('permissionDenied')
+    const slash = await svc.graphql('mutation { createCredentialRole(projectName: "payments", input: { name: "a/b" }) { name } }', {}, tokens.alice)
+    expect(slash.body.errors[0].message).toMatch(/^name: must not contain/)
+    const unknown = await svc.graphql('mutation { deleteCredentialRole(projectName: "payments", name: "NOPE") { name } }', {}, tokens.alice)
+    expect(unknown.body.errors[0].extensions.errorKey).toBe('resourceNotFound')
+    expect(await snapshot()).toEqual(before)
+  })
+})
