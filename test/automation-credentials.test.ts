@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './support/app.js'
 import { jsonOf } from './support/http.js'
+import { importPackage, jsonOfFile, transferExport, unzip } from './support/zip-fixtures.js'
 import { FakeWorker } from './support/fake-worker.js'
 import { sampleBootstrap } from './support/fixtures.js'
 
@@ -68,7 +69,7 @@ const CREATE_EXAMPLES = {
 }
 
 async function createRole(name: string, project = 'payments') {
-  const res = await svc.graphql('mutation ($p: String!, $n: String!) { createCredentialRole(projectName: $p, input: { name: $n }) { name } }', { p: project, n: name }, tokens.alice)
+  const res = await svc.graphql('mutation ($p: String!, $n: String!) { createCredentialRole(projectName: $p, input: { name: $n }) { name } }', { p: project, n: name }, tokens.root)
   expect(res.body.errors).toBeUndefined()
 }
 
@@ -554,11 +555,11 @@ describe('the same credential operations through GraphQL', () => {
   it('refuses an unknown role, a bad address and a viewer, writing nothing', async () => {
     const before = await snapshot()
     const unknownRole = await gql(CREATE, { p: 'payments', input: { username: 'gql-refused', roleNameList: ['GHOST'] } }, 'alice')
-    expect(unknownRole.errors[0]).toMatchObject({ message: "roleNameList: unknown role 'GHOST'", extensions: { errorKey: 'malformedRequest' } })
+    expect(unknownRole.errors?.[0]).toMatchObject({ message: "roleNameList: unknown role 'GHOST'", extensions: { errorKey: 'malformedRequest' } })
     const badIp = await gql(CREATE, { p: 'payments', input: { username: 'gql-refused', ipList: ['10.0.0.0/40'] } }, 'alice')
-    expect(badIp.errors[0].message).toMatch(/^ipList\[0\]: must be an IP address or CIDR range/)
+    expect(badIp.errors?.[0].message).toMatch(/^ipList\[0\]: must be an IP address or CIDR range/)
     const viewer = await gql('mutation { changeCredentialPassword(projectName: "payments", username: "shop-frontend", password: "gql-pw-1") { deploymentResult { success } } }', {}, 'carol')
-    expect(viewer.errors[0].extensions.errorKey).toBe('permissionDenied')
+    expect(viewer.errors?.[0].extensions.errorKey).toBe('permissionDenied')
     expect(await snapshot()).toEqual(before)
     expect(pushes()).toHaveLength(0)
   })
@@ -577,11 +578,11 @@ describe('credential roles (project catalogue, GraphQL)', () => {
     expect(res.body.resultMessage).toBe("roleNameList: unknown role 'AUDITOR'")
 
     const duplicate = await svc.graphql('mutation { createCredentialRole(projectName: "other", input: { name: "AUDITOR" }) { name } }', {}, tokens.root)
-    expect(duplicate.body.errors[0].message).toBe("Credential role 'AUDITOR' already exists")
+    expect(duplicate.body.errors?.[0].message).toBe("Credential role 'AUDITOR' already exists")
 
     await credential('role-holder', { roleNameList: ['ADMIN'] })
     const held = await svc.graphql('mutation { deleteCredentialRole(projectName: "payments", name: "ADMIN") { name } }', {}, tokens.alice)
-    expect(held.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Credential role 'ADMIN' is held by \d+ credential\(s\)$/), extensions: { errorKey: 'lifecycleConflict' } })
+    expect(held.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Credential role 'ADMIN' is held by \d+ credential\(s\)$/), extensions: { errorKey: 'lifecycleConflict' } })
     expect(await svc.deps.prisma.credentialRole.count({ where: { name: 'ADMIN' } })).toBe(1)
     const removed = await svc.graphql('mutation { deleteCredentialRole(projectName: "other", name: "AUDITOR") { name } }', {}, tokens.root)
     expect(removed.body.data.deleteCredentialRole.name).toBe('AUDITOR')
@@ -591,11 +592,28 @@ describe('credential roles (project catalogue, GraphQL)', () => {
   it('needs IDENTITY MANAGE to change the catalogue and refuses bad names', async () => {
     const before = await snapshot()
     const viewer = await svc.graphql('mutation { createCredentialRole(projectName: "payments", input: { name: "X" }) { name } }', {}, tokens.carol)
-    expect(viewer.body.errors[0].extensions.errorKey).toBe('permissionDenied')
+    expect(viewer.body.errors?.[0].extensions.errorKey).toBe('permissionDenied')
     const slash = await svc.graphql('mutation { createCredentialRole(projectName: "payments", input: { name: "a/b" }) { name } }', {}, tokens.alice)
-    expect(slash.body.errors[0].message).toMatch(/^name: must not contain/)
+    expect(slash.body.errors?.[0].message).toMatch(/^name: must not contain/)
     const unknown = await svc.graphql('mutation { deleteCredentialRole(projectName: "payments", name: "NOPE") { name } }', {}, tokens.alice)
-    expect(unknown.body.errors[0].extensions.errorKey).toBe('resourceNotFound')
+    expect(unknown.body.errors?.[0].extensions.errorKey).toBe('resourceNotFound')
     expect(await snapshot()).toEqual(before)
+  })
+})
+
+describe('export and transfer carry ipList and roleNameList', () => {
+  it('exports them; an import resolves roles by name in the target project and reports the missing ones', async () => {
+    await credential('xfer-user', { roleNameList: ['API_USER', 'DEVELOPER'], ipList: ['10.0.0.0/8', '::1'] })
+    const { bytes } = await transferExport(svc, tokens.root, 'payments', { formatVersion: 1, type: 'CREDENTIAL', names: ['xfer-user'] })
+    expect(jsonOfFile(unzip(bytes), 'xfer-user.json').data).toMatchObject({ ipList: ['10.0.0.0/8', '::1'], roleNameList: ['API_USER', 'DEVELOPER'] })
+    await createRole('DEVELOPER', 'other')
+    await call('DELETE', `${BASE}/xfer-user/`, tokens.alice)
+    const moved = await importPackage(svc, tokens.root, 'other', 'CREDENTIAL', bytes)
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200)
+    expect(moved.body.advisories).toEqual([{ level: 'WARNING', key: 'transfer.unresolvedReference', params: { object: 'CREDENTIAL/xfer-user', type: 'CREDENTIAL_ROLE', name: 'API_USER' } }])
+    const copy = (await stored('xfer-user'))!
+    expect(copy.ipList).toEqual(['10.0.0.0/8', '::1'])
+    expect(copy.roleGrants.map((g) => g.role.name)).toEqual(['DEVELOPER'])
+    expect(devA.received.find((m) => m.name === 'xfer-user' && m.project === 'other' && m.action === 'DEPLOY')?.config).toMatchObject({ ipList: ['10.0.0.0/8', '::1'], roleNameList: ['DEVELOPER'] })
   })
 })
