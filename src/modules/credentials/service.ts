@@ -93,9 +93,7 @@ const seal = (keyring: SecretKeyring, password: string | null | undefined) => (p
 /** Saves a new credential in the project (no deployment); the bootstrap and the deploying write share it. */
 export async function insertCredential(db: Tx, keyring: SecretKeyring, projectId: string, raw: unknown) {
   const input = parseInput(credentialInput, raw)
-  if (await db.credential.findUnique({ where: { username: input.username } })) {
-    throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
-  }
+  if (await db.credential.findUnique({ where: { username: input.username } })) throw usernameTaken(input.username)
   const org = input.organizationCode ? await findOrganization(db, projectId, input.organizationCode) : null
   const roleIds = await resolveRoleIds(db, projectId, input.roleNameList ?? [])
   const created = await db.credential.create({
@@ -119,9 +117,16 @@ export async function insertCredential(db: Tx, keyring: SecretKeyring, projectId
   return db.credential.findUniqueOrThrow({ where: { id: created.id }, include: credentialOwners })
 }
 
+const usernameTaken = (username: string) =>
+  new DomainError('validation', 'credentialUsernameTaken', `Credential username '${username}' is already taken`, { field: 'username' })
+
 export async function createCredential(deps: Deps, actor: Actor, projectName: string, raw: unknown): Promise<CredentialWrite> {
   const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
-  const credential = await deps.prisma.$transaction((tx) => insertCredential(tx, deps.keyring, projectAccess.project.id, raw))
+  const credential = await deps.prisma.$transaction((tx) => insertCredential(tx, deps.keyring, projectAccess.project.id, raw)).catch((err: unknown) => {
+    // two creates of one username at once: the unique index decides, the loser hears what the check would have said
+    if ((err as { code?: string } | null)?.code === 'P2002') throw usernameTaken(parseInput(credentialInput, raw).username)
+    throw err
+  })
   return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
 }
 
@@ -130,9 +135,7 @@ export async function updateCredential(deps: Deps, actor: Actor, projectName: st
   const input = parseInput(credentialUpdate, raw)
   const credential = await deps.prisma.$transaction(async (tx) => {
     const current = await findCredential(tx, projectAccess, username)
-    if (input.username && input.username !== current.username && (await tx.credential.findUnique({ where: { username: input.username } }))) {
-      throw new DomainError('validation', 'credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
-    }
+    if (input.username && input.username !== current.username && (await tx.credential.findUnique({ where: { username: input.username } }))) throw usernameTaken(input.username)
     // a revoked credential stays disabled (schema: Credential.revokedAt)
     if (input.enabled && current.revokedAt) throw lifecycleConflict('credentialRevoked', `Credential '${username}' is revoked and cannot be enabled`)
     const data: Prisma.CredentialUncheckedUpdateInput = {
