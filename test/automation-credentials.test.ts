@@ -247,6 +247,11 @@ describe('GET /apiops/projects/{projectName}/credentials/ (list-credentials)', (
   it('answers 401 without a token', async () => {
     expect((await call('GET', `${BASE}/`, undefined)).status).toBe(401)
   })
+
+  it('answers a NUL byte in the project name as an unknown project, not a 500', async () => {
+    const res = await answer(await call('GET', '/apiops/projects/pay%00ments/credentials/', tokens.alice))
+    expect(res).toEqual({ status: 400, body: { status: 'FAILURE', resultMessage: "Project 'pay\\0ments' not found" } })
+  })
 })
 
 describe('PUT /apiops/projects/{projectName}/credentials/ (update-credential)', () => {
@@ -378,7 +383,7 @@ describe('DELETE /apiops/projects/{projectName}/credentials/{username}/ (delete-
   it.each([
     ['unknown credential', 'api-ghost', 'alice', /Credential 'api-ghost' not found in project 'payments'/],
     ['missing IDENTITY MANAGE', 'shop-frontend', 'carol', /lacks permission IDENTITY MANAGE/],
-    ['a NUL byte in the name', 'a%00b', 'alice', /not found/],
+    ['a NUL byte in the name', 'a%00b', 'alice', /^Credential 'a\\0b' not found/],
   ])('refuses %s with 400; nothing deleted or pushed', async (_case, username, user, message) => {
     const before = await snapshot()
     const res = await answer(await call('DELETE', `${BASE}/${username}/`, tokens[user]))

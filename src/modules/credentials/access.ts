@@ -6,7 +6,8 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { objectName } from '../../platform/validation/common.js'
 import { accessListOf, credentialOwners, type CredentialWithOwners } from './runtime.js'
-import { authorizeCredentials, deployCredential, findCredential, type CredentialWrite } from './service.js'
+import { authorizeCredentials } from './scope.js'
+import { deployCredential, findCredential, type CredentialWrite } from './service.js'
 
 // A credential's access list (vendor pages 07-credentials/access): the API proxies and API proxy groups it
 // may call. Each granted item is an entitlement (spec §2.15) of the credential as a CONSUMER, so the Common

@@ -3,13 +3,11 @@ import type { Actor } from '../../platform/auth/actor.js'
 import type { Tx } from '../../platform/context.js'
 import { DomainError, lifecycleConflict, malformed, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import { authorizeInProject } from '../../platform/scope/project-scope.js'
+import { authorizeCredentials } from './scope.js'
 import { objectName } from '../../platform/validation/common.js'
 
 // Credential roles: a project-level catalogue of names that credentials carry in roleNameList (and that the
 // gateway receives in the credential's runtime config). Roles are not deployed by themselves.
-
-const IDENTITY = 'IDENTITY'
 
 export const roleInput = z.object({
   name: objectName,
@@ -23,12 +21,12 @@ export const roleNameList = z.array(objectName).max(100, 'must list at most 100 
 export const roleNotFound = (name: string) => notFound(`Credential role '${name}' not found`, { role: name })
 
 export async function listCredentialRoles(db: Tx, actor: Actor, projectName: string) {
-  const access = await authorizeInProject(db, actor, projectName, IDENTITY, 'VIEW')
+  const access = await authorizeCredentials(db, actor, projectName, 'VIEW')
   return db.credentialRole.findMany({ where: { projectId: access.project.id }, orderBy: { name: 'asc' } })
 }
 
 export async function createCredentialRole(db: Tx, actor: Actor, projectName: string, raw: unknown) {
-  const access = await authorizeInProject(db, actor, projectName, IDENTITY, 'MANAGE')
+  const access = await authorizeCredentials(db, actor, projectName, 'MANAGE')
   const input = parseInput(roleInput, raw)
   const projectId = access.project.id
   if (await db.credentialRole.findUnique({ where: { projectId_name: { projectId, name: input.name } } })) {
@@ -39,8 +37,8 @@ export async function createCredentialRole(db: Tx, actor: Actor, projectName: st
 
 /** A role held by a credential stays: the credentials would silently change on the gateway otherwise. */
 export async function deleteCredentialRole(db: Tx, actor: Actor, projectName: string, name: string) {
-  const access = await authorizeInProject(db, actor, projectName, IDENTITY, 'MANAGE')
-  const role = await db.credentialRole.findUnique({ where: { projectId_name: { projectId: access.project.id, name } } })
+  const access = await authorizeCredentials(db, actor, projectName, 'MANAGE')
+  const role = name.includes('\u0000') ? null : await db.credentialRole.findUnique({ where: { projectId_name: { projectId: access.project.id, name } } })
   if (!role) throw roleNotFound(name)
   const holders = await db.credentialRoleGrant.count({ where: { roleId: role.id } })
   if (holders) throw lifecycleConflict('credentialRole.inUse', `Credential role '${name}' is held by ${holders} credential(s)`, { role: name, credentialCount: holders })

@@ -8,16 +8,15 @@ import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, lifecycleConflict, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
-import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findOrganization } from '../projects/organizations.js'
 import { ipList } from './ip-list.js'
+import { authorizeCredentials, IDENTITY } from './scope.js'
 import { replaceCredentialRoles, resolveRoleIds, roleNameList } from './roles.js'
 import { credentialOwners, credentialRuntimeConfig, type CredentialWithOwners } from './runtime.js'
 import { partialTokenSettings, TOKEN_SETTINGS_AFTER_RESET } from './token-settings.js'
 
-const IDENTITY = 'IDENTITY'
 
 /** Free text stored as given: PostgreSQL text cannot hold NUL, so it is refused here with the field's name. */
 export const freeText = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
@@ -52,15 +51,12 @@ export const credentialNotFound = (username: string, projectName: string) =>
 
 export async function findCredential(db: Tx, access: ProjectAccess, username: string): Promise<CredentialWithOwners> {
   // a name PostgreSQL cannot even compare names no credential
-  if (username.includes('\u0000')) throw credentialNotFound(username.replaceAll('\u0000', ''), access.project.name)
+  if (username.includes('\u0000')) throw credentialNotFound(username.replaceAll('\u0000', '\\0'), access.project.name)
   const credential = await db.credential.findUnique({ where: { username }, include: credentialOwners })
   if (!credential || credential.projectId !== access.project.id) throw credentialNotFound(username, access.project.name)
   return credential
 }
 
-/** The preamble of every credential operation: the project, with IDENTITY at `level` in it. */
-export const authorizeCredentials = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') =>
-  authorizeInProject(db, actor, projectName, IDENTITY, level)
 const access = authorizeCredentials
 
 const deployMessage = (deps: Deps, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') => ({
