@@ -210,6 +210,17 @@ describe('POST /apiops/projects/{projectName}/credentials/ (create-credential)',
     expect(await stored('half-deployed')).not.toBeNull()
   })
 
+  it('is audited once per successful write, by the door, with the username; a refusal leaves no event', async () => {
+    const events = (name: string) => svc.deps.prisma.auditEvent.findMany({ where: { objectName: name }, orderBy: { id: 'asc' } })
+    await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username: 'audited-user' })
+    await call('PATCH', `${BASE}/audited-user/`, tokens.alice, { password: NEW_PASSWORD })
+    await call('PATCH', `${BASE}/audited-user/`, tokens.carol, { password: NEW_PASSWORD })
+    expect((await events('audited-user')).map((e) => [e.surface, e.actor, e.projectName, e.operation, e.objectType, e.outcome])).toEqual([
+      ['REST_APIOPS', 'alice', 'payments', 'POST /apiops/projects/:projectName/credentials/', 'credentials', 'SUCCEEDED'],
+      ['REST_APIOPS', 'alice', 'payments', 'PATCH /apiops/projects/:projectName/credentials/:username/', 'credentials', 'SUCCEEDED'],
+    ])
+  })
+
   it('ignores a consumerKey in the body: the key is minted', async () => {
     await call('POST', `${BASE}/`, tokens.alice, { ...CREATE_EXAMPLES.basic, username: 'key-try', consumerKey: 'csm_chosen' })
     expect((await stored('key-try'))!.consumerKey).not.toBe('csm_chosen')
