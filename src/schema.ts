@@ -29,6 +29,7 @@ import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, 
 import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
 import { automationResolvers } from './modules/environments-rest/graphql.js'
 import { ApiProxyAutomationResolver, ApiProxyGroupResolver } from './modules/apiproxies/automation-graphql.js'
+import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -72,6 +73,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ...automationResolvers,
   ApiProxyAutomationResolver,
   ApiProxyGroupResolver,
+  CredentialRoleResolver,
 ]
 
 export function buildGraphqlSchema(): Promise<GraphQLSchema> {

@@ -1,10 +1,12 @@
 import { Arg, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
 import type { Credential } from '../../generated/prisma/client.js'
-import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
+import { byKey, requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { applicationLoader, organizationLoader } from '../../platform/graphql/loaders.js'
 import { DeploymentResultType } from '../../platform/graphql/types.js'
-import { createCredential, deleteCredential, getCredential, listCredentials, resetCredentialToken, revokeCredential, updateCredential, type CredentialWrite } from './service.js'
+import { changeCredentialPassword, createCredential, deleteCredential, getCredential, listCredentials, resetCredentialToken, revokeCredential, updateCredential, type CredentialWrite } from './service.js'
+import { grantCredentialAccess, listCredentialAccess, revokeCredentialAccess } from './access.js'
+import { ACCESS_TARGET_TYPES, type CredentialWithOwners } from './runtime.js'
 import type { TokenSettings } from './token-settings.js'
 
 @ObjectType('CredentialTokenSettings', { description: 'Token settings of a credential (spec §2.3)' })
@@ -39,9 +41,17 @@ export class CredentialType {
   @Field(() => Int, { description: 'deployment revision' }) revision: number
   @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings: TokenSettings | null
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'when the credential was revoked; a revoked credential stays disabled' }) revokedAt: Date | null
+  @Field(() => [String], { description: 'allowed client addresses (IP or CIDR); empty = no restriction' }) ipList: string[]
   organizationId: string | null
   applicationId: string | null
   passwordCipher: string | null
+}
+
+@ObjectType('CredentialAccess', { description: 'An API proxy or API proxy group a credential may call (a live entitlement of the credential)' })
+@InputType('CredentialAccessInput')
+export class CredentialAccessType {
+  @Field(() => String, { description: 'API proxy or API proxy group name' }) name: string
+  @Field(() => String, { description: 'API_PROXY or API_PROXY_GROUP' }) type: 'API_PROXY' | 'API_PROXY_GROUP'
 }
 
 @ObjectType('CredentialWriteResult')
@@ -65,6 +75,8 @@ export class CredentialInputType {
   @Field(() => String, { nullable: true }) organizationCode?: string
   @Field(() => GraphQLISODateTime, { nullable: true }) expireDate?: Date
   @Field(() => Boolean, { nullable: true }) syncManaged?: boolean
+  @Field(() => [String], { nullable: true, description: 'role names of the project catalogue (credentialRoles)' }) roleNameList?: string[]
+  @Field(() => [String], { nullable: true, description: 'allowed client addresses, IP or CIDR' }) ipList?: string[]
   @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings?: CredentialTokenSettingsType
 }
 
@@ -79,6 +91,8 @@ export class CredentialUpdateInputType {
   @Field(() => String, { nullable: true }) organizationCode?: string
   @Field(() => GraphQLISODateTime, { nullable: true }) expireDate?: Date
   @Field(() => Boolean, { nullable: true }) syncManaged?: boolean
+  @Field(() => [String], { nullable: true, description: 'role names of the project catalogue (credentialRoles)' }) roleNameList?: string[]
+  @Field(() => [String], { nullable: true, description: 'allowed client addresses, IP or CIDR' }) ipList?: string[]
   @Field(() => CredentialTokenSettingsType, { nullable: true }) tokenSettings?: CredentialTokenSettingsType
 }
 
@@ -112,6 +126,66 @@ export class CredentialResolver {
   @FieldResolver(() => String, { nullable: true, description: 'the application that owns the credential' })
   async applicationName(@Root() credential: Credential, @Ctx() ctx: GqlContext) {
     return credential.applicationId ? ((await applicationLoader(ctx).load(credential.applicationId))?.name ?? null) : null
+  }
+
+  @FieldResolver(() => [String], { description: 'role names, sorted' })
+  async roleNameList(@Root() credential: Credential & Partial<Pick<CredentialWithOwners, 'roleGrants'>>, @Ctx() ctx: GqlContext) {
+    if (credential.roleGrants) return credential.roleGrants.map((g) => g.role.name)
+    const loader = ctx.loaders.get<string, string[]>('credentialRoleNames', async (ids) => {
+      const rows = await ctx.deps.prisma.credentialRoleGrant.findMany({ where: { credentialId: { in: [...ids] } }, select: { credentialId: true, role: { select: { name: true } } } })
+      return byKey(ids, rows, (r) => r.credentialId).map((group) => group.map((r) => r.role.name).sort())
+    })
+    return loader.load(credential.id)
+  }
+
+  @FieldResolver(() => [CredentialAccessType], { description: 'the API proxies and groups the credential may call' })
+  async accessList(@Root() credential: Credential & Partial<Pick<CredentialWithOwners, 'entitlements'>>, @Ctx() ctx: GqlContext) {
+    const toAccess = (e: { targetType: string; targetRef: string }) => ({ name: e.targetRef, type: e.targetType })
+    if (credential.entitlements) return credential.entitlements.map(toAccess)
+    const loader = ctx.loaders.get<string, CredentialAccessType[]>('credentialAccess', async (ids) => {
+      const rows = await ctx.deps.prisma.entitlement.findMany({
+        where: { credentialId: { in: [...ids] }, status: 'ACTIVE', targetType: { in: [...ACCESS_TARGET_TYPES] } },
+        select: { credentialId: true, targetType: true, targetRef: true },
+        orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }],
+      })
+      return byKey(ids, rows, (r) => r.credentialId).map((group) => group.map(toAccess) as CredentialAccessType[])
+    })
+    return loader.load(credential.id)
+  }
+
+  @Query(() => [CredentialAccessType], { description: 'IDENTITY VIEW' })
+  async credentialAccess(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    return listCredentialAccess(ctx.deps, requireViewer(ctx), projectName, username)
+  }
+
+  @Mutation(() => CredentialWriteResult, { description: 'Replaces the password (write-only) and deploys the credential (IDENTITY MANAGE; the push needs DEPLOY_UNDEPLOY)' })
+  async changeCredentialPassword(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('username', () => String) username: string,
+    @Arg('password', () => String) password: string,
+  ) {
+    return CredentialWriteResult.from(await changeCredentialPassword(ctx.deps, requireViewer(ctx), projectName, username, { password }))
+  }
+
+  @Mutation(() => CredentialWriteResult, { description: 'Grants access to API proxies or groups (all or none) and deploys the credential' })
+  async grantCredentialAccess(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('username', () => String) username: string,
+    @Arg('access', () => [CredentialAccessType]) access: CredentialAccessType[],
+  ) {
+    return CredentialWriteResult.from(await grantCredentialAccess(ctx.deps, requireViewer(ctx), projectName, username, { credentialAccessList: access }))
+  }
+
+  @Mutation(() => CredentialWriteResult, { description: 'Revokes access to API proxies or groups (all or none; the entitlements end) and deploys the credential' })
+  async revokeCredentialAccess(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('username', () => String) username: string,
+    @Arg('access', () => [CredentialAccessType]) access: CredentialAccessType[],
+  ) {
+    return CredentialWriteResult.from(await revokeCredentialAccess(ctx.deps, requireViewer(ctx), projectName, username, { credentialAccessList: access }))
   }
 
   @Mutation(() => CredentialWriteResult, { description: 'Resets the token settings (spec §2.3) and deploys the credential' })

@@ -1,6 +1,7 @@
 import { requireActor, defineRoutes } from '../../platform/http/routes.js'
 import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { resetCredentialToken } from './service.js'
+import { credentialCrudRoutes } from './rest-crud.js'
 
 // kept for src/modules/llm/rest.ts, which still imports it from here
 
@@ -22,4 +23,5 @@ export const credentialRoutes = defineRoutes([
       return { body: legacySuccess({ deploymentResult: legacyDeploymentResult(deploymentResult) }) }
     },
   },
+  ...credentialCrudRoutes,
 ])

@@ -1,9 +1,27 @@
-import type { Credential, Organization, Application } from '../../generated/prisma/client.js'
+import type { Credential, Prisma } from '../../generated/prisma/client.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 
-export type CredentialWithOwners = Credential & { organization: Organization | null; application: Application | null }
+/** The access-list targets (the legacy grant/revoke endpoints) among a credential's entitlements. */
+export const ACCESS_TARGET_TYPES = ['API_PROXY', 'API_PROXY_GROUP'] as const
 
-export const credentialOwners = { organization: true, application: true } as const
+/** What every credential read includes: its owners, its roles and its live access list (for the gateway and the views). */
+export const credentialOwners = {
+  organization: true,
+  application: true,
+  roleGrants: { select: { role: { select: { name: true } } }, orderBy: { role: { name: 'asc' } } },
+  entitlements: {
+    where: { status: 'ACTIVE', targetType: { in: [...ACCESS_TARGET_TYPES] } },
+    select: { targetType: true, targetRef: true },
+    orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }],
+  },
+} as const satisfies Prisma.CredentialInclude
+
+export type CredentialWithOwners = Prisma.CredentialGetPayload<{ include: typeof credentialOwners }>
+
+export const roleNamesOf = (credential: CredentialWithOwners) => credential.roleGrants.map((g) => g.role.name)
+
+/** The access list as the credential endpoints show it: `{ name, type }`, API proxies first. */
+export const accessListOf = (credential: CredentialWithOwners) => credential.entitlements.map((e) => ({ name: e.targetRef, type: e.targetType }))
 
 /**
  * What a gateway worker receives for a credential. The password is decrypted here because the gateway
@@ -24,6 +42,10 @@ export function credentialRuntimeConfig(credential: CredentialWithOwners, keyrin
     expireDate: credential.expireDate?.toISOString() ?? null,
     trafficLogDisabled: Boolean(credential.trafficLogDisabled || credential.application?.trafficLogDisabled),
     tokenSettings: credential.tokenSettings,
+    roleNameList: roleNamesOf(credential),
+    /** allowed client addresses (IP or CIDR); empty = any */
+    ipList: credential.ipList,
+    access: accessListOf(credential),
     password: runtimePassword(credential, keyring),
   }
 }

@@ -8,31 +8,40 @@ import { MAX_BATCH_MESSAGES, outcomeOfMessage, pushMessages, type DeployMessage,
 import { lifecycleConflict, malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
-import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findOrganization } from '../projects/organizations.js'
+import { ipList } from './ip-list.js'
+import { authorizeCredentials, IDENTITY } from './scope.js'
+import { replaceCredentialRoles, resolveRoleIds, roleNameList } from './roles.js'
 import { credentialOwners, credentialRuntimeConfig, type CredentialWithOwners } from './runtime.js'
 import { partialTokenSettings, TOKEN_SETTINGS_AFTER_RESET } from './token-settings.js'
 
-const IDENTITY = 'IDENTITY'
 
+/** Free text stored as given: PostgreSQL text cannot hold NUL, so it is refused here with the field's name. */
+export const freeText = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((v) => !v.includes('\u0000'), 'must not contain NUL characters')
+
+// Every field a credential write may set, without defaults: an update changes only what it names.
 // consumerKey is not part of any body: zod drops unknown keys, so a value sent under that name is ignored.
-export const credentialInput = z.object({
+const credentialFields = z.object({
   username: objectName,
-  password: z.string().min(1).max(1024).nullish(),
-  fullName: z.string().max(200).nullish(),
-  email: z.email().nullish(),
-  description: z.string().max(1000).nullish(),
-  enabled: z.boolean().default(true),
+  password: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters').nullish(),
+  fullName: freeText(200).nullish(),
+  email: z.email().max(320).nullish(),
+  description: freeText(1000).nullish(),
+  enabled: z.boolean(),
   organizationCode: z.string().nullish(),
   expireDate: z.coerce.date().nullish(),
-  syncManaged: z.boolean().default(false),
+  syncManaged: z.boolean(),
   tokenSettings: partialTokenSettings.nullish(),
+  roleNameList: roleNameList.nullish(),
+  ipList: ipList.nullish(),
 })
+
+export const credentialInput = credentialFields.extend({ enabled: z.boolean().default(true), syncManaged: z.boolean().default(false) })
 export type CredentialInput = z.input<typeof credentialInput>
 
-export const credentialUpdate = credentialInput.partial()
+export const credentialUpdate = credentialFields.partial()
 export type CredentialUpdate = z.input<typeof credentialUpdate>
 
 export interface CredentialWrite { credential: CredentialWithOwners; deploymentResult: DeploymentOutcome }
@@ -41,13 +50,14 @@ export const credentialNotFound = (username: string, projectName: string) =>
   notFound(`Credential '${username}' not found in project '${projectName}'`, { credential: username })
 
 export async function findCredential(db: Tx, access: ProjectAccess, username: string): Promise<CredentialWithOwners> {
+  // a name PostgreSQL cannot even compare names no credential
+  if (username.includes('\u0000')) throw credentialNotFound(username.replaceAll('\u0000', '\\0'), access.project.name)
   const credential = await db.credential.findUnique({ where: { username }, include: credentialOwners })
   if (!credential || credential.projectId !== access.project.id) throw credentialNotFound(username, access.project.name)
   return credential
 }
 
-const access = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') =>
-  authorizeInProject(db, actor, projectName, IDENTITY, level)
+const access = authorizeCredentials
 
 const deployMessage = (deps: Deps, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') => ({
   action: action as 'DEPLOY' | 'UNDEPLOY',
@@ -57,8 +67,10 @@ const deployMessage = (deps: Deps, credential: CredentialWithOwners, action: 'DE
   config: action === 'DEPLOY' ? credentialRuntimeConfig(credential, deps.keyring) : { consumerKey: credential.consumerKey },
 })
 
-const deploy = (deps: Deps, projectAccess: ProjectAccess, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') =>
+/** Pushes a saved credential when the caller holds IDENTITY DEPLOY_UNDEPLOY; otherwise reports it as not deployed. */
+export const deployCredential = (deps: Deps, projectAccess: ProjectAccess, credential: CredentialWithOwners, action: 'DEPLOY' | 'UNDEPLOY') =>
   deployIfPermitted(deps, projectAccess, IDENTITY, deployMessage(deps, credential, action))
+const deploy = deployCredential
 
 /**
  * Pushes a saved credential as it now stands: DEPLOY when enabled, UNDEPLOY when disabled. Used after the
@@ -101,11 +113,12 @@ const seal = (keyring: SecretKeyring, password: string | null | undefined) => (p
 /** Saves a new credential in the project (no deployment); the bootstrap and the deploying write share it. */
 export async function insertCredential(db: Tx, keyring: SecretKeyring, projectId: string, raw: unknown) {
   const input = parseInput(credentialInput, raw)
-  if (await db.credential.findUnique({ where: { username: input.username } })) {
-    throw malformedReason('credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
-  }
+  if (await db.credential.findUnique({ where: { username: input.username } })) throw usernameTaken(input.username)
   const org = input.organizationCode ? await findOrganization(db, projectId, input.organizationCode) : null
-  return db.credential.create({ data: newCredentialRow(keyring, projectId, input, org?.id ?? null), include: credentialOwners })
+  const roleIds = await resolveRoleIds(db, projectId, input.roleNameList ?? [])
+  const created = await db.credential.create({ data: newCredentialRow(keyring, projectId, input, org?.id ?? null) })
+  await replaceCredentialRoles(db, created.id, roleIds)
+  return db.credential.findUniqueOrThrow({ where: { id: created.id }, include: credentialOwners })
 }
 
 /** The row of a new credential from validated input: insertCredential and the bootstrap's batched inserts share it. */
@@ -123,45 +136,78 @@ export function newCredentialRow(keyring: SecretKeyring, projectId: string, inpu
     expireDate: input.expireDate ?? null,
     syncManaged: input.syncManaged,
     tokenSettings: input.tokenSettings ?? undefined,
+    ipList: input.ipList ?? [],
   } satisfies Prisma.CredentialCreateManyInput
 }
 
+const usernameTaken = (username: string) =>
+  malformedReason('credentialUsernameTaken', `Credential username '${username}' is already taken`, { field: 'username' })
+
 export async function createCredential(deps: Deps, actor: Actor, projectName: string, raw: unknown): Promise<CredentialWrite> {
   const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
-  const credential = await insertCredential(deps.prisma, deps.keyring, projectAccess.project.id, raw)
+  const credential = await deps.prisma.$transaction((tx) => insertCredential(tx, deps.keyring, projectAccess.project.id, raw)).catch((err: unknown) => {
+    // two creates of one username at once: the unique index decides, the loser hears what the check would have said
+    if ((err as { code?: string } | null)?.code === 'P2002') throw usernameTaken(parseInput(credentialInput, raw).username)
+    throw err
+  })
   return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
 }
 
 export async function updateCredential(deps: Deps, actor: Actor, projectName: string, username: string, raw: unknown): Promise<CredentialWrite> {
   const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
   const input = parseInput(credentialUpdate, raw)
-  const current = await findCredential(deps.prisma, projectAccess, username)
-  if (input.username && input.username !== current.username && (await deps.prisma.credential.findUnique({ where: { username: input.username } }))) {
-    throw malformedReason('credentialUsernameTaken', `Credential username '${input.username}' is already taken`, { field: 'username' })
-  }
-  // a revoked credential stays disabled (schema: Credential.revokedAt)
-  if (input.enabled && current.revokedAt) throw lifecycleConflict('credentialRevoked', `Credential '${username}' is revoked and cannot be enabled`)
-  const data: Prisma.CredentialUncheckedUpdateInput = {
-    username: input.username,
-    fullName: input.fullName,
-    email: input.email,
-    description: input.description,
-    enabled: input.enabled,
-    expireDate: input.expireDate,
-    syncManaged: input.syncManaged,
-    revision: { increment: 1 },
-  }
-  // Whoever sets `enabled` by hand (even to the value it has) takes it over from a suspended application:
-  // its resume then leaves the credential as that person left it.
-  if (input.enabled !== undefined) data.suspendedByApplication = false
-  if (input.password) data.passwordCipher = deps.keyring.encrypt(input.password)
-  if (input.tokenSettings !== undefined) data.tokenSettings = input.tokenSettings ?? undefined
-  if (input.organizationCode !== undefined) {
-    data.organizationId = input.organizationCode ? (await findOrganization(deps.prisma, projectAccess.project.id, input.organizationCode)).id : null
-  }
-  const credential = await deps.prisma.credential.update({ where: { id: current.id }, data, include: credentialOwners })
+  const credential = await deps.prisma.$transaction(async (tx) => {
+    const current = await findCredential(tx, projectAccess, username)
+    if (input.username && input.username !== current.username && (await tx.credential.findUnique({ where: { username: input.username } }))) throw usernameTaken(input.username)
+    // a revoked credential stays disabled (schema: Credential.revokedAt)
+    if (input.enabled && current.revokedAt) throw lifecycleConflict('credentialRevoked', `Credential '${username}' is revoked and cannot be enabled`)
+    const data: Prisma.CredentialUncheckedUpdateInput = {
+      username: input.username,
+      fullName: input.fullName,
+      email: input.email,
+      description: input.description,
+      enabled: input.enabled,
+      expireDate: input.expireDate,
+      syncManaged: input.syncManaged,
+      revision: { increment: 1 },
+    }
+    // Whoever sets `enabled` by hand (even to the value it has) takes it over from a suspended application:
+    // its resume then leaves the credential as that person left it.
+    if (input.enabled !== undefined) data.suspendedByApplication = false
+    if (input.password) Object.assign(data, sealedPassword(deps.keyring, input.password))
+    if (input.tokenSettings !== undefined) data.tokenSettings = input.tokenSettings ?? undefined
+    if (input.ipList !== undefined) data.ipList = input.ipList ?? []
+    if (input.organizationCode !== undefined) {
+      data.organizationId = input.organizationCode ? (await findOrganization(tx, projectAccess.project.id, input.organizationCode)).id : null
+    }
+    if (input.roleNameList !== undefined) await replaceCredentialRoles(tx, current.id, await resolveRoleIds(tx, projectAccess.project.id, input.roleNameList ?? []))
+    return tx.credential.update({ where: { id: current.id }, data, include: credentialOwners })
+  })
   return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
 }
+
+/** A new password replaces whatever was stored (a sealed value, a reference or a legacy plain value). */
+const sealedPassword = (keyring: SecretKeyring, password: string) => ({ passwordCipher: keyring.encrypt(password), passwordFormat: 'SEALED' as const })
+
+/**
+ * PATCH …/credentials/{username}/: replaces the password only (sealed, never echoed), then deploys the
+ * credential like any write (the push needs IDENTITY DEPLOY_UNDEPLOY).
+ */
+export async function changeCredentialPassword(deps: Deps, actor: Actor, projectName: string, username: string, raw: unknown): Promise<CredentialWrite> {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
+  const { password } = parseInput(passwordChange, raw)
+  const credential = await deps.prisma.$transaction(async (tx) => {
+    const current = await findCredential(tx, projectAccess, username)
+    return tx.credential.update({ where: { id: current.id }, data: { ...sealedPassword(deps.keyring, password), revision: { increment: 1 } }, include: credentialOwners })
+  })
+  deps.logger.info({ project: projectName, credential: credential.username, revision: credential.revision }, 'credential password changed')
+  return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
+}
+
+/** The body of a password change: other fields are ignored (zod drops them). */
+export const passwordChange = z.object({
+  password: z.string({ error: 'is required' }).min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
+})
 
 export async function deleteCredential(deps: Deps, actor: Actor, projectName: string, username: string): Promise<DeploymentOutcome> {
   const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')

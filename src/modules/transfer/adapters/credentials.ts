@@ -2,7 +2,8 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import { can } from '../../../platform/auth/permissions.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { credentialInput, insertCredential, pushCredentialsByIds } from '../../credentials/service.js'
-import { credentialOwners, type CredentialWithOwners } from '../../credentials/runtime.js'
+import { credentialOwners, roleNamesOf, type CredentialWithOwners } from '../../credentials/runtime.js'
+import { replaceCredentialRoles } from '../../credentials/roles.js'
 import type { AdapterContext, Advisory, PortableObject, TransferAdapter } from '../registry.js'
 
 const TYPE = 'CREDENTIAL'
@@ -14,7 +15,8 @@ const VARIABLE_REFERENCE = /^\$\{[^{}]+\}$/
  * consumerKey (a permanent public key minted by the installation), ids, revision, revocation or timestamps.
  * The password is the one secret; a `${variable}` reference is not a secret and travels as data.
  * Organization and application are not exportable types: they are named by code / name and resolved in
- * the target project, or reported as unresolved references.
+ * the target project, or reported as unresolved references; so are roles (roleNameList), by name in the
+ * target project's role catalogue. ipList travels as data.
  */
 function toPortable(ctx: AdapterContext, c: CredentialWithOwners): PortableObject {
   const secrets: Record<string, string> = {}
@@ -38,6 +40,8 @@ function toPortable(ctx: AdapterContext, c: CredentialWithOwners): PortableObjec
       syncManaged: c.syncManaged,
       trafficLogDisabled: c.trafficLogDisabled,
       tokenSettings: c.tokenSettings ?? null,
+      ipList: c.ipList,
+      roleNameList: roleNamesOf(c),
       passwordReference,
     },
     secrets,
@@ -56,8 +60,14 @@ async function resolveOwners(ctx: AdapterContext, object: PortableObject) {
   const app = appName ? await ctx.db.application.findUnique({ where: { projectId_name: { projectId, name: appName } } }) : null
   if (orgCode && !org) advisories.push(unresolved(object, 'ORGANIZATION', orgCode))
   if (appName && !app) advisories.push(unresolved(object, 'APPLICATION', appName))
-  return { organizationId: org?.id ?? null, applicationId: app?.id ?? null, advisories }
+  const roleNames = Array.isArray(object.data.roleNameList) ? object.data.roleNameList.filter(isRoleName) : []
+  const roles = roleNames.length ? await ctx.db.credentialRole.findMany({ where: { projectId, name: { in: roleNames } }, select: { id: true, name: true } }) : []
+  for (const name of roleNames) if (!roles.some((r) => r.name === name)) advisories.push(unresolved(object, 'CREDENTIAL_ROLE', name))
+  return { organizationId: org?.id ?? null, applicationId: app?.id ?? null, roleIds: roles.map((r) => r.id), advisories }
 }
+
+/** A role name a package may carry; anything else (a hostile entry) is ignored rather than queried. */
+const isRoleName = (n: unknown): n is string => typeof n === 'string' && n.length > 0 && n.length <= 200 && !n.includes('\u0000')
 
 const unresolved = (object: PortableObject, type: string, name: string): Advisory => ({
   level: 'WARNING',
@@ -111,6 +121,7 @@ export const credentialAdapter: TransferAdapter = {
       expireDate: d.expireDate ?? null,
       syncManaged: d.syncManaged ?? false,
       tokenSettings: d.tokenSettings ?? null,
+      ipList: d.ipList ?? [],
     })
     const owners = await resolveOwners(ctx, object)
     const extra: Prisma.CredentialUncheckedUpdateInput = {
@@ -123,6 +134,7 @@ export const credentialAdapter: TransferAdapter = {
       // insertCredential mints a new consumerKey: a consumerKey is never copied between projects
       const created = await insertCredential(ctx.db, ctx.deps.keyring, ctx.access.project.id, { ...input, organizationCode: null })
       await ctx.db.credential.update({ where: { id: created.id }, data: extra })
+      await replaceCredentialRoles(ctx.db, created.id, owners.roleIds)
       return owners.advisories
     }
     const current = await ctx.db.credential.findUniqueOrThrow({ where: { username: object.name } })
@@ -136,12 +148,14 @@ export const credentialAdapter: TransferAdapter = {
         expireDate: input.expireDate ?? null,
         syncManaged: input.syncManaged,
         tokenSettings: input.tokenSettings ? (input.tokenSettings as Prisma.InputJsonValue) : Prisma.DbNull,
+        ipList: input.ipList ?? [],
         // NONE handling carries no password: the target keeps its own
         ...(input.password ? { passwordCipher: ctx.deps.keyring.encrypt(input.password), passwordFormat: 'SEALED' as const } : {}),
         ...extra,
         revision: { increment: 1 },
       },
     })
+    await replaceCredentialRoles(ctx.db, current.id, owners.roleIds)
     return owners.advisories
   },
 
