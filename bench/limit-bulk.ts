@@ -11,6 +11,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { loadConfig } from '../src/config.js'
 import { contentColumns, liveScopeKeyOf, validateAssignmentContent } from '../src/modules/limits/assignments/service.js'
 import { createLogger } from '../src/platform/http/logger.js'
@@ -25,6 +27,10 @@ const RAW_PROJECT = 'bench-bulk-raw'
 const KEY = crypto.randomBytes(32).toString('base64')
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 const CONTENT = { family: 'REQUEST_RATE', mode: 'CUSTOM', customRuleSpec: { requestRate: { windows: [{ permittedMessageCount: 1000, interval: 'ONE_MINUTE' }] } } }
+
+// a full GC without --expose-gc on the command line (npm run bench), to tell what the run keeps from garbage not yet collected
+v8.setFlagsFromString('--expose-gc')
+const fullGc = vm.runInNewContext('gc') as () => void
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
@@ -100,7 +106,7 @@ async function rawInsert(svc: RunningService, projectId: string, subjectIds: str
   return performance.now() - t0
 }
 
-export interface BulkFigures { label: string; consumers: number; runMs: number; rawMs: number; peakRss: number; rssBefore: number; requests: number; batches: number; messages: number }
+export interface BulkFigures { label: string; consumers: number; runMs: number; rawMs: number; peakRss: number; rssBefore: number; heapBefore: number; heapAfter: number; peakHeap: number; requests: number; batches: number; messages: number }
 
 async function measure(label: string, env: Record<string, string>, CONSUMERS: number): Promise<BulkFigures> {
   console.log(`\n== bulk limit assignment over ${CONSUMERS.toLocaleString('en')} consumers, ${label} ==`)
@@ -126,10 +132,16 @@ async function measure(label: string, env: Record<string, string>, CONSUMERS: nu
     const base = `/apiops/projects/${PROJECT}`
     const body = { selector: { subjectType: 'CONSUMER' }, content: CONTENT }
 
-    global.gc?.()
-    const rssBefore = process.memoryUsage().rss
+    fullGc()
+    const { rss: rssBefore, heapUsed: heapBefore } = process.memoryUsage()
     let peakRss = rssBefore
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50)
+    let peakHeap = heapBefore
+    const sample = () => {
+      const { rss, heapUsed } = process.memoryUsage()
+      peakRss = Math.max(peakRss, rss)
+      peakHeap = Math.max(peakHeap, heapUsed)
+    }
+    const sampler = setInterval(sample, 50)
     const started = performance.now()
     const preview = await api(svc, token, 'POST', `${base}/limit-assignment-previews`, body)
     const previewMs = performance.now() - started
@@ -144,7 +156,9 @@ async function measure(label: string, env: Record<string, string>, CONSUMERS: nu
     const wallMs = performance.now() - started
     const runMs = performance.now() - runStarted
     clearInterval(sampler)
-    peakRss = Math.max(peakRss, process.memoryUsage().rss)
+    sample()
+    fullGc()
+    const heapAfter = process.memoryUsage().heapUsed
     if (run.runStatus !== 'SUCCESS' || run.createdCount !== CONSUMERS) throw new Error(`unexpected run: ${JSON.stringify(run).slice(0, 400)}`)
 
     const rawMs = await rawInsert(svc, raw.projectId, raw.ids)
@@ -156,8 +170,9 @@ async function measure(label: string, env: Record<string, string>, CONSUMERS: nu
     console.log(`bulk ASSIGN run, from the run request to SUCCESS: ${seconds(runMs)} (${Math.round(CONSUMERS / (runMs / 1000)).toLocaleString('en')} subjects/s; running → finished: ${seconds(run.durationMs)}; with the preview: ${seconds(wallMs)})`)
     console.log(`HTTP requests the worker received during the run: ${requests.toLocaleString('en')} (${worker.counts.batches.toLocaleString('en')} batches, ${worker.counts.messages.toLocaleString('en')} messages)`)
     console.log(`peak RSS of the process during the run: ${mib(peakRss)} (before: ${mib(rssBefore)}, +${mib(peakRss - rssBefore)})`)
+    console.log(`JS heap used: ${mib(heapBefore)} before the preview, ${mib(heapAfter)} after the run and a full GC (kept by the run: ${mib(heapAfter - heapBefore)}); peak ${mib(peakHeap)} (garbage not yet collected)`)
     console.log(`raw INSERT … SELECT of the same ${CONSUMERS.toLocaleString('en')} assignment rows (one statement): ${seconds(rawMs)} → the run costs ${(runMs / rawMs).toFixed(1)}× the raw insert`)
-    return { label, consumers: CONSUMERS, runMs, rawMs, peakRss, rssBefore, requests, batches: worker.counts.batches, messages: worker.counts.messages }
+    return { label, consumers: CONSUMERS, runMs, rawMs, peakRss, rssBefore, heapBefore, heapAfter, peakHeap, requests, batches: worker.counts.batches, messages: worker.counts.messages }
   } finally {
     await svc.stop()
     await worker.stop()
@@ -172,11 +187,12 @@ export async function benchLimitBulk(): Promise<void> {
   const pgUrl = process.env.BENCH_DATABASE_URL
   if (pgUrl && only !== 'pglite') for (const n of SIZES) figures.push(await withScratchDatabase(pgUrl, 'gw_bench_bulk', (url) => measure('PostgreSQL', { DATABASE_URL: url }, n)))
   console.log('\n== bulk ASSIGN summary ==')
-  console.log('database      subjects   run        subjects/s   raw insert   run/raw   worker requests   peak RSS (+delta)')
+  console.log('database      subjects   run        subjects/s   raw insert   run/raw   worker requests   peak RSS (+delta)   heap after GC (+kept)   peak heap')
   for (const f of figures) {
     console.log([
       f.label.startsWith('PostgreSQL') ? 'PostgreSQL' : 'PGlite', f.consumers.toLocaleString('en'), seconds(f.runMs), Math.round(f.consumers / (f.runMs / 1000)).toLocaleString('en'),
       seconds(f.rawMs), `${(f.runMs / f.rawMs).toFixed(1)}×`, f.requests.toLocaleString('en'), `${mib(f.peakRss)} (+${mib(f.peakRss - f.rssBefore)})`,
+      `${mib(f.heapAfter)} (+${mib(f.heapAfter - f.heapBefore)})`, mib(f.peakHeap),
     ].join('   '))
   }
   for (const n of SIZES) {

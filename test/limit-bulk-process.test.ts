@@ -5,6 +5,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startTestService, TEST_SECRET_KEY } from './support/app.js'
 import { freshDatabase, type FreshDatabase } from './support/database.js'
+import { FakeWorker } from './support/fake-worker.js'
 import { sampleBootstrap } from './support/fixtures.js'
 import { spawnService } from './support/process.js'
 import { bulkClient, customRate, seedConsumers } from './limit-bulk-helpers.js'
@@ -71,29 +72,32 @@ describe('two instances on one PostgreSQL database', () => {
 describe('a bulk run killed mid-run', () => {
   it('is INTERRUPTED by the next instance after its lease expires, with every committed chunk intact', async () => {
     const db = await freshDatabase()
+    // the run waits for the delivery of a chunk's pushes before its next chunk: a worker that holds its answer keeps
+    // the run RUNNING (one chunk further at most) until it is killed; the long push timeout keeps the hold from expiring
+    const worker = await FakeWorker.start()
     const bootstrapFile = path.join(db.dataDir, 'bootstrap.json')
-    fs.writeFileSync(bootstrapFile, JSON.stringify(sampleBootstrap({ dev: [] })))
+    fs.writeFileSync(bootstrapFile, JSON.stringify(sampleBootstrap({ dev: [worker.url] })))
     // seed in process, then hand the database to child processes
     const seeding = await startTestService({ db, env: { GATEWAY_BOOTSTRAP: bootstrapFile } })
     await seedConsumers(seeding.deps.prisma, 'payments', 'killed', SUBJECTS)
     await seeding.stop()
 
-    const first = spawnService(envFor(db, { GATEWAY_BOOTSTRAP: bootstrapFile, LIMIT_BULK_CHUNK_PAUSE_MS: '400' }))
+    const first = spawnService(envFor(db, { GATEWAY_BOOTSTRAP: bootstrapFile, DEPLOY_TIMEOUT_MS: '600000' }))
     let second: ReturnType<typeof spawnService> | undefined
     try {
       const url1 = await first.listening
       const bulk1 = bulkClient((p, init) => fetch(url1 + p, init), await tokenAt(url1))
+      worker.hold()
       const { run } = await bulk1.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'killed-' }, content: customRate() })
       expect(run.status).toBe(202)
       const runId = run.body.runId
-      let progress: any
-      do {
-        progress = (await bulk1.get(runId)).body
-        await new Promise((r) => setTimeout(r, 20))
-      } while (progress.processedCount < 200 && progress.runStatus === 'RUNNING')
+      // the first chunk has committed: its pushes are at the worker
+      await worker.holding()
+      const progress = (await bulk1.get(runId)).body
       expect(progress.runStatus).toBe('RUNNING')
       first.child.kill('SIGKILL')
       await first.exited
+      worker.release()
 
       second = spawnService(envFor(db, {}))
       const url2 = await second.listening
@@ -133,6 +137,7 @@ describe('a bulk run killed mid-run', () => {
     } finally {
       first.child.kill('SIGKILL')
       second?.child.kill('SIGKILL')
+      await worker.stop()
       await db.cleanup()
     }
   }, 180_000)

@@ -19,6 +19,10 @@ export interface ReceivedDeployment {
  * every batch it was sent, acknowledged or not, in `batches`. `batchStatus` is its answer to a batch (by
  * default the same as `status`; 404 or 405 make it a worker that does not take batches), and
  * `batchStatusOnce` answers the next batches with the listed statuses first. `requests` counts every request.
+ *
+ * `hold()` closes a gate: requests are still recorded on arrival, but none is answered until `release()`, so a
+ * test can keep a caller that waits on its push (a bulk run between two chunks) where it is while it acts.
+ * `holding()` resolves once a request is waiting at the gate.
  */
 export class FakeWorker {
   readonly received: ReceivedDeployment[] = []
@@ -28,6 +32,9 @@ export class FakeWorker {
   batchStatusOnce: number[] = []
   requests = 0
   delayMs = 0
+  private gate: { opened: Promise<void>; open: () => void } | null = null
+  private heldCount = 0
+  private onHeld: (() => void)[] = []
   private server = http.createServer((req, res) => {
     let body = ''
     req.on('data', (c) => (body += c))
@@ -44,12 +51,40 @@ export class FakeWorker {
         // like a single push, a batch is recorded whatever the answer; one the worker does not take is not
         if (status !== 404 && status !== 405) this.received.push(...messages)
       }
-      setTimeout(() => {
-        res.statusCode = req.url === '/deployments' ? this.status : status
-        res.end('{}')
-      }, this.delayMs)
+      const answer = () =>
+        setTimeout(() => {
+          res.statusCode = req.url === '/deployments' ? this.status : status
+          res.end('{}')
+        }, this.delayMs)
+      if (!this.gate) return answer()
+      void this.gate.opened.then(answer)
+      this.heldCount++
+      for (const notify of this.onHeld.splice(0)) notify()
     })
   })
+
+  /** from now on, answers wait until release() */
+  hold(): void {
+    if (this.gate) return
+    let open!: () => void
+    const opened = new Promise<void>((resolve) => (open = resolve))
+    this.gate = { opened, open }
+    this.heldCount = 0
+  }
+
+  /** answers every held request, and the ones that come later at once */
+  release(): void {
+    const gate = this.gate
+    this.gate = null
+    this.heldCount = 0
+    gate?.open()
+  }
+
+  /** resolves once a request waits at the gate closed by hold() */
+  holding(): Promise<void> {
+    if (this.heldCount > 0) return Promise.resolve()
+    return new Promise((resolve) => this.onHeld.push(resolve))
+  }
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
@@ -62,6 +97,7 @@ export class FakeWorker {
   }
 
   async stop(): Promise<void> {
+    this.release()
     this.server.closeAllConnections()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }

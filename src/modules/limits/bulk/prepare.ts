@@ -8,9 +8,8 @@ import { updateHeld, type Claimed } from './runner.js'
 import { resolveSelector, type Subject } from './selector.js'
 
 // PREPARE: the run's subjects are resolved once and recorded in order (LimitBulkRunSubject), in one
-// transaction with the counts, so chunks, rollback and retry-failed all work from the same list.
-
-const LEDGER_BATCH = 10_000
+// transaction with the counts, so chunks, rollback and retry-failed all work from the same list. The selection
+// goes into the ledger a page at a time (one INSERT per page): the process never holds all of it.
 
 /** What every chunk of the run needs, loaded once per run (content checked against the database again). */
 export async function runContext(db: Tx, run: LimitBulkRun): Promise<RunContext> {
@@ -37,14 +36,13 @@ async function sourceId(db: Tx, publicRunId: string): Promise<string> {
   return (await db.limitBulkRun.findUniqueOrThrow({ where: { runId: publicRunId }, select: { id: true } })).id
 }
 
-async function recordSubjects(tx: Tx, runId: string, type: string, subjects: Subject[]) {
-  for (let i = 0; i < subjects.length; i += LEDGER_BATCH) {
-    const batch = subjects.slice(i, i + LEDGER_BATCH)
-    await tx.$executeRaw`
-      INSERT INTO "LimitBulkRunSubject" ("runId", "seq", "subjectType", "subjectId", "subjectName")
-      SELECT ${runId}, t.seq, ${type}, t.id, t.name
-        FROM unnest(${batch.map((_, k) => i + k)}::integer[], ${batch.map((s) => s.id)}::text[], ${batch.map((s) => s.name)}::text[]) AS t(seq, id, name)`
-  }
+/** Records one page of subjects as the ledger rows from seq `firstSeq` on. */
+async function recordSubjects(tx: Tx, runId: string, type: string, subjects: Subject[], firstSeq: number) {
+  if (!subjects.length) return
+  await tx.$executeRaw`
+    INSERT INTO "LimitBulkRunSubject" ("runId", "seq", "subjectType", "subjectId", "subjectName")
+    SELECT ${runId}, ${firstSeq}::integer + t.ord::integer - 1, ${type}, t.id, t.name
+      FROM unnest(${subjects.map((s) => s.id)}::text[], ${subjects.map((s) => s.name)}::text[]) WITH ORDINALITY AS t(id, name, ord)`
 }
 
 /** Copies rows of the source run's ledger (in order, renumbered from 0) as the new run's subjects. */
@@ -66,16 +64,22 @@ export async function prepareRun(prisma: Db, claimed: Claimed, ctx: RunContext):
       let counts = {}
       if (run.kind === 'ASSIGN') {
         const selector = selectorInput.parse(run.selector)
-        const resolution = await resolveSelector(tx, run.projectId, selector)
-        let subjects = resolution.subjects
         const existing = selector.existingAssignment ?? 'ANY'
-        if (existing !== 'ANY' && ctx.bulk) {
-          const live = await findLiveBindings(tx, run.projectId, ctx.subjectType, subjects, ctx.bulk.content)
-          subjects = subjects.filter((s) => live.has(s.id) === (existing === 'EXISTS'))
+        let included = 0
+        let excluded = 0
+        total = 0
+        for await (const page of await resolveSelector(tx, run.projectId, selector)) {
+          let subjects = page.subjects
+          if (existing !== 'ANY' && ctx.bulk) {
+            const live = await findLiveBindings(tx, run.projectId, ctx.subjectType, subjects, ctx.bulk.content)
+            subjects = subjects.filter((s) => live.has(s.id) === (existing === 'EXISTS'))
+          }
+          await recordSubjects(tx, run.id, ctx.subjectType, subjects, total)
+          total += subjects.length
+          included += page.includedCount
+          excluded += page.excludedCount
         }
-        await recordSubjects(tx, run.id, ctx.subjectType, subjects)
-        total = subjects.length
-        counts = { includedSubjectCount: resolution.includedCount, excludedSubjectCount: resolution.excludedCount }
+        counts = { includedSubjectCount: included, excludedSubjectCount: excluded }
       } else if (run.kind === 'RETRY') {
         total = await copySubjects(tx, run.id, await sourceId(tx, run.retryOfRunId!), ['FAILED'], false)
         counts = { includedSubjectCount: total }

@@ -19,35 +19,40 @@ export async function previewBulkAssignment(db: Tx, actor: Actor, projectName: s
   const request = parsePreviewBody(body)
   const type = request.selector.subjectType
   const bulk = await prepareBulkContent(db, project.id, request.content, type)
-  const resolution = await resolveSelector(db, project.id, request.selector)
-  const live = await findLiveBindings(db, project.id, type, resolution.subjects, bulk.content)
+  const pages = await resolveSelector(db, project.id, request.selector)
   const existing = request.selector.existingAssignment ?? 'ANY'
-  const subjects = existing === 'ANY' ? resolution.subjects : resolution.subjects.filter((s) => live.has(s.id) === (existing === 'EXISTS'))
   const licensed = bulk.content.family !== 'AI_TOKEN_BUDGET' || (await currentLicense(db)).modules.includes(AI_GATEWAY_MODULE)
 
-  const outcomeOf = (id: string): PreviewSample['outcome'] =>
-    !licensed ? 'SKIPPED_LICENSE' : !live.has(id) ? 'CREATED' : request.conflictPolicy === 'REPLACE' ? 'REPLACED' : 'SKIPPED_EXISTING'
   const counts = { willCreate: 0, willSkip: 0, willReplace: 0, licenseBlocked: 0 }
-  for (const s of subjects) {
-    const outcome = outcomeOf(s.id)
-    if (outcome === 'CREATED') counts.willCreate++
-    else if (outcome === 'REPLACED') counts.willReplace++
-    else if (outcome === 'SKIPPED_EXISTING') counts.willSkip++
-    else counts.licenseBlocked++
+  const sample: PreviewSample[] = []
+  let expectedCount = 0
+  let includedSubjectCount = 0
+  let excludedSubjectCount = 0
+  // a page at a time: counts and the sample are kept, the subjects are not
+  for await (const page of pages) {
+    includedSubjectCount += page.includedCount
+    excludedSubjectCount += page.excludedCount
+    const live = await findLiveBindings(db, project.id, type, page.subjects, bulk.content)
+    for (const s of page.subjects) {
+      const binding = live.get(s.id)
+      if (existing !== 'ANY' && Boolean(binding) !== (existing === 'EXISTS')) continue
+      expectedCount++
+      const outcome: PreviewSample['outcome'] = !licensed ? 'SKIPPED_LICENSE' : !binding ? 'CREATED' : request.conflictPolicy === 'REPLACE' ? 'REPLACED' : 'SKIPPED_EXISTING'
+      if (outcome === 'CREATED') counts.willCreate++
+      else if (outcome === 'REPLACED') counts.willReplace++
+      else if (outcome === 'SKIPPED_EXISTING') counts.willSkip++
+      else counts.licenseBlocked++
+      if (sample.length < SAMPLE_SIZE) sample.push({ subjectName: s.name, outcome, ...(binding && outcome !== 'CREATED' ? { existingBindingKey: binding.bindingKey } : {}) })
+    }
   }
-  const sample = subjects.slice(0, SAMPLE_SIZE).map((s): PreviewSample => {
-    const outcome = outcomeOf(s.id)
-    const bindingKey = live.get(s.id)?.bindingKey
-    return { subjectName: s.name, outcome, ...(bindingKey && outcome !== 'CREATED' ? { existingBindingKey: bindingKey } : {}) }
-  })
   return {
     status: 'SUCCESS' as const,
     selectorFingerprint: selectorFingerprint(project.id, request),
-    expectedCount: subjects.length,
+    expectedCount,
     ...counts,
-    includedSubjectCount: resolution.includedCount,
-    excludedSubjectCount: resolution.excludedCount,
-    estimated: subjects.length > ESTIMATE_ABOVE,
+    includedSubjectCount,
+    excludedSubjectCount,
+    estimated: expectedCount > ESTIMATE_ABOVE,
     sample,
   }
 }

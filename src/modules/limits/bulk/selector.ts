@@ -4,16 +4,22 @@ import { containsText } from '../../../platform/envelopes/paging.js'
 import { notFound } from '../../../platform/errors/domain-error.js'
 import type { BulkSubjectType, SelectorInput } from './inputs.js'
 
-// Resolves a §2.14 selector to the subjects of one project, in a stable order (by subject key), so that
-// chunks, samples and fingerprints are reproducible. Only ids and keys are loaded: 50,000 subjects stay small.
+// Resolves a §2.14 selector to the subjects of one project, in a stable order (by subject key, unique in a
+// project), so that chunks, samples and fingerprints are reproducible. The subjects come a page at a time (keyset
+// paging on the key): a caller holds one page, never the whole selection, so memory stays flat in subject count.
 
 export interface Subject { id: string; name: string }
 
-export interface Resolution {
+/** Subjects per page of a resolution. */
+export const SUBJECT_PAGE = 5000
+
+/** One page of a resolution, in key order. */
+export interface SelectorPage {
+  /** the page's subjects, without those excludeSubjectKeys removed */
   subjects: Subject[]
-  /** subjects the selector matched before excludeSubjectKeys */
+  /** subjects of the page the selector matched before excludeSubjectKeys */
   includedCount: number
-  /** subjects excludeSubjectKeys removed */
+  /** subjects of the page excludeSubjectKeys removed */
   excludedCount: number
 }
 
@@ -22,7 +28,13 @@ interface SubjectFilters {
   search?: string
   enabledOnly?: boolean
   keys?: string[]
+  /** keyset paging: only keys after this one, at most `take` of them */
+  after?: string
+  take?: number
 }
+
+/** Keyset condition on the subject key, as one more AND term (the key may be filtered by `keys` too). */
+const keyAfter = <K extends string>(key: K, after: string | undefined) => (after === undefined ? {} : { AND: [{ [key]: { gt: after } } as Record<K, { gt: string }>] })
 
 /** The assignment column that references a subject of each bulk subject type. */
 export const SUBJECT_COLUMN: Record<BulkSubjectType, 'credentialId' | 'apiClientId' | 'applicationId' | 'organizationId'> = {
@@ -49,8 +61,9 @@ async function findSubjects(db: Tx, projectId: string, type: BulkSubjectType, f:
         ...(f.enabledOnly ? { enabled: true } : {}),
         ...(f.search ? { OR: [{ username: containsText(f.search) }, { fullName: containsText(f.search) }] } : {}),
         ...(f.keys ? { username: { in: f.keys } } : {}),
+        ...keyAfter('username', f.after),
       }
-      const rows = await db.credential.findMany({ where, select: { id: true, username: true }, orderBy: { username: 'asc' } })
+      const rows = await db.credential.findMany({ where, select: { id: true, username: true }, orderBy: { username: 'asc' }, take: f.take })
       return rows.map((r) => ({ id: r.id, name: r.username }))
     }
     case 'API_CLIENT': {
@@ -60,8 +73,9 @@ async function findSubjects(db: Tx, projectId: string, type: BulkSubjectType, f:
         ...(f.enabledOnly ? { operationalState: 'ACTIVE' } : {}),
         ...(f.search ? { OR: [{ name: containsText(f.search) }, { clientId: containsText(f.search) }] } : {}),
         ...(f.keys ? { clientId: { in: f.keys } } : {}),
+        ...keyAfter('clientId', f.after),
       }
-      const rows = await db.apiClient.findMany({ where, select: { id: true, clientId: true }, orderBy: { clientId: 'asc' } })
+      const rows = await db.apiClient.findMany({ where, select: { id: true, clientId: true }, orderBy: { clientId: 'asc' }, take: f.take })
       return rows.map((r) => ({ id: r.id, name: r.clientId }))
     }
     case 'APPLICATION': {
@@ -71,8 +85,9 @@ async function findSubjects(db: Tx, projectId: string, type: BulkSubjectType, f:
         ...(f.enabledOnly ? { appStatus: 'ACTIVE' } : {}),
         ...(f.search ? { name: containsText(f.search) } : {}),
         ...(f.keys ? { name: { in: f.keys } } : {}),
+        ...keyAfter('name', f.after),
       }
-      const rows = await db.application.findMany({ where, select: { id: true, name: true }, orderBy: { name: 'asc' } })
+      const rows = await db.application.findMany({ where, select: { id: true, name: true }, orderBy: { name: 'asc' }, take: f.take })
       return rows.map((r) => ({ id: r.id, name: r.name }))
     }
     case 'ORGANIZATION': {
@@ -82,8 +97,9 @@ async function findSubjects(db: Tx, projectId: string, type: BulkSubjectType, f:
         ...(f.enabledOnly ? { state: 'ACTIVE', suspended: false } : {}),
         ...(f.search ? { OR: [{ name: containsText(f.search) }, { code: containsText(f.search) }] } : {}),
         ...(f.keys ? { code: { in: f.keys } } : {}),
+        ...keyAfter('code', f.after),
       }
-      const rows = await db.organization.findMany({ where, select: { id: true, code: true }, orderBy: { code: 'asc' } })
+      const rows = await db.organization.findMany({ where, select: { id: true, code: true }, orderBy: { code: 'asc' }, take: f.take })
       return rows.map((r) => ({ id: r.id, name: r.code }))
     }
   }
@@ -123,19 +139,32 @@ async function organizationIds(db: Tx, projectId: string, codes: string[] | unde
   return [...ids]
 }
 
-/** The selector's subjects before the existingAssignment filter (which depends on the content). */
-export async function resolveSelector(db: Tx, projectId: string, selector: SelectorInput): Promise<Resolution> {
+/**
+ * The selector's subjects before the existingAssignment filter (which depends on the content), a page at a time in
+ * key order. Its references are checked first (unknown subject key or organization → 404) when this resolves;
+ * the pages are read as they are iterated, in the caller's transaction.
+ */
+export async function resolveSelector(db: Tx, projectId: string, selector: SelectorInput, pageSize = SUBJECT_PAGE): Promise<AsyncGenerator<SelectorPage>> {
   const type = selector.subjectType
   await requireKnownKeys(db, projectId, type, selector.subjectKeys)
   await requireKnownKeys(db, projectId, type, selector.excludeSubjectKeys)
   const orgIds = await organizationIds(db, projectId, selector.organizationCodes, selector.includeSubOrganizations ?? false)
-  const search = selector.search?.trim() || undefined
-  const matched = await findSubjects(db, projectId, type, {
-    organizationIds: orgIds, search, enabledOnly: selector.enabledOnly, keys: selector.subjectKeys ? [...new Set(selector.subjectKeys)] : undefined,
-  })
+  const filters: SubjectFilters = {
+    organizationIds: orgIds, search: selector.search?.trim() || undefined, enabledOnly: selector.enabledOnly,
+    keys: selector.subjectKeys ? [...new Set(selector.subjectKeys)] : undefined, take: pageSize,
+  }
   const excluded = new Set(selector.excludeSubjectKeys ?? [])
-  const subjects = excluded.size ? matched.filter((s) => !excluded.has(s.name)) : matched
-  return { subjects, includedCount: matched.length, excludedCount: matched.length - subjects.length }
+  return (async function* pages() {
+    let after: string | undefined
+    for (;;) {
+      const matched = await findSubjects(db, projectId, type, { ...filters, after })
+      if (!matched.length) return
+      const subjects = excluded.size ? matched.filter((s) => !excluded.has(s.name)) : matched
+      yield { subjects, includedCount: matched.length, excludedCount: matched.length - subjects.length }
+      if (matched.length < pageSize) return
+      after = matched[matched.length - 1].name
+    }
+  })()
 }
 
 /** Current keys of subjects by id (a subject may have been renamed or deleted since a run recorded it). */
