@@ -1,6 +1,6 @@
 import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { malformed } from '../../platform/errors/domain-error.js'
-import { defineRoutes, requireActor, type MultipartBody, type RouteDef } from '../../platform/http/routes.js'
+import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
 import { groupDeploymentResult, proxyDeploymentResult } from './deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from './discovery.js'
 import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
@@ -30,6 +30,21 @@ export function metadataPart(body: MultipartBody, field = 'metadata'): unknown {
   }
 }
 
+/** The proxy a write names, for the audit trail: the JSON body's or the multipart metadata's apiProxyName. */
+function proxyNameOf(input: RouteInput): string | null {
+  let metadata: unknown = input.body
+  const parts = input.body as Partial<MultipartBody> | undefined
+  if (parts?.fields && parts.files) {
+    try {
+      metadata = metadataPart(parts as MultipartBody)
+    } catch {
+      return null
+    }
+  }
+  const name = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).apiProxyName : undefined
+  return typeof name === 'string' && name ? name : null
+}
+
 const written = ({ deploymentResult }: ProxyWrite) => ({
   body: legacySuccess({ success: true, ...(deploymentResult ? { deploymentResult: proxyDeploymentResult(deploymentResult) } : {}) }),
 })
@@ -45,7 +60,7 @@ const fromUrl = (method: 'post' | 'put'): RouteDef => ({
       ? 'Create a REST API proxy from an OpenAPI/Swagger document at specUrl (fetched by the service) or as a reverse proxy; deploy when deploy is true (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)'
       : 'Re-parse an existing API proxy from specUrl (same creation type); deploy when deploy is true (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
   body: { kind: 'json', required: true, schema: proxyMetadataInput },
-  audit: { objectType: 'API_PROXY' },
+  audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
   responses: { 200: 'status SUCCESS, success true, deploymentResult (success, message, deploymentResults[]) when deploy is true', 400: `${WRITE_400}${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
   async handle(ctx, input) {
     const write = method === 'post' ? createProxyFromSpec : updateProxyFromSpec
@@ -64,7 +79,7 @@ const fromFile = (method: 'post' | 'put'): RouteDef => ({
       ? 'Create a REST API proxy from an uploaded OpenAPI/Swagger file (part specFile; JSON or YAML) or as a reverse proxy; part metadata is the JSON metadata (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)'
       : 'Re-parse an existing API proxy from an uploaded file (parts metadata and specFile) (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
   body: { kind: 'multipart', required: true, files: ['specFile'], maxFileBytes: MAX_DOCUMENT_TEXT },
-  audit: { objectType: 'API_PROXY' },
+  audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
   responses: { 200: 'status SUCCESS, success true, deploymentResult when deploy is true', 400: `${WRITE_400}, metadata part missing or not JSON${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
   async handle(ctx, input) {
     const body = input.body as MultipartBody
@@ -81,7 +96,8 @@ const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
   auth: 'token',
   tag: 'apiProxies',
   summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
-  audit: { objectType: 'API_PROXY' },
+  // the object is the proxy, not the environment (the last path parameter)
+  audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
   responses: {
     200: 'status SUCCESS, success true, deploymentResult (success, message, deploymentResults[environmentName, success, message])',
     400: `unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, proxy not found, environment not found in the project${method === 'delete' ? ', proxy not deployed to the environment' : ''}`,
@@ -161,7 +177,7 @@ export const automationProxyRoutes = defineRoutes([
     tag: 'apiProxies',
     summary: 'Import an API proxy from an export ZIP (part apiProxyExportFile) as a new proxy; a taken name or relative path gets a numbered suffix (API_MANAGEMENT MANAGE and EXPORT_IMPORT on API_MANAGEMENT or PROJECT_MANAGEMENT)',
     body: { kind: 'multipart', required: true, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
-    audit: { objectType: 'API_PROXY' },
+    audit: { objectType: 'API_PROXY', objectName: (_input, answer) => (answer as { apiProxyName?: string } | undefined)?.apiProxyName ?? null },
     responses: { 200: 'status SUCCESS and apiProxyName (the name it got)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },
     async handle(ctx, input) {
       const body = input.body as MultipartBody

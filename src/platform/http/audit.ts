@@ -23,10 +23,13 @@ function objectTypeOf(route: RouteDef): string {
 }
 
 /**
- * The object a call acted on: the last path parameter that is not the project (e.g. `:username` of
- * `/credentials/:username/token/`), else an identifier in the answer (a create's new key), else in the body.
+ * The object a call acted on: the route's own `audit.objectName`, else the last path parameter that is not
+ * the project (e.g. `:username` of `/credentials/:username/token/`), else an identifier in the answer (a
+ * create's new key), else in the body.
  */
 function objectNameOf(route: RouteDef, input: RouteInput, body: unknown): string | null {
+  const declared = route.audit ? route.audit.objectName?.(input, body) : null
+  if (declared) return declared
   const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]).filter((n) => !PROJECT_PARAMS.has(n))
   const last = names.at(-1)
   if (last && input.params[last]) return input.params[last]

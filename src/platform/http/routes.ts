@@ -72,9 +72,11 @@ export interface RouteDef {
   responses: Record<number, string>
   /**
    * The audit trail records every successful non-GET call. `false` for calls that write nothing
-   * (previews, validations, connection tests); `objectType` names the object when the tag does not.
+   * (previews, validations, connection tests); `objectType` names the object when the tag does not;
+   * `objectName` names it when the last path parameter or an identifier field does not (a multipart
+   * create, a deploy whose last parameter is the environment). Null falls back to those.
    */
-  audit?: false | { objectType?: string }
+  audit?: false | { objectType?: string; objectName?: (input: RouteInput, answer: unknown) => string | null }
   handle(ctx: RouteContext, input: RouteInput): Promise<RouteResult>
 }
 
