@@ -132,21 +132,21 @@ describe('POST …/environmentVariables/{name}/ (create)', () => {
     await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', global: true, globalValue: 1e308 }), 400, /^globalValue: /)
     let deep: unknown = 'x'
     for (let i = 0; i < 2000; i++) deep = { d: deep }
-    await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', global: true, globalValue: deep }), 400, /^globalValue: /)
+    await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', global: true, globalValue: deep }), 400, /^globalValue(\.d)*: nested deeper than 64 levels/)
     await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, [1, 2]), 400, /.+/)
     // NUL bytes cannot be stored: refused as input, on every door, before the database sees them
-    await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', global: true, globalValue: 'a\u0000b' }), 400, /^globalValue: must not contain NUL/)
-    await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', description: '\u0000', global: true, globalValue: 'v' }), 400, /^description: must not contain NUL/)
+    await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', global: true, globalValue: 'a\u0000b' }), 400, /^globalValue: must not contain (the )?NUL/)
+    await refusedWithoutEffect(() => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', description: '\u0000', global: true, globalValue: 'v' }), 400, /^description: must not contain (the )?NUL/)
     await refusedWithoutEffect(
       () => env.call('manager', 'POST', `${BASE}/N/`, { name: 'N', environmentValueList: [{ environmentName: 'staging', value: '\u0000', visible: true }] }),
       400,
-      /^environmentValueList\[0\]\.value: must not contain NUL/,
+      /^environmentValueList\[0\]\.value: must not contain (the )?NUL/,
     )
     await refusedWithoutEffect(() => env.call('manager', 'PUT', `${BASE}/A%00B/`, { name: 'AB', global: true, globalValue: 'v' }), 400, /^name: /)
     await refusedWithoutEffect(() => env.call('manager', 'DELETE', `${BASE}/A%00B/`), 400, /^name: /)
     await expectRefused(await env.call('manager', 'GET', `${BASE}/A%00B/`), 400, /^name: /)
-    await expectRefused(await env.call('manager', 'GET', '/apiops/projects/My%00Project/environmentVariables/'), 400, /Project .* not found/)
-    await expectRefused(await env.call('manager', 'GET', '/apiops/environments/My%00Project'), 400, /Project .* not found/)
+    await expectRefused(await env.call('manager', 'GET', '/apiops/projects/My%00Project/environmentVariables/'), 400, /^projectName: must not contain the NUL character/)
+    await expectRefused(await env.call('manager', 'GET', '/apiops/environments/My%00Project'), 400, /^projectName: must not contain the NUL character/)
   })
 
   it('refuses callers without PROJECT_MANAGEMENT MANAGE, outside the project or without a token', async () => {

@@ -171,7 +171,8 @@ describe('portal subscription linking', () => {
     expect(withPlatform.status).toBe(200)
     expect(withPlatform.body).toMatchObject({
       createdCount: 0, skippedCount: 2,
-      rows: [{ family: 'REQUEST_RATE', planKey: 'gold-rate', outcome: 'SKIPPED_EXISTING' }, { family: 'AI_TOKEN_BUDGET', planKey: 'gold-ai', outcome: 'SKIPPED_PLATFORM_PLAN' }],
+      // families in name order (issue 11 §3: an enum sorts by the constant's name)
+      rows: [{ family: 'AI_TOKEN_BUDGET', planKey: 'gold-ai', outcome: 'SKIPPED_PLATFORM_PLAN' }, { family: 'REQUEST_RATE', planKey: 'gold-rate', outcome: 'SKIPPED_EXISTING' }],
     })
     expect(await prisma().limitAssignment.count()).toBe(assignmentsBefore)
 
