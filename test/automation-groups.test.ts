@@ -184,3 +184,21 @@ describe('GraphQL door (same services)', () => {
     expect(refused.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
   })
 })
+
+describe('audit trail', () => {
+  it('names the group (not the environment or the member proxy) on every group write', async () => {
+    await call('POST', '', erin, { ...PAYMENT_GROUP, name: 'AuditedGroup', clientRoute: { relativePathList: ['/audited'] } })
+    await call('POST', 'AuditedGroup/apiProxies/PaymentAPI/', erin)
+    await call('POST', 'AuditedGroup/environments/dev/', gina)
+    await call('DELETE', 'AuditedGroup/', erin)
+    const events = await svc.deps.prisma.auditEvent.findMany({ where: { objectType: 'API_PROXY_GROUP', operation: { contains: 'apiProxyGroups' } }, orderBy: { id: 'asc' } })
+    const ours = events.filter((e) => e.objectName === 'AuditedGroup').map((e) => e.operation)
+    expect(ours).toEqual([
+      expect.stringMatching(/^POST .*apiProxyGroups\/$/),
+      expect.stringMatching(/^POST .*apiProxies\/:apiProxyName\/$/),
+      expect.stringMatching(/^POST .*environments\/:environmentName\/$/),
+      expect.stringMatching(/^DELETE .*:apiProxyGroupName\/$/),
+    ])
+    expect(events.some((e) => e.objectName === 'dev' || e.objectName === 'PaymentAPI')).toBe(false)
+  })
+})

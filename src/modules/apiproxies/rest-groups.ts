@@ -18,7 +18,7 @@ const groupWrite = (method: 'post' | 'put'): RouteDef => ({
   tag: 'apiProxyGroups',
   summary: method === 'post' ? 'Create an API proxy group with its client route (API_MANAGEMENT MANAGE)' : 'Update the description and client route of the API proxy group the body names (API_MANAGEMENT MANAGE)',
   body: { kind: 'json', required: true, schema: groupInput },
-  audit: { objectType: 'API_PROXY_GROUP' },
+  audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => (input.body as { name?: unknown } | undefined)?.name?.toString() ?? null },
   responses: {
     200: 'status SUCCESS, success true',
     400: `unknown project, missing API_MANAGEMENT MANAGE, field invalid (named: name, clientRoute, clientRoute.relativePathList …)${method === 'post' ? ', group already exists' : ', group not found'}`,
@@ -37,7 +37,7 @@ const membership = (method: 'post' | 'delete'): RouteDef => ({
   auth: 'token',
   tag: 'apiProxyGroups',
   summary: method === 'post' ? 'Add an API proxy to a group; already a member is fine (API_MANAGEMENT MANAGE)' : 'Remove an API proxy from a group; not a member is fine (API_MANAGEMENT MANAGE)',
-  audit: { objectType: 'API_PROXY_GROUP' },
+  audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
   responses: { 200: 'status SUCCESS, success true', 400: 'unknown project, missing API_MANAGEMENT MANAGE, group not found, proxy not found', ...COMMON },
   async handle(ctx, input) {
     const p = input.params
@@ -53,7 +53,7 @@ const push = (method: 'post' | 'delete'): RouteDef => ({
   auth: 'token',
   tag: 'apiProxyGroups',
   summary: method === 'post' ? 'Deploy an API proxy group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
-  audit: { objectType: 'API_PROXY_GROUP' },
+  audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
   responses: {
     200: 'status SUCCESS, success true, deploymentResult (success, message, environmentResults[environmentName, success, message])',
     400: 'unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, group not found, environment not found in the project',
@@ -88,7 +88,7 @@ export const groupRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxyGroups',
     summary: 'Delete an API proxy group (its proxies stay) and undeploy it where it runs (API_MANAGEMENT MANAGE)',
-    audit: { objectType: 'API_PROXY_GROUP' },
+    audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
     responses: { 200: 'status SUCCESS, success true; deploymentResult when the group was deployed somewhere', 400: 'unknown project, missing API_MANAGEMENT MANAGE, group not found', ...COMMON },
     async handle(ctx, input) {
       const outcome = await deleteGroup(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyGroupName!)
