@@ -63,8 +63,9 @@ async function moveStatus(tx: Tx, app: { id: string; applicationKey: string; app
 }
 
 /** Disables the enabled credentials the application owns and marks exactly those; returns their ids. */
+// credentials in username order: a batch carries its messages in a stable, documented order (RUNTIME.md §4.1)
 async function disableOwnedCredentials(tx: Tx, applicationId: string): Promise<string[]> {
-  const ids = (await tx.credential.findMany({ where: { applicationId, enabled: true }, select: { id: true } })).map((c) => c.id)
+  const ids = (await tx.credential.findMany({ where: { applicationId, enabled: true }, select: { id: true }, orderBy: { username: 'asc' } })).map((c) => c.id)
   if (ids.length) {
     await tx.credential.updateMany({ where: { id: { in: ids } }, data: { enabled: false, suspendedByApplication: true, revision: { increment: 1 } } })
   }
@@ -77,7 +78,7 @@ async function disableOwnedCredentials(tx: Tx, applicationId: string): Promise<s
  */
 async function reenableMarkedCredentials(tx: Tx, applicationId: string): Promise<string[]> {
   const ids = (
-    await tx.credential.findMany({ where: { applicationId, suspendedByApplication: true, enabled: false, revokedAt: null }, select: { id: true } })
+    await tx.credential.findMany({ where: { applicationId, suspendedByApplication: true, enabled: false, revokedAt: null }, select: { id: true }, orderBy: { username: 'asc' } })
   ).map((c) => c.id)
   if (ids.length) {
     await tx.credential.updateMany({ where: { id: { in: ids } }, data: { enabled: true, suspendedByApplication: false, revision: { increment: 1 } } })
