@@ -83,14 +83,20 @@ const manage = (db: Tx, actor: Actor, projectName: string) => authorizeInProject
 
 const bump = (tx: Tx, proxyId: string) => tx.apiProxy.update({ where: { id: proxyId }, data: { revision: { increment: 1 } } })
 
-/** POST …/policies/{policyName}/: adds the policy at `order` (or at the end) of the target pipeline. */
-export async function addPolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
+/** What an add and an update of a policy both start from: MANAGE, the validated body, the proxy and where to deploy. */
+async function policyWrite(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown) {
   const access = await manage(deps.prisma, actor, projectName)
   const name = policyNameOf(rawPolicyName)
   const input = parseInput(policyWriteInput, body ?? {})
   const meta = input.operationMetadata
   const current = await findProxy(deps.prisma, access.project.id, proxyName)
   const targets = await deployTargets(deps.prisma, access, current, meta)
+  return { access, name, input, meta, current, targets }
+}
+
+/** POST …/policies/{policyName}/: adds the policy at `order` (or at the end) of the target pipeline. */
+export async function addPolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
+  const { access, name, input, meta, current, targets } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body)
   const proxy = await deps.prisma.$transaction(async (tx) => {
     const endpointId = await targetEndpointId(tx, current, meta)
     const clash = await tx.apiProxyPolicy.findUnique({ where: { apiProxyId_nameKey: { apiProxyId: current.id, nameKey: name.toLowerCase() } }, select: { name: true } })
@@ -117,12 +123,7 @@ async function existingPolicy(tx: Tx, proxy: ApiProxy, name: string): Promise<Ap
  * moves it within its pipeline (null keeps its place, or puts it at the end of a new pipeline). The type stays.
  */
 export async function updatePolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
-  const access = await manage(deps.prisma, actor, projectName)
-  const name = policyNameOf(rawPolicyName)
-  const input = parseInput(policyWriteInput, body ?? {})
-  const meta = input.operationMetadata
-  const current = await findProxy(deps.prisma, access.project.id, proxyName)
-  const targets = await deployTargets(deps.prisma, access, current, meta)
+  const { access, name, input, meta, current, targets } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body)
   const proxy = await deps.prisma.$transaction(async (tx) => {
     const policy = await existingPolicy(tx, current, name)
     if (policy.type !== input.policy.type) {
