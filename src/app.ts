@@ -65,15 +65,18 @@ export async function createApp(deps: Deps): Promise<App> {
     res.locals.routeTemplate = '/metrics'
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
   })
-  const openApi = buildOpenApi(routeTables, version)
+  // Built on first request, not at start: the document and its YAML cost ~0.1 s of start-up CPU and memory
+  // that most processes never need.
+  let openApi: ReturnType<typeof buildOpenApi> | undefined
+  let openApiYamlText: string | undefined
+  const openApiDocument = () => (openApi ??= buildOpenApi(routeTables, version))
   app.get('/apiops/openapi.json', (_req, res) => {
     res.locals.routeTemplate = '/apiops/openapi.json'
-    res.json(openApi)
+    res.json(openApiDocument())
   })
-  const openApiYamlText = openApiYaml(openApi)
   app.get('/apiops/openapi.yaml', (_req, res) => {
     res.locals.routeTemplate = '/apiops/openapi.yaml'
-    res.type('application/yaml').send(openApiYamlText)
+    res.type('application/yaml').send((openApiYamlText ??= openApiYaml(openApiDocument())))
   })
   mountRoutes(app, routeTables, deps)
 

@@ -7,6 +7,7 @@ import { freshDatabase, type FreshDatabase } from './support/database.js'
 import { FakeWorker } from './support/fake-worker.js'
 import { sampleBootstrap } from './support/fixtures.js'
 import { ensureBuilt, spawnService as spawnAny } from './support/process.js'
+import { specForm } from './automation-proxy-support.js'
 
 // These tests run the package's start script (`npm start` = the build in dist/), as an operator runs it.
 const spawnService = (env: Record<string, string>) => spawnAny(env, { compiled: true })
@@ -73,6 +74,46 @@ describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
       expect(proc.output()).not.toContain('alice-pass-1')
     } finally {
       worker.delayMs = 0
+      proc.child.kill('SIGKILL')
+      await db.cleanup()
+    }
+  })
+
+  // `npm start` runs one esbuild bundle of dist/ (scripts/bundle.mjs); the suite's other files run the sources.
+  // One call through each library the bundle carries in its own way: TypeGraphQL names (keepNames), YAML, multipart
+  // (busboy loaded by createRequire), ZIP, Prisma, metrics.
+  it('serves GraphQL, YAML, multipart uploads and ZIP packages from the bundle', async () => {
+    const db = await freshDatabase()
+    const file = writeBootstrap(db, sampleBootstrap({ dev: [] }))
+    const proc = spawnService(envFor(db, { GATEWAY_BOOTSTRAP: file }))
+    try {
+      const url = await proc.listening
+      const bearer = await token(url, 'root', 's3cret-root')
+      const auth = { authorization: `Bearer ${bearer}` }
+      const yaml = await fetch(`${url}/apiops/openapi.yaml`)
+      expect(yaml.status).toBe(200)
+      expect(await yaml.text()).toMatch(/^openapi: 3\.1/m)
+
+      const gql = await fetch(`${url}/graphql`, {
+        method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ me { __typename username } credentials(projectName: "payments") { __typename username } }' }),
+      })
+      const data = (await jsonOf(gql)).data
+      expect(data.me).toEqual({ __typename: 'User', username: 'root' })
+      expect(data.credentials.map((c: { username: string }) => c.username)).toContain('shop-frontend')
+      expect(data.credentials[0].__typename).toBe('Credential')
+
+      const spec = { openapi: '3.0.0', info: { title: 'b', version: '1' }, paths: { '/things': { get: { operationId: 'listThings', responses: { 200: { description: 'ok' } } } } } }
+      const meta = { apiProxyName: 'bundled', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/bundled'] }, deploy: false }
+      const created = await fetch(`${url}/apiops/projects/payments/apiProxies/file/`, { method: 'POST', headers: auth, body: specForm(meta, { text: JSON.stringify(spec), name: 'spec.json' }) })
+      expect(await jsonOf(created)).toEqual({ status: 'SUCCESS', success: true })
+      const zip = await fetch(`${url}/apiops/projects/payments/apiProxies/bundled/export/`, { headers: auth })
+      expect(zip.status).toBe(200)
+      expect(Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()).toBe('PK')
+      expect(await (await fetch(`${url}/metrics`)).text()).toContain('http_requests_total')
+      proc.child.kill('SIGTERM')
+      expect(await proc.exited).toBe(0)
+    } finally {
       proc.child.kill('SIGKILL')
       await db.cleanup()
     }

@@ -60,7 +60,7 @@ function newestMtime(dir: string): number {
  * install's scripts, is rebuilt here so that a test of the start script runs the current code.
  */
 export function ensureBuilt() {
-  const main = path.join(repo, 'dist/main.js')
+  const main = path.join(repo, 'dist/bundle.js')
   if (fs.existsSync(main) && fs.statSync(main).mtimeMs >= newestMtime(path.join(repo, 'src'))) return
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: 'inherit' })
 }
