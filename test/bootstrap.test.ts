@@ -98,6 +98,27 @@ describe('applying the bootstrap file (RUNTIME.md §3)', () => {
     }
   })
 
+  it('stores every credential field the file may set: ipList, expiry, token settings, a disabled credential', async () => {
+    const bootstrap = sampleBootstrap({ dev: [] }) as any
+    bootstrap.projects[0].credentials.push({
+      username: 'edge-robot', password: 'pw-3', description: 'robot', enabled: false, expireDate: '2031-02-03T04:05:06.789Z',
+      ipList: ['10.0.0.1', '192.168.0.0/16', '2001:db8::/32'], tokenSettings: { tokenExpiresInAmount: 10, tokenExpiresInUnit: 'MINUTES' },
+    })
+    const svc = await startTestService({ bootstrap })
+    try {
+      const robot = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'edge-robot' } })
+      expect(robot).toMatchObject({ description: 'robot', enabled: false, ipList: ['10.0.0.1', '192.168.0.0/16', '2001:db8::/32'], passwordFormat: 'SEALED' })
+      expect(robot.expireDate?.toISOString()).toBe('2031-02-03T04:05:06.789Z')
+      expect(robot.tokenSettings).toMatchObject({ tokenExpiresInAmount: 10, tokenExpiresInUnit: 'MINUTES', grantType: null })
+      expect(svc.deps.keyring.decrypt(robot.passwordCipher!)).toBe('pw-3')
+      expect(robot.createdAt.getTime()).toBeGreaterThan(Date.now() - 600_000)
+      const other = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'ldap-synced' } })
+      expect(other).toMatchObject({ ipList: [], tokenSettings: null, expireDate: null, enabled: true, email: null })
+    } finally {
+      await svc.close()
+    }
+  })
+
   it('is idempotent: a second start on the same data creates nothing and keeps what exists as it is', async () => {
     const db = await freshDatabase()
     const bootstrap = sampleBootstrap({ dev: [] })
@@ -211,6 +232,8 @@ describe('a bootstrap file that does not validate', () => {
     ['a bad permission level', JSON.stringify((() => { const b = base(); b.projects[0].members[0].permissions[1].level = 'OWN'; return b })()), '$.projects[0].members[0].permissions[1].level'],
     ['a bad organization state', JSON.stringify((() => { const b = base(); b.projects[0].organizations[3].state = 'DEAD'; return b })()), '$.projects[0].organizations[3].state'],
     ['a multi-kind object without kind', JSON.stringify((() => { const b = base(); delete b.projects[0].objects[1].kind; return b })()), '$.projects[0].objects[1].kind'],
+    ['credential roles (the file has no role catalogue)', JSON.stringify((() => { const b = base(); b.projects[0].credentials[0].roleNameList = ['gold']; return b })()), '$.projects[0].credentials[0].roleNameList'],
+    ['a credential address that is not an IP or CIDR range', JSON.stringify((() => { const b = base(); b.projects[0].credentials[0].ipList = ['10.0.0.300']; return b })()), '$.projects[0].credentials[0].ipList[0]'],
     ['a worker URL that is not a URL', JSON.stringify({ environments: [{ name: 'dev', workerUrls: ['not a url'] }] }), '$.environments[0].workerUrls[0]'],
   ])('refuses %s naming the JSON path of the first problem', (_case, text, path) => {
     try {

@@ -165,24 +165,27 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, project
 const utc = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString().replace('Z', ''))
 
 /**
- * One INSERT … SELECT unnest per batch: Prisma's createMany costs milliseconds per row on batches this large.
- * The id and timestamps are Prisma-side defaults (uuid(), now(), @updatedAt), so they are supplied here.
+ * One INSERT … SELECT per batch from a single JSON parameter: Prisma's createMany costs milliseconds per row on
+ * batches this large, and one JSON text is cheaper to send than a PostgreSQL array per column. The id and
+ * timestamps are Prisma-side defaults (uuid(), now(), @updatedAt), so they are supplied here.
  */
 async function insertCredentialRows(tx: Tx, rows: Prisma.CredentialCreateManyInput[]) {
-  const column = <K extends keyof Prisma.CredentialCreateManyInput>(key: K) => rows.map((r) => r[key] ?? null)
   const now = utc(new Date())
+  const records = rows.map((r) => ({
+    id: crypto.randomUUID(), projectId: r.projectId, username: r.username, consumerKey: r.consumerKey, passwordCipher: r.passwordCipher ?? null,
+    passwordFormat: r.passwordFormat ?? 'SEALED', fullName: r.fullName ?? null, email: r.email ?? null, description: r.description ?? null,
+    enabled: r.enabled ?? true, organizationId: r.organizationId ?? null, expireDate: utc(r.expireDate), syncManaged: r.syncManaged ?? false,
+    tokenSettings: r.tokenSettings ?? null, ipList: Array.isArray(r.ipList) ? r.ipList : [],
+  }))
   await tx.$executeRaw`
     INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
-      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "createdAt", "updatedAt")
-    SELECT id, "projectId", username, "consumerKey", "passwordCipher", COALESCE("passwordFormat", 'SEALED')::"SecretFormat", "fullName", email, description,
-      enabled, "organizationId", "expireDate"::timestamp(3), "syncManaged", "tokenSettings"::jsonb, ${now}::timestamp(3), ${now}::timestamp(3)
-    FROM unnest(${rows.map(() => crypto.randomUUID())}::text[], ${column('projectId')}::text[], ${column('username')}::text[],
-      ${column('consumerKey')}::text[], ${column('passwordCipher')}::text[], ${column('passwordFormat')}::text[], ${column('fullName')}::text[],
-      ${column('email')}::text[], ${column('description')}::text[], ${column('enabled')}::boolean[], ${column('organizationId')}::text[],
-      ${rows.map((r) => utc(r.expireDate))}::text[], ${column('syncManaged')}::boolean[],
-      ${rows.map((r) => (r.tokenSettings == null ? null : JSON.stringify(r.tokenSettings)))}::text[])
-      AS c(id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
-        enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings")`
+      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "ipList", "createdAt", "updatedAt")
+    SELECT id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat"::"SecretFormat", "fullName", email, description,
+      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "ipList", ${now}::timestamp(3), ${now}::timestamp(3)
+    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+      AS c(id text, "projectId" text, username text, "consumerKey" text, "passwordCipher" text, "passwordFormat" text, "fullName" text,
+        email text, description text, enabled boolean, "organizationId" text, "expireDate" timestamp(3), "syncManaged" boolean,
+        "tokenSettings" jsonb, "ipList" text[])`
 }
 
 /** Parents before children, whatever order the file lists organizations in. */

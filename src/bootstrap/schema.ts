@@ -23,7 +23,7 @@ const project = projectInput.strict().extend({
   members: z.array(member).default([]),
   organizations: z.array(organizationInput.strict()).default([]),
   credentials: z.array(
-    credentialInput.strict().extend({
+    credentialInput.omit({ roleNameList: true }).strict().extend({
       /**
        * A password as an older installation stored it: PLAIN text, or SEALED_ELSEWHERE (sealed under a key this
        * installation does not hold). Kept byte for byte, for the secret carry-over to API clients.

@@ -57,17 +57,20 @@ export function outcomeOf(status: number, body: unknown): AuditOutcome {
 
 /** Inside a transaction (the bootstrap): the events commit or roll back with the writes they describe. */
 export async function recordAuditEventsInTx(tx: Tx, events: AuditEventInput[]): Promise<void> {
-  // one INSERT … SELECT unnest per 5,000 events: Prisma's createMany costs milliseconds per row on large batches
+  // one INSERT … SELECT per 5,000 events from one JSON parameter: Prisma's createMany costs milliseconds per row on
+  // large batches
   for (let i = 0; i < events.length; i += 5000) {
-    const batch = events.slice(i, i + 5000)
-    const column = <K extends keyof AuditEventInput>(key: K) => batch.map((e) => e[key] ?? null)
+    const batch = events.slice(i, i + 5000).map((e) => ({
+      surface: e.surface, actor: e.actor, projectName: e.projectName ?? null, operation: e.operation, objectType: e.objectType ?? null,
+      objectName: e.objectName ?? null, outcome: e.outcome, httpStatus: e.httpStatus ?? null, correlationId: e.correlationId ?? null,
+    }))
     const at = new Date().toISOString().replace('Z', '') // timestamp(3) holds UTC, as Prisma writes it
     await tx.$executeRaw`
       INSERT INTO "AuditEvent" (at, surface, actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId")
       SELECT ${at}::timestamp(3), surface::"AuditSurface", actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId"
-      FROM unnest(${column('surface')}::text[], ${column('actor')}::text[], ${column('projectName')}::text[], ${column('operation')}::text[],
-        ${column('objectType')}::text[], ${column('objectName')}::text[], ${column('outcome')}::text[], ${column('httpStatus')}::int[],
-        ${column('correlationId')}::text[]) AS e(surface, actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId")`
+      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb)
+        AS e(surface text, actor text, "projectName" text, operation text, "objectType" text, "objectName" text, outcome text, "httpStatus" int,
+          "correlationId" text)`
   }
 }
 
