@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { buildSchema, type NonEmptyArray } from 'type-graphql'
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql'
+import { assertValidSchema, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql'
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
 import { ApiProxyResolver } from './modules/apiproxies/graphql.js'
@@ -76,8 +76,14 @@ export const resolvers: NonEmptyArray<Function> = [
   CredentialRoleResolver,
 ]
 
-export function buildGraphqlSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers, validate: false })
+/**
+ * TypeGraphQL's own check runs the whole introspection query over the schema (a fifth of start-up CPU);
+ * graphql-js's validation finds the same errors at a fraction of the cost, and caches its result on the schema.
+ */
+export async function buildGraphqlSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({ resolvers, validate: false, skipCheck: true })
+  assertValidSchema(schema)
+  return schema
 }
 
 /** The SDL as checked in at schema/schema.graphql: sorted, so that only real changes show as drift. */
