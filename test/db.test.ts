@@ -82,6 +82,19 @@ describe('openDatabase', () => {
     expect(await db.prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_tables WHERE tablename = 'Half'`).toEqual([])
   })
 
+  it.skipIf(usesPostgres)('initialises a new embedded data directory, leaving only the database and its lock', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-initdb-'))
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+    fs.mkdirSync(path.join(dataDir, 'pglite.initdb-1')) // left behind by an interrupted first start
+    const db = await openDatabase({ dataDir })
+    expect(fs.readdirSync(dataDir).sort()).toEqual(['pglite', 'pglite.lock'])
+    expect(await db.prisma.user.count()).toBe(0)
+    await db.prisma.user.create({ data: { username: 'alice', passwordHash: 'x' } })
+    await db.close()
+    const again = await open({ dataDir, cleanup: async () => {} })
+    expect(await again.prisma.user.count()).toBe(1)
+  }, 180_000) // initdb and every migration: the slowest open there is
+
   it.runIf(usesPostgres)('lets two instances start at once on one PostgreSQL database', async () => {
     const t = await fresh()
     // A brand-new database, so both instances race to apply every migration.

