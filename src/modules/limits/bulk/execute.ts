@@ -6,7 +6,7 @@ import { DomainError } from '../../../platform/errors/domain-error.js'
 import { currentLicense } from '../../licence/service.js'
 import { applyChunk, type ChunkResult, type RunContext } from './chunk.js'
 import { prepareRun, runContext } from './prepare.js'
-import { deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
+import { deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
 import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './runner.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
@@ -64,11 +64,11 @@ async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number
 }
 
 /**
- * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows and
- * the run's counters and cursor (fenced on the lease: LeaseLost when the run is no longer held) — one statement,
+ * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
+ * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor (fenced on the lease: LeaseLost when the run is no longer held) — one statement,
  * its parts as data-modifying WITH items.
  */
-async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null) {
+async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
   const runId = claimed.run.id
   const rows = result.rows
   const parts: Prisma.Sql[] = []
@@ -94,6 +94,8 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
                     ${kept.map((r) => (r.messageParams ? JSON.stringify(r.messageParams) : ''))}::text[]) WITH ORDINALITY AS i(subject_type, subject_name, outcome, bk, mk, mp, ord))`)
   }
   if (outbox) parts.push(Prisma.sql`outbox AS (${outbox})`)
+  // earlier chunks' acknowledged pushes, marked delivered here rather than by a statement of their own
+  if (delivered.length) parts.push(Prisma.sql`delivered AS (${markDeliveredSql(delivered)})`)
   const count = (...outcomes: LimitBulkOutcome[]) => rows.filter((r) => outcomes.includes(r.outcome)).length
   const held = await tx.$queryRaw<{ id: string }[]>`
     ${parts.length ? Prisma.sql`WITH ${Prisma.join(parts, ',\n')}` : Prisma.empty}
@@ -129,14 +131,17 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   // The pushes of a committed chunk are delivered while the next chunk's transaction runs; the next delivery starts
   // only once this one is done, so the worker receives the batches one after the other, in order.
   let delivering: Promise<void> = Promise.resolve()
+  // acknowledged outbox rows not yet marked delivered: the next chunk's closing statement marks them
+  let acknowledged: string[] = []
   const deliver = (staged: StagedChunk) => {
     delivering = delivering.then(async () => {
-      const failedPushes = await deliverStagedPushes(deps, staged).catch((err) => {
+      const pushed = await deliverStagedPushes(deps, staged).catch((err) => {
         // the outbox rows are staged: they fall due after the grace period and are delivered then
         deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk chunk push failed; the retry outbox delivers it')
-        return 1
+        return { acknowledged: [], failed: 1 }
       })
-      if (failedPushes > 0 && !ctx.deployDegraded) {
+      acknowledged.push(...pushed.acknowledged)
+      if (pushed.failed > 0 && !ctx.deployDegraded) {
         ctx.deployDegraded = true
         await updateHeld(prisma, claimed, { deploymentState: 'DEGRADED' })
       }
@@ -152,6 +157,8 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       // three statements for a chunk of fresh subjects: open (lease, ledger rows, environments), apply (the set
       // insert), close (outcomes, issues, outbox rows, counters); the chunk's pushes commit with it in the retry
       // outbox, so a crash after the commit loses none
+      const marking = acknowledged
+      acknowledged = []
       const outcome = await prisma.$transaction(
         async (tx) => {
           const opened = await openChunk(tx, claimed, ctx, from, from + chunkSize)
@@ -160,11 +167,16 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
           const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), ctx.pushCache)
-          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged))
+          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
           return staged
         },
         { timeout: 300_000, maxWait: 60_000 },
-      )
+      ).catch((err) => {
+        // not marked with this chunk: with the next one, or at the end
+        acknowledged.push(...marking)
+        throw err
+      })
+      if (!outcome) acknowledged.push(...marking)
       if (!outcome) return 'CANCELLED'
       cursor = from + chunkSize
       // the chunk is committed: deliver its pushes (what is not acknowledged stays with the retry outbox)
@@ -176,6 +188,10 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
     return 'DONE'
   } finally {
     await delivering
+    if (acknowledged.length) {
+      // unmarked, they would only be delivered once more after their grace period: not worth failing the run for
+      await prisma.$executeRaw`${markDeliveredSql(acknowledged)}`.catch((err) => deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk run could not mark its last pushes delivered'))
+    }
   }
 }
 

@@ -144,13 +144,21 @@ export function outboxRowsSql(staged: StagedChunk): Prisma.Sql | null {
      ORDER BY o.ord`
 }
 
+/** Marks acknowledged outbox rows delivered: a statement of its own, or a data-modifying WITH item of a chunk's closing statement. */
+export const markDeliveredSql = (outboxIds: string[]) => Prisma.sql`
+  UPDATE "DeliveryOutbox" SET "deliveredAt" = now() AT TIME ZONE 'UTC', "lastError" = NULL
+   WHERE "id" = ANY(${outboxIds}::text[]) AND "deliveredAt" IS NULL`
+
 /**
- * After the commit: delivers the chunk's messages now, as batches (RUNTIME.md §4.1), and marks their outbox rows
- * delivered or due now (the outbox deliverer retries those); resolves with how many (message, environment) pairs
- * were not acknowledged.
+ * After the commit: delivers the chunk's messages now, as batches (RUNTIME.md §4.1), and makes the outbox rows of
+ * what was not acknowledged due now (the outbox deliverer retries those). Resolves with the outbox rows of what was
+ * acknowledged — the caller marks them delivered (markDeliveredSql), with its next chunk's closing statement — and
+ * how many (message, environment) pairs were not. Until marked, an acknowledged row only waits for its grace period
+ * to end: were this process to die first, the outbox would deliver it once more, which a worker takes as the same
+ * state (the message carries its revision).
  */
-export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'>, staged: StagedChunk): Promise<number> {
-  if (!staged.messages.length) return 0
+export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'>, staged: StagedChunk): Promise<{ acknowledged: string[]; failed: number }> {
+  if (!staged.messages.length) return { acknowledged: [], failed: 0 }
   const outcome = await pushMessages(deps.deployer, staged.environments, staged.messages)
   const acknowledged: string[] = []
   const failed: string[] = []
@@ -164,16 +172,11 @@ export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'
       }
     }),
   )
-  if (acknowledged.length) {
-    await deps.prisma.$executeRaw`
-      UPDATE "DeliveryOutbox" SET "deliveredAt" = now() AT TIME ZONE 'UTC', "lastError" = NULL
-       WHERE "id" = ANY(${acknowledged}::text[]) AND "deliveredAt" IS NULL`
-  }
   if (failed.length) {
     // due now: the outbox deliverer retries them with its backoff
     await deps.prisma.$executeRaw`
       UPDATE "DeliveryOutbox" SET "nextAttemptAt" = now() AT TIME ZONE 'UTC', "attempts" = 1, "lastError" = ${firstError}
        WHERE "id" = ANY(${failed}::text[]) AND "deliveredAt" IS NULL`
   }
-  return failed.length
+  return { acknowledged, failed: failed.length }
 }
