@@ -65,8 +65,8 @@ async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number
 
 /**
  * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
- * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor (fenced on the lease: LeaseLost when the run is no longer held) — one statement,
- * its parts as data-modifying WITH items.
+ * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor (fenced on the lease:
+ * LeaseLost when the run is no longer held) — one statement, its parts as data-modifying WITH items.
  */
 async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
   const runId = claimed.run.id
