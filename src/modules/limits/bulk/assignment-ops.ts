@@ -9,7 +9,7 @@ import type { AudienceRule } from '../assignments/body.js'
 import { NO_REF, REF_COLUMN } from '../assignments/subjects.js'
 import type { RuleSpec } from '../shared/rule-spec.js'
 import type { BulkSubjectType } from './inputs.js'
-import type { Subject } from './selector.js'
+import { SUBJECT_TABLE, type Subject } from './selector.js'
 
 // The bulk side of the assignment service (../assignments/service.ts): every assignment rule — content
 // validation, plan and target checks, the live-scope rule — is theirs; this file only adapts bulk subjects
@@ -90,34 +90,55 @@ function constantColumn(name: string, value: unknown): Prisma.Sql {
   return Prisma.sql`${value}::${Prisma.raw(cast)}`
 }
 
+/** One subject of a chunk after the set insert: its current key (null: deleted since PREPARE) and the row created for it, if any. */
+export interface SetInsertOutcome {
+  subjectId: string
+  currentKey: string | null
+  created: { id: string; bindingKey: string } | null
+}
+
 /**
- * Many subjects with no live assignment on the scope in one INSERT (plus one for the plan links): the row
- * createAssignmentInTx writes — content columns and live scope key from the assignment service — for a chunk at a
- * time. Only the binding key, the subject and the live scope key differ between rows; the content is constant.
- * The live-scope check was made for the chunk just before (findLiveBindings); a row bound meanwhile by another
- * writer makes the insert fail as a whole (unique liveScopeKey), and the caller then goes subject by subject.
+ * A chunk's subjects in one statement: the row createAssignmentInTx writes — content columns and live scope key
+ * from the assignment service — for every subject that still exists and has no live assignment on the scope, its
+ * plan links, and each subject's current key (a subject may have been renamed or deleted since PREPARE). Only the
+ * binding key, the subject and the live scope key differ between rows; the content is constant.
+ * - A subject deleted since PREPARE has no row: reported with currentKey null, nothing inserted for it.
+ * - A scope already bound (before, or meanwhile by another writer: the unique live scope key) is not inserted
+ *   (`ON CONFLICT DO NOTHING`) and comes back with created null: the caller decides it subject by subject.
+ * - Anything else the database refuses (a subject deleted by another writer at this very moment, a constraint of
+ *   an operator's) fails the statement as a whole: the caller runs it under a savepoint and then goes subject by subject.
  */
-export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject' | 'replacedBindingKey'>, subjects: Subject[]): Promise<{ id: string; bindingKey: string; subjectId: string }[]> {
+export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject' | 'replacedBindingKey'>, subjects: Subject[]): Promise<SetInsertOutcome[]> {
   if (!subjects.length) return []
   const columns = Object.entries(contentColumns(c.bulk.content, null))
   const keys = subjects.map(() => mintPublicKey('lb'))
   const scopeKeys = subjects.map((s, i) => liveScopeKeyOf(c.project.id, resolvedSubject(c.type, s), c.bulk.content, keys[i]))
   const refColumn = Prisma.raw(`"${REF_COLUMN[c.type]!}"`)
+  const { table, key } = SUBJECT_TABLE[c.type]
   const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`
-  const rows = await tx.$queryRaw<{ id: string; bindingKey: string }[]>`
-    INSERT INTO "LimitAssignment" ("id", "bindingKey", "projectId", "subjectType", ${refColumn}, ${Prisma.join(columns.map(([name]) => Prisma.raw(`"${name}"`)))},
-                                   "source", "status", "assignedBy", "operatorOverride", "bulkRunId", "liveScopeKey", "assignedAt", "createdAt", "updatedAt")
-    SELECT gen_random_uuid()::text, t.binding_key, ${c.project.id}, ${c.type}::"LimitSubjectType", t.subject_id, ${Prisma.join(columns.map(([name, value]) => constantColumn(name, value)))},
-           'BULK'::"LimitAssignmentSource", 'ACTIVE'::"LimitAssignmentStatus", ${c.assignedBy}, false, ${c.runId}, t.scope_key, ${now}, ${now}, ${now}
-      FROM unnest(${keys}::text[], ${subjects.map((s) => s.id)}::text[], ${scopeKeys}::text[]) AS t(binding_key, subject_id, scope_key)
-    RETURNING "id", "bindingKey"`
-  const idByKey = new Map(rows.map((r) => [r.bindingKey, r.id]))
-  const created = keys.map((bindingKey, i) => ({ id: idByKey.get(bindingKey)!, bindingKey, subjectId: subjects[i].id }))
   const planIds = c.bulk.prepared.planIds
-  if (planIds.length) {
-    await tx.limitAssignmentPlan.createMany({ data: created.flatMap((a) => planIds.map((planId, position) => ({ assignmentId: a.id, planId, position }))) })
-  }
-  return created
+  const links = planIds.length
+    ? Prisma.sql`, links AS (
+        INSERT INTO "LimitAssignmentPlan" ("assignmentId", "planId", "position")
+        SELECT ins."id", p.plan_id, (p.ord - 1)::integer FROM ins CROSS JOIN unnest(${planIds}::text[]) WITH ORDINALITY AS p(plan_id, ord))`
+    : Prisma.empty
+  const rows = await tx.$queryRaw<{ subjectId: string; currentKey: string | null; id: string | null; bindingKey: string | null }[]>`
+    WITH t AS (
+      SELECT u.binding_key, u.subject_id, u.scope_key, u.ord, x.${Prisma.raw(`"${key}"`)} AS subject_key
+        FROM unnest(${keys}::text[], ${subjects.map((s) => s.id)}::text[], ${scopeKeys}::text[]) WITH ORDINALITY AS u(binding_key, subject_id, scope_key, ord)
+        LEFT JOIN ${Prisma.raw(`"${table}"`)} x ON x."id" = u.subject_id
+    ), ins AS (
+      INSERT INTO "LimitAssignment" ("id", "bindingKey", "projectId", "subjectType", ${refColumn}, ${Prisma.join(columns.map(([name]) => Prisma.raw(`"${name}"`)))},
+                                     "source", "status", "assignedBy", "operatorOverride", "bulkRunId", "liveScopeKey", "assignedAt", "createdAt", "updatedAt")
+      SELECT gen_random_uuid()::text, t.binding_key, ${c.project.id}, ${c.type}::"LimitSubjectType", t.subject_id, ${Prisma.join(columns.map(([name, value]) => constantColumn(name, value)))},
+             'BULK'::"LimitAssignmentSource", 'ACTIVE'::"LimitAssignmentStatus", ${c.assignedBy}, false, ${c.runId}, t.scope_key, ${now}, ${now}, ${now}
+        FROM t WHERE t.subject_key IS NOT NULL ORDER BY t.ord
+      ON CONFLICT ("liveScopeKey") DO NOTHING
+      RETURNING "id", "bindingKey"
+    )${links}
+    SELECT t.subject_id AS "subjectId", t.subject_key AS "currentKey", ins."id", ins."bindingKey"
+      FROM t LEFT JOIN ins ON ins."bindingKey" = t.binding_key ORDER BY t.ord`
+  return rows.map((r) => ({ subjectId: r.subjectId, currentKey: r.currentKey, created: r.id && r.bindingKey ? { id: r.id, bindingKey: r.bindingKey } : null }))
 }
 
 type StoredAssignment = Awaited<ReturnType<Tx['limitAssignment']['findUniqueOrThrow']>>

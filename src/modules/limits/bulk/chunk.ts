@@ -3,12 +3,15 @@ import type { Tx } from '../../../platform/context.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
 import { endAssignmentInTx } from '../assignments/service.js'
 import type { LicenseModule } from '../../licence/service.js'
-import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, REPLACED_DRAFT_NOTE, type BulkContent } from './assignment-ops.js'
+import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, REPLACED_DRAFT_NOTE, type BulkContent, type LiveBinding } from './assignment-ops.js'
 import type { BulkSubjectType, ConflictPolicy } from './inputs.js'
+import type { PushCache } from './push.js'
 import { subjectsById } from './selector.js'
 
-// APPLY of one chunk, inside its transaction. Each subject runs under a savepoint: a subject that fails is
-// recorded FAILED with the assignment service's errorKey/reason and leaves nothing behind, the others commit.
+// APPLY of one chunk, inside its transaction. The common case — subjects with nothing bound on the scope — is one
+// statement for the whole chunk (createBulkAssignments). The others (a live binding to skip or replace, a rollback)
+// go one by one, each under a savepoint: a subject that fails is recorded FAILED with the assignment service's
+// errorKey/reason and leaves nothing behind, the others commit.
 
 export interface RunContext {
   run: LimitBulkRun
@@ -26,6 +29,8 @@ export interface RunContext {
   deployDegraded: boolean
   /** recorded as assignedBy / endedBy */
   actorName: string
+  /** what the run's chunks share for their pushes */
+  pushCache: PushCache
 }
 
 export interface SubjectOutcome {
@@ -78,19 +83,26 @@ async function applyAssignChunk(tx: Tx, ctx: RunContext, subjects: LimitBulkRunS
     }
     return result
   }
-  // subjects deleted since PREPARE fail; renamed ones are created under their current key
-  const current = await subjectsById(tx, ctx.subjectType, subjects.map((s) => s.subjectId))
-  const present = subjects.filter((s) => current.has(s.subjectId)).map((s) => ({ id: s.subjectId, name: current.get(s.subjectId)! }))
-  const live = await findLiveBindings(tx, ctx.project.id, ctx.subjectType, present, bulk.content)
-  // the common case in one statement: subjects with nothing bound on the scope
-  const fresh = present.filter((s) => !live.has(s.id))
+  // one statement for the common case: every subject that still exists and has nothing bound on the scope is
+  // created; deleted subjects come back without a current key, bound ones without a created row. Under a savepoint
+  // (released with the transaction): when the database refuses a row, the chunk goes subject by subject below.
+  const current = new Map<string, string>()
   const createdFast = new Map<string, { id: string; bindingKey: string }>()
+  await tx.$executeRawUnsafe('SAVEPOINT bulk_chunk')
   try {
-    const rows = await inSavepoint(tx, () => createBulkAssignments(tx, { project: ctx.project, type: ctx.subjectType, bulk, runId: ctx.run.runId, assignedBy: ctx.actorName }, fresh))
-    for (const row of rows) createdFast.set(row.subjectId, row)
+    const inserted = await createBulkAssignments(tx, { project: ctx.project, type: ctx.subjectType, bulk, runId: ctx.run.runId, assignedBy: ctx.actorName },
+      subjects.map((s) => ({ id: s.subjectId, name: s.subjectName })))
+    for (const r of inserted) {
+      if (r.currentKey !== null) current.set(r.subjectId, r.currentKey)
+      if (r.created) createdFast.set(r.subjectId, r.created)
+    }
   } catch {
-    // bound meanwhile by another writer, or a subject's own problem: subject by subject below, each with its reason
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT bulk_chunk')
+    for (const [id, name] of await subjectsById(tx, ctx.subjectType, subjects.map((s) => s.subjectId))) current.set(id, name)
   }
+  // subjects not created although they exist (a live binding on the scope, or the fallback): their bindings, then one by one below
+  const bound = subjects.filter((s) => current.has(s.subjectId) && !createdFast.has(s.subjectId)).map((s) => ({ id: s.subjectId, name: current.get(s.subjectId)! }))
+  const live = bound.length ? await findLiveBindings(tx, ctx.project.id, ctx.subjectType, bound, bulk.content) : new Map<string, LiveBinding>()
   for (const s of subjects) {
     const name = current.get(s.subjectId)
     if (name === undefined) {

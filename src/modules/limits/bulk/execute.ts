@@ -1,15 +1,17 @@
-import type { LimitBulkRun, LimitBulkOutcome } from '../../../generated/prisma/client.js'
+import type { LimitBulkRun, LimitBulkOutcome, LimitBulkRunSubject } from '../../../generated/prisma/client.js'
 import { Prisma } from '../../../generated/prisma/client.js'
-import type { Deps } from '../../../platform/context.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import type { DeployEnvironment } from '../../../platform/deploy/pusher.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
 import { currentLicense } from '../../licence/service.js'
 import { applyChunk, type ChunkResult, type RunContext } from './chunk.js'
 import { prepareRun, runContext } from './prepare.js'
-import { deliverStagedPushes, stageChunkPushes, type StagedChunk } from './push.js'
-import { LeaseLost, renewLease, updateHeld, type Claimed } from './runner.js'
+import { deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
+import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './runner.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
-// transaction, each pushed right after it commits), DEPLOY (settle deploymentState), FINALIZE (final status).
+// transaction of three statements in the common case, each pushed right after it commits while the next one runs),
+// DEPLOY (settle deploymentState), FINALIZE (final status).
 
 export const MAX_KEPT_ISSUES = 1000
 
@@ -26,51 +28,101 @@ async function licenceState(deps: Pick<Deps, 'prisma'>, ctx: RunContext): Promis
   return (await currentLicense(deps.prisma)).modules.includes(ctx.module)
 }
 
-async function writeChunk(tx: Prisma.TransactionClient, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number) {
+/** What a chunk's first statement read, with the lease renewed. */
+interface OpenedChunk {
+  cancelRequested: boolean
+  /** issues kept so far */
+  issueCount: number
+  /** the project's environments with workers */
+  environments: DeployEnvironment[]
+  /** the chunk's ledger rows, in seq order (none when a cancel was requested) */
+  subjects: LimitBulkRunSubject[]
+}
+
+/**
+ * A chunk's first statement: renews the lease (runner.ts; LeaseLost when the run is no longer held) and reads in the
+ * same round trip whether a cancel was requested, the issue count, the environments with workers and the chunk's
+ * ledger rows.
+ */
+async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number, to: number): Promise<OpenedChunk> {
+  const rows = await tx.$queryRaw<(Omit<LimitBulkRunSubject, 'outcome'> & { outcome: string | null; cancelRequested: boolean; issueCount: number; environments: unknown })[]>`
+    WITH lease AS (${leaseRenewalSql(claimed)})
+    SELECT l."cancelRequested", l."issueCount", ${environmentsWithWorkersJson(ctx.project.id)} AS "environments",
+           s."runId", s."seq", s."subjectType", s."subjectId", s."subjectName", s."outcome"::text AS "outcome", s."bindingKey", s."replacedBindingKey"
+      FROM lease l
+      LEFT JOIN "LimitBulkRunSubject" s ON s."runId" = ${claimed.run.id} AND s."seq" >= ${from}::integer AND s."seq" < ${to}::integer AND NOT l."cancelRequested"
+     ORDER BY s."seq"`
+  if (!rows.length) throw new LeaseLost(claimed.run.runId)
+  const { cancelRequested, issueCount, environments } = rows[0]
+  const subjects = rows
+    .filter((r) => r.seq !== null)
+    .map((r): LimitBulkRunSubject => ({
+      runId: r.runId, seq: r.seq, subjectType: r.subjectType, subjectId: r.subjectId, subjectName: r.subjectName,
+      outcome: r.outcome as LimitBulkOutcome | null, bindingKey: r.bindingKey, replacedBindingKey: r.replacedBindingKey,
+    }))
+  return { cancelRequested, issueCount: Number(issueCount), environments: environmentsOf(environments), subjects }
+}
+
+/**
+ * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
+ * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor (fenced on the lease:
+ * LeaseLost when the run is no longer held) — one statement, its parts as data-modifying WITH items.
+ */
+async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
   const runId = claimed.run.id
   const rows = result.rows
+  const parts: Prisma.Sql[] = []
   if (rows.length) {
-    await tx.$executeRaw`
+    parts.push(Prisma.sql`ledger AS (
       UPDATE "LimitBulkRunSubject" AS s
          SET "outcome" = u.outcome::"LimitBulkOutcome", "bindingKey" = NULLIF(u.bk, ''), "replacedBindingKey" = NULLIF(u.rbk, '')
         FROM unnest(${rows.map((r) => r.seq)}::integer[], ${rows.map((r) => r.outcome)}::text[],
                     ${rows.map((r) => r.bindingKey ?? '')}::text[], ${rows.map((r) => r.replacedBindingKey ?? '')}::text[]) AS u(seq, outcome, bk, rbk)
-       WHERE s."runId" = ${runId} AND s."seq" = u.seq`
+       WHERE s."runId" = ${runId} AND s."seq" = u.seq)`)
   }
   // only FAILED and SKIPPED_* are kept, at most 1000 per run
   const issues = rows.filter((r) => r.outcome === 'FAILED' || r.outcome.startsWith('SKIPPED_'))
   const room = Math.max(0, MAX_KEPT_ISSUES - issueCountBefore)
   const kept = issues.slice(0, room)
   if (kept.length) {
-    await tx.limitBulkRunIssue.createMany({
-      data: kept.map((r, i) => ({
-        runId,
-        seq: issueCountBefore + i + 1,
-        subjectType: r.subjectType,
-        subjectName: r.subjectName,
-        outcome: r.outcome,
-        bindingKey: r.bindingKey ?? null,
-        messageKey: r.messageKey ?? null,
-        messageParams: (r.messageParams ?? Prisma.DbNull) as Prisma.InputJsonValue | typeof Prisma.DbNull,
-      })),
-    })
+    parts.push(Prisma.sql`issues AS (
+      INSERT INTO "LimitBulkRunIssue" ("runId", "seq", "subjectType", "subjectName", "outcome", "bindingKey", "messageKey", "messageParams", "occurredAt")
+      SELECT ${runId}, ${issueCountBefore}::integer + i.ord::integer, i.subject_type, i.subject_name, i.outcome::"LimitBulkOutcome",
+             NULLIF(i.bk, ''), NULLIF(i.mk, ''), NULLIF(i.mp, '')::jsonb, ${DB_NOW}
+        FROM unnest(${kept.map((r) => r.subjectType)}::text[], ${kept.map((r) => r.subjectName)}::text[], ${kept.map((r) => r.outcome)}::text[],
+                    ${kept.map((r) => r.bindingKey ?? '')}::text[], ${kept.map((r) => r.messageKey ?? '')}::text[],
+                    ${kept.map((r) => (r.messageParams ? JSON.stringify(r.messageParams) : ''))}::text[]) WITH ORDINALITY AS i(subject_type, subject_name, outcome, bk, mk, mp, ord))`)
   }
-  const count = (o: LimitBulkOutcome) => rows.filter((r) => r.outcome === o).length
-  await updateHeld(tx, claimed, {
-    cursor: nextCursor,
-    processedCount: { increment: rows.length },
-    createdCount: { increment: count('CREATED') },
-    replacedCount: { increment: count('REPLACED') },
-    skippedCount: { increment: count('SKIPPED_EXISTING') },
-    licenseSkippedCount: { increment: count('SKIPPED_LICENSE') },
-    failedCount: { increment: count('FAILED') },
-    // a restored subject was ended first
-    endedCount: { increment: count('ENDED') + count('RESTORED') },
-    restoredCount: { increment: count('RESTORED') },
-    issueCount: { increment: kept.length },
-    ...(issues.length > kept.length ? { issuesTruncated: true } : {}),
-  })
+  if (outbox) parts.push(Prisma.sql`outbox AS (${outbox})`)
+  // earlier chunks' acknowledged pushes, marked delivered here rather than by a statement of their own
+  if (delivered.length) parts.push(Prisma.sql`delivered AS (${markDeliveredSql(delivered)})`)
+  const count = (...outcomes: LimitBulkOutcome[]) => rows.filter((r) => outcomes.includes(r.outcome)).length
+  const held = await tx.$queryRaw<{ id: string }[]>`
+    ${parts.length ? Prisma.sql`WITH ${Prisma.join(parts, ',\n')}` : Prisma.empty}
+    UPDATE "LimitBulkRun"
+       SET "cursor" = ${nextCursor}::integer,
+           "processedCount" = "processedCount" + ${rows.length}::integer,
+           "createdCount" = "createdCount" + ${count('CREATED')}::integer,
+           "replacedCount" = "replacedCount" + ${count('REPLACED')}::integer,
+           "skippedCount" = "skippedCount" + ${count('SKIPPED_EXISTING')}::integer,
+           "licenseSkippedCount" = "licenseSkippedCount" + ${count('SKIPPED_LICENSE')}::integer,
+           "failedCount" = "failedCount" + ${count('FAILED')}::integer,
+           -- a restored subject was ended first
+           "endedCount" = "endedCount" + ${count('ENDED', 'RESTORED')}::integer,
+           "restoredCount" = "restoredCount" + ${count('RESTORED')}::integer,
+           "issueCount" = "issueCount" + ${kept.length}::integer,
+           "issuesTruncated" = "issuesTruncated" OR ${issues.length > kept.length}::boolean
+     WHERE "id" = ${runId} AND "leaseOwner" = ${claimed.owner} AND "runStatus" = 'RUNNING'
+    RETURNING "id"`
+  if (!held.length) throw new LeaseLost(claimed.run.runId)
 }
+
+/**
+ * Lets the event loop run between two statements of a chunk: PGlite runs the database on this thread, so without
+ * it a chunk's statements follow one another with no turn of the loop, and the answer to the previous chunk's
+ * batch (already on the socket) would wait for the whole transaction — and be charged to the push's timeout.
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, claimed: Claimed, ctx: RunContext): Promise<ApplyEnd> {
   const { prisma } = deps
@@ -79,14 +131,17 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   // The pushes of a committed chunk are delivered while the next chunk's transaction runs; the next delivery starts
   // only once this one is done, so the worker receives the batches one after the other, in order.
   let delivering: Promise<void> = Promise.resolve()
+  // acknowledged outbox rows not yet marked delivered: the next chunk's closing statement marks them
+  let acknowledged: string[] = []
   const deliver = (staged: StagedChunk) => {
     delivering = delivering.then(async () => {
-      const failedPushes = await deliverStagedPushes(deps, staged).catch((err) => {
+      const pushed = await deliverStagedPushes(deps, staged).catch((err) => {
         // the outbox rows are staged: they fall due after the grace period and are delivered then
         deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk chunk push failed; the retry outbox delivers it')
-        return 1
+        return { acknowledged: [], failed: 1 }
       })
-      if (failedPushes > 0 && !ctx.deployDegraded) {
+      acknowledged.push(...pushed.acknowledged)
+      if (pushed.failed > 0 && !ctx.deployDegraded) {
         ctx.deployDegraded = true
         await updateHeld(prisma, claimed, { deploymentState: 'DEGRADED' })
       }
@@ -98,28 +153,45 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       // a licence revoked while the run goes on ends it here, at a chunk boundary; written rows stay
       if (ctx.licensedAtStart && !(await licenceState(deps, ctx))) return 'LICENSE_REVOKED'
       const from = cursor
+      const to = Math.min(from + chunkSize, ctx.total)
+      // three statements for a chunk of fresh subjects: open (lease, ledger rows, environments), apply (the set
+      // insert), close (outcomes, issues, outbox rows, counters); the chunk's pushes commit with it in the retry
+      // outbox, so a crash after the commit loses none
+      const marking = acknowledged
+      acknowledged = []
       const outcome = await prisma.$transaction(
         async (tx) => {
-          const { cancelRequested, issueCount } = await renewLease(tx, claimed)
-          if (cancelRequested) return null
-          const subjects = await tx.limitBulkRunSubject.findMany({ where: { runId: claimed.run.id, seq: { gte: from, lt: from + chunkSize } }, orderBy: { seq: 'asc' } })
-          const result = await applyChunk(tx, ctx, subjects)
-          await writeChunk(tx, claimed, issueCount, result, Math.min(from + chunkSize, ctx.total))
-          // the chunk's pushes commit with it (in the retry outbox), so a crash after the commit loses none
-          return stageChunkPushes(tx, ctx.project, result, pushGraceMs(claimed))
+          const opened = await openChunk(tx, claimed, ctx, from, from + chunkSize)
+          if (opened.cancelRequested) return null
+          await breathe()
+          const result = await applyChunk(tx, ctx, opened.subjects)
+          await breathe()
+          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), ctx.pushCache)
+          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
+          return staged
         },
         { timeout: 300_000, maxWait: 60_000 },
-      )
+      ).catch((err) => {
+        // not marked with this chunk: with the next one, or at the end
+        acknowledged.push(...marking)
+        throw err
+      })
+      if (!outcome) acknowledged.push(...marking)
       if (!outcome) return 'CANCELLED'
       cursor = from + chunkSize
       // the chunk is committed: deliver its pushes (what is not acknowledged stays with the retry outbox)
       await delivering
       deliver(outcome)
+      await breathe()
       if (chunkPauseMs > 0 && cursor < ctx.total) await sleep(chunkPauseMs)
     }
     return 'DONE'
   } finally {
     await delivering
+    if (acknowledged.length) {
+      // unmarked, they would only be delivered once more after their grace period: not worth failing the run for
+      await prisma.$executeRaw`${markDeliveredSql(acknowledged)}`.catch((err) => deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk run could not mark its last pushes delivered'))
+    }
   }
 }
 

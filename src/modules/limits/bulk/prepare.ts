@@ -29,6 +29,7 @@ export async function runContext(db: Tx, run: LimitBulkRun): Promise<RunContext>
     total: run.actualCount,
     deployDegraded: false,
     actorName: run.triggeredBy,
+    pushCache: {},
   }
 }
 

@@ -65,16 +65,19 @@ export interface Claimed {
   stopping(): boolean
 }
 
+/** The lease renewal as one statement (fenced on still holding the run), returning what a chunk looks at. */
+export const leaseRenewalSql = (claimed: Claimed) => Prisma.sql`
+  UPDATE "LimitBulkRun"
+     SET "heartbeatAt" = ${DB_NOW}, "leaseUntil" = ${DB_NOW} + ${claimed.settings.leaseMs}::integer * interval '1 millisecond'
+   WHERE "id" = ${claimed.run.id} AND "leaseOwner" = ${claimed.owner} AND "runStatus" = 'RUNNING'
+  RETURNING "cancelRequested", "issueCount"`
+
 /**
  * Renews the lease and returns what the worker must look at between chunks; throws LeaseLost when the run was
- * taken away (interrupted, finished elsewhere). Runs inside a chunk's transaction, so the renewal commits with it.
+ * taken away (interrupted, finished elsewhere). The heartbeat; a chunk renews it in its first statement.
  */
 export async function renewLease(db: Tx, claimed: Claimed): Promise<{ cancelRequested: boolean; issueCount: number }> {
-  const rows = await db.$queryRaw<{ cancelRequested: boolean; issueCount: number }[]>`
-    UPDATE "LimitBulkRun"
-       SET "heartbeatAt" = ${DB_NOW}, "leaseUntil" = ${DB_NOW} + ${claimed.settings.leaseMs}::integer * interval '1 millisecond'
-     WHERE "id" = ${claimed.run.id} AND "leaseOwner" = ${claimed.owner} AND "runStatus" = 'RUNNING'
-    RETURNING "cancelRequested", "issueCount"`
+  const rows = await db.$queryRaw<{ cancelRequested: boolean; issueCount: number }[]>`${leaseRenewalSql(claimed)}`
   if (!rows.length) throw new LeaseLost(claimed.run.runId)
   return rows[0]
 }

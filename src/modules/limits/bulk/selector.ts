@@ -1,4 +1,4 @@
-import type { Prisma } from '../../../generated/prisma/client.js'
+import { Prisma } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
 import { containsText } from '../../../platform/envelopes/paging.js'
 import { notFound } from '../../../platform/errors/domain-error.js'
@@ -42,6 +42,14 @@ export const SUBJECT_COLUMN: Record<BulkSubjectType, 'credentialId' | 'apiClient
   API_CLIENT: 'apiClientId',
   APPLICATION: 'applicationId',
   ORGANIZATION: 'organizationId',
+}
+
+/** The table of each bulk subject type and its key column (the key findSubjects reads), for the statements written in SQL. */
+export const SUBJECT_TABLE: Record<BulkSubjectType, { table: string; key: string }> = {
+  CONSUMER: { table: 'Credential', key: 'username' },
+  API_CLIENT: { table: 'ApiClient', key: 'clientId' },
+  APPLICATION: { table: 'Application', key: 'name' },
+  ORGANIZATION: { table: 'Organization', key: 'code' },
 }
 
 /** What a subject key is, per type (spec §2.13): username, clientId, application name, organization code. */
@@ -169,15 +177,10 @@ export async function resolveSelector(db: Tx, projectId: string, selector: Selec
 
 /** Current keys of subjects by id (a subject may have been renamed or deleted since a run recorded it). */
 export async function subjectsById(db: Tx, type: BulkSubjectType, ids: string[]): Promise<Map<string, string>> {
-  const keyed = async () => {
-    switch (type) {
-      case 'CONSUMER': return (await db.credential.findMany({ where: { id: { in: ids } }, select: { id: true, username: true } })).map((r) => [r.id, r.username] as const)
-      case 'API_CLIENT': return (await db.apiClient.findMany({ where: { id: { in: ids } }, select: { id: true, clientId: true } })).map((r) => [r.id, r.clientId] as const)
-      case 'APPLICATION': return (await db.application.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })).map((r) => [r.id, r.name] as const)
-      case 'ORGANIZATION': return (await db.organization.findMany({ where: { id: { in: ids } }, select: { id: true, code: true } })).map((r) => [r.id, r.code] as const)
-    }
-  }
-  return new Map(await keyed())
+  const { table, key } = SUBJECT_TABLE[type]
+  const rows = await db.$queryRaw<{ id: string; key: string }[]>`
+    SELECT "id", ${Prisma.raw(`"${key}"`)} AS "key" FROM ${Prisma.raw(`"${table}"`)} WHERE "id" = ANY(${ids}::text[])`
+  return new Map(rows.map((r) => [r.id, r.key]))
 }
 
 /** The selector's references alone (subject keys, organization codes): 404 as a run would, without loading subjects. */
