@@ -130,10 +130,16 @@ const CREDENTIAL_BATCH = 1000
  */
 async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, projectId: string, at: string, summary: BootstrapSummary) {
   if (!p.credentials.length) return
-  const existing = await tx.$queryRaw<{ username: string; projectId: string; projectName: string }[]>`
-    SELECT c.username, c."projectId", p.name AS "projectName" FROM "Credential" c JOIN "Project" p ON p.id = c."projectId"
-    WHERE c.username = ANY(${p.credentials.map((c) => c.username)}::text[])`
-  const owners = new Map(existing.map((r) => [r.username, r]))
+  // Only the usernames that need attention come back: missing ones (no row) and ones another project holds. A
+  // re-applied file whose credentials all exist reads no rows at all, however long it is.
+  const attention = await tx.$queryRaw<{ username: string; projectId: string | null; projectName: string | null }[]>`
+    SELECT u.username, c."projectId", p.name AS "projectName"
+    FROM unnest(${p.credentials.map((c) => c.username)}::text[]) AS u(username)
+      LEFT JOIN "Credential" c ON c.username = u.username
+      LEFT JOIN "Project" p ON p.id = c."projectId"
+    WHERE c.id IS NULL OR c."projectId" <> ${projectId}`
+  const missing = new Set(attention.filter((r) => r.projectId === null).map((r) => r.username))
+  const owners = new Map(attention.filter((r) => r.projectId !== null).map((r) => [r.username, r as { projectId: string; projectName: string }]))
   const codes = [...new Set(p.credentials.flatMap((c) => (c.organizationCode ? [c.organizationCode] : [])))]
   const orgIds = new Map(
     codes.length ? (await tx.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [],
@@ -143,8 +149,8 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, project
   for (const [i, c] of p.credentials.entries()) {
     const path = `${at}[${i}]`
     const owner = owners.get(c.username)
-    if (owner && owner.projectId !== projectId) throw new BootstrapError(path, `Credential username '${c.username}' is already taken in project '${owner.projectName}'`)
-    if (owner) {
+    if (owner) throw new BootstrapError(path, `Credential username '${c.username}' is already taken in project '${owner.projectName}'`)
+    if (!missing.has(c.username)) {
       summary.kept++
       continue
     }
@@ -154,7 +160,7 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, project
       organizationId = orgIds.get(code) ?? (await atPath(path, () => findOrganization(tx, projectId, code))).id
     }
     rows.push({ ...newCredentialRow(deps.keyring, projectId, c, organizationId), ...storedPassword(c) })
-    owners.set(c.username, { username: c.username, projectId, projectName: p.name })
+    missing.delete(c.username) // listed twice: the second is kept
     created.push({ path, entry: c, project: p.name })
   }
   for (let i = 0; i < rows.length; i += CREDENTIAL_BATCH) await insertCredentialRows(tx, rows.slice(i, i + CREDENTIAL_BATCH))
