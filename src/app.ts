@@ -6,7 +6,6 @@ import { ApolloServer } from '@apollo/server'
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
 import { expressMiddleware } from '@as-integrations/express5'
 import { GraphQLError } from 'graphql'
-import { graphqlUploadExpress } from 'graphql-upload-minimal'
 import { authenticate, presentedToken } from './platform/auth/tokens.js'
 import type { Deps } from './platform/context.js'
 import { DomainError } from './platform/errors/domain-error.js'
@@ -16,7 +15,9 @@ import { correlationIdOnErrors, formatGraphqlError } from './platform/graphql/er
 import { auditMutations } from './platform/graphql/audit.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { graphqlBodyGuard, operationLimits } from './platform/graphql/limits.js'
+import { graphqlMultipart } from './platform/graphql/upload.js'
 import { drainHttpServer } from './platform/http/drain.js'
+import { closeAfterEarlyAnswer } from './platform/http/linger.js'
 import { buildOpenApi, openApiYaml } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
 import { mountRoutes } from './platform/http/router.js'
@@ -57,6 +58,7 @@ export async function createApp(deps: Deps): Promise<App> {
   httpServer.headersTimeout = 66_000
 
   app.use(requestContext(deps.logger, deps.metrics))
+  app.use(closeAfterEarlyAnswer())
   app.get('/healthz', (_req, res) => {
     res.locals.routeTemplate = '/healthz'
     res.status(ready ? 200 : 503).json({ status: ready ? 'UP' : 'DOWN' })
@@ -97,7 +99,7 @@ export async function createApp(deps: Deps): Promise<App> {
       res.locals.routeTemplate = '/graphql'
       next()
     },
-    graphqlUploadExpress({ maxFileSize: 64 * 1024 * 1024, maxFiles: 5 }),
+    graphqlMultipart(),
     graphqlBodyGuard(),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({

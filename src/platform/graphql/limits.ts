@@ -51,7 +51,8 @@ export function inputLiteralGuard(context: ValidationContext): ASTVisitor {
   }
 }
 
-const graphqlRefusal = (res: Response, status: number, err: DomainError) =>
+/** A refusal at the GraphQL door, before any operation runs, in the GraphQL error format. */
+export const graphqlRefusal = (res: Response, status: number, err: DomainError) =>
   res.status(status).json({
     errors: [{ message: err.message, extensions: { code: 'BAD_USER_INPUT', errorKey: err.errorKey, params: err.params, correlationId: correlationOf(res) } }],
   })

@@ -18,12 +18,31 @@ export const REQUEST_LIMITS = {
   jsonDepth: 64,
   /** a multipart body beyond its file parts' own bounds (text fields, part headers) */
   multipartOverheadBytes: 1024 * 1024,
+  /** one text part of a multipart body (400 reason fieldTooLong beyond) */
+  multipartFieldBytes: 64 * 1024,
+  /**
+   * Lingering close (linger.ts): after an answer sent while the request body is still arriving, the rest of
+   * the body is read and discarded up to this many bytes, for at most lingerMs, before the connection is cut.
+   */
+  lingerBytes: 64 * 1024 * 1024,
+  lingerMs: 10_000,
 } as const
 
-/** A body over its size limit: 413 in the surface's envelope (malformedRequest, reason bodyTooLarge). */
+/**
+ * A body, or one file part of a multipart body, over its size limit: 413 in the surface's envelope
+ * (malformedRequest, reason bodyTooLarge or fileTooLarge naming the part, with limitBytes).
+ */
 export class BodyTooLargeError extends DomainError {
-  constructor(readonly limitBytes: number) {
-    super('validation', 'malformedRequest', `Request body is larger than ${limitBytes} bytes`, { reason: 'bodyTooLarge', limitBytes })
+  constructor(
+    readonly limitBytes: number,
+    part?: string,
+  ) {
+    super(
+      'validation',
+      'malformedRequest',
+      part === undefined ? `Request body is larger than ${limitBytes} bytes` : `Part '${part}' is larger than ${limitBytes} bytes`,
+      part === undefined ? { reason: 'bodyTooLarge', limitBytes } : { field: part, reason: 'fileTooLarge', limitBytes },
+    )
   }
 }
 

@@ -5,9 +5,9 @@ import { asDomainError, DomainError, malformed } from '../errors/domain-error.js
 import { renderCommonError } from '../envelopes/common.js'
 import { renderLegacyError } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
-import { readMultipart } from './multipart.js'
+import { readMultipart, type MultipartLimits } from './multipart.js'
 import { bodyRequired, type EnvelopeStyle, type MultipartBody, type RouteDef, type RouteInput } from './routes.js'
-import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, refuseDeclaredOversize, REQUEST_LIMITS } from './input-guards.js'
+import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, REQUEST_LIMITS } from './input-guards.js'
 import { auditedRestCall } from './audit.js'
 
 /** Reads the declared body through the input guards (size, NUL, depth); bodyRequired before any field rule. */
@@ -15,14 +15,19 @@ async function readBody(route: RouteDef, req: Request): Promise<unknown> {
   const kind = route.body?.kind
   if (!kind) return undefined
   if (route.body?.kind === 'multipart') {
-    refuseDeclaredOversize(req, route.body.maxFileBytes * route.body.files.length + REQUEST_LIMITS.multipartOverheadBytes)
-    return guardedMultipart(await readMultipart(req, route.body.maxFileBytes))
+    return guardedMultipart(await readMultipart(req, multipartLimits(route.body)))
   }
   if (kind === 'form') return readFormBody(req)
   const body = await readJsonBody(req)
   if (body === undefined && bodyRequired(route)) throw malformed('Request body is required', { reason: 'bodyRequired' })
   return body
 }
+
+/** A multipart body: each file part within the route's bound, the whole within all its file parts plus the overhead. */
+export const multipartLimits = (body: { files: string[]; maxFileBytes: number }): MultipartLimits => ({
+  maxFileBytes: body.maxFileBytes,
+  maxBodyBytes: body.maxFileBytes * body.files.length + REQUEST_LIMITS.multipartOverheadBytes,
+})
 
 function guardedMultipart(body: MultipartBody): MultipartBody {
   guardValue(body.fields)
