@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { proxiesReferencingProvider } from '../../src/modules/apiproxies/references.js'
+import { proxiesReferencingProvider } from '../../src/modules/apiproxies/ai/references.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { apiManagersBootstrap, expectRefused, proxyCall } from './ai-proxies-support.js'

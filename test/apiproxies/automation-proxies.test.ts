@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { isNonPublicAddress } from '../../src/modules/apiproxies/spec-fetch.js'
+import { isNonPublicAddress } from '../../src/modules/apiproxies/spec/spec-fetch.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { automationBootstrap, legacy, PETSTORE, PETSTORE_V2_YAML, SpecServer, specForm } from './automation-proxy-support.js'
