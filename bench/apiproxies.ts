@@ -1,6 +1,6 @@
 // parse-tools / parse-skills (issue 4, AI proxies): preview parsing of large definition documents. CPU only.
 import { dump } from 'js-yaml'
-import { parseSkillDocument, parseToolDocument, readDocument } from '../src/modules/apiproxies/discovery.js'
+import { parseSkillDocument, parseToolDocument, readDocument } from '../src/modules/apiproxies/spec/discovery.js'
 import { medianOf, ms } from './measure.js'
 
 

@@ -3,9 +3,9 @@ import { buildSchema, type NonEmptyArray } from 'type-graphql'
 import { assertValidSchema, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql'
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
-import { ApiProxyResolver } from './modules/apiproxies/graphql.js'
-import { AiProxyResolver } from './modules/apiproxies/ai-graphql.js'
-import { ApiProxyEndpointVersionsResolver, GatewayEndpointResolver } from './modules/apiproxies/endpoints-graphql.js'
+import { ApiProxyResolver } from './modules/apiproxies/proxies/graphql.js'
+import { AiProxyResolver } from './modules/apiproxies/ai/ai-graphql.js'
+import { ApiProxyEndpointVersionsResolver, GatewayEndpointResolver } from './modules/apiproxies/endpoints/endpoints-graphql.js'
 import { ApiClientManagerResolver } from './modules/apiclients/graphql.js'
 import { ApiClientResolver, ApplicationResolver } from './modules/identity/graphql.js'
 import { ApplicationReadResolver, ConsumerResolver } from './modules/identity/consumers-graphql.js'
@@ -28,7 +28,9 @@ import { LimitPlanResolver, LimitPlanRevisionResolver } from './modules/limits/p
 import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
 import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
 import { automationResolvers } from './modules/environments-rest/graphql.js'
-import { ApiProxyAutomationResolver, ApiProxyGroupResolver } from './modules/apiproxies/automation-graphql.js'
+import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automation-graphql.js'
+import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
+import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -72,6 +74,7 @@ export const resolvers: NonEmptyArray<Function> = [
   KnowledgeBaseResolver,
   ...automationResolvers,
   ApiProxyAutomationResolver,
+  ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
   CredentialRoleResolver,
 ]

@@ -1,4 +1,4 @@
-// Bad requests derived from an OpenAPI operation (for test/fuzz-openapi.test.ts): every kind of input the
+// Bad requests derived from an OpenAPI operation (for test/platform/fuzz-openapi.test.ts): every kind of input the
 // boundary must refuse without a server error, generated from the document so new routes are covered.
 
 export type Style = 'legacy' | 'common' | 'oauth'

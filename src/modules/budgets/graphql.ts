@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../platform/graphql/types.js'
-import { ApiProxyType } from '../apiproxies/graphql.js'
+import { ApiProxyType } from '../apiproxies/proxies/graphql.js'
 import { CredentialType } from '../credentials/graphql.js'
 import { ConsumerType } from '../identity/consumers-graphql.js'
 import { EntitlementType } from '../identity/entitlements-graphql.js'

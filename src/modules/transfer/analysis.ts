@@ -11,7 +11,7 @@ import { digestOf, readPackageFiles, type Blocker, type Manifest, type PackagedO
 import { readPackageZip } from './package/zip.js'
 import { adapterFor, findAdapter, refKey, refLabel, type AdapterContext, type Advisory, type ObjectRef, type PortableObject, type TransferAdapter } from './registry.js'
 import { adapterContext } from './selection.js'
-import { isStandaloneConnectionType } from '../apiproxies/ai-routing.js'
+import { isStandaloneConnectionType } from '../apiproxies/ai/ai-routing.js'
 
 /** The import's analysis (preflight): a package judged against the project, writing nothing. */
 

@@ -1,56 +1,15 @@
-import type { LimitBulkOutcome, LimitBulkRun, LimitBulkRunSubject } from '../../../generated/prisma/client.js'
+import type { LimitBulkRunSubject } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
 import { endAssignmentInTx } from '../assignments/service.js'
-import type { LicenseModule } from '../../licence/service.js'
-import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, REPLACED_DRAFT_NOTE, type BulkContent, type LiveBinding } from './assignment-ops.js'
-import type { BulkSubjectType, ConflictPolicy } from './inputs.js'
-import type { PushCache } from './push.js'
+import { createBulkAssignment, createBulkAssignments, findLiveBindings, reopenAssignment, REPLACED_DRAFT_NOTE, type LiveBinding } from './assignment-ops.js'
+import type { ChunkResult, RunContext, SubjectOutcome } from './run-context.js'
 import { subjectsById } from './selector.js'
 
 // APPLY of one chunk, inside its transaction. The common case — subjects with nothing bound on the scope — is one
 // statement for the whole chunk (createBulkAssignments). The others (a live binding to skip or replace, a rollback)
 // go one by one, each under a savepoint: a subject that fails is recorded FAILED with the assignment service's
 // errorKey/reason and leaves nothing behind, the others commit.
-
-export interface RunContext {
-  run: LimitBulkRun
-  project: { id: string; name: string }
-  subjectType: BulkSubjectType
-  /** validated and prepared content; null for ROLLBACK runs */
-  bulk: BulkContent | null
-  conflictPolicy: ConflictPolicy
-  /** the licence module the content needs (AI_GATEWAY for AI_TOKEN_BUDGET), or null */
-  module: LicenseModule | null
-  /** whether that module was licensed when the run started: if not, every subject is SKIPPED_LICENSE */
-  licensedAtStart: boolean
-  /** subjects recorded in PREPARE */
-  total: number
-  deployDegraded: boolean
-  /** recorded as assignedBy / endedBy */
-  actorName: string
-  /** what the run's chunks share for their pushes */
-  pushCache: PushCache
-}
-
-export interface SubjectOutcome {
-  seq: number
-  subjectType: string
-  subjectName: string
-  outcome: LimitBulkOutcome
-  bindingKey?: string | null
-  replacedBindingKey?: string | null
-  messageKey?: string
-  messageParams?: Record<string, unknown>
-}
-
-export interface ChunkResult {
-  rows: SubjectOutcome[]
-  /** assignments created or ended: pushed once the chunk has committed */
-  touchedAssignmentIds: string[]
-  /** those of them created by the chunk's one INSERT, all with the run's content: pushed without reading them back */
-  createdTogether?: Map<string, { bindingKey: string; subjectKey: string }>
-}
 
 /** Runs fn under a savepoint: on failure the subject's partial writes are undone and the chunk goes on. */
 async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {

@@ -4,10 +4,11 @@ import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeployEnvironment } from '../../../platform/deploy/pusher.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
 import { currentLicense } from '../../licence/service.js'
-import { applyChunk, type ChunkResult, type RunContext } from './chunk.js'
+import { applyChunk } from './chunk.js'
+import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
 import { deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
-import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './runner.js'
+import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
 // transaction of three statements in the common case, each pushed right after it commits while the next one runs),

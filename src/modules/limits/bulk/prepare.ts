@@ -2,9 +2,9 @@ import type { LimitBulkRun } from '../../../generated/prisma/client.js'
 import type { Db, Tx } from '../../../platform/context.js'
 import { AI_GATEWAY_MODULE } from '../../licence/service.js'
 import { findLiveBindings, prepareBulkContent } from './assignment-ops.js'
-import type { RunContext } from './chunk.js'
+import type { RunContext } from './run-context.js'
 import { selectorInput, type BulkSubjectType } from './inputs.js'
-import { updateHeld, type Claimed } from './runner.js'
+import { updateHeld, type Claimed } from './lease.js'
 import { resolveSelector, type Subject } from './selector.js'
 
 // PREPARE: the run's subjects are resolved once and recorded in order (LimitBulkRunSubject), in one

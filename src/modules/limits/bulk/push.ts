@@ -6,7 +6,9 @@ import { pushMessages, type DeployEnvironment, type DeployMessage } from '../../
 import { canonicalHash } from '../../../platform/hashing/canonical.js'
 import { assignmentInclude, compileAssignment, type AssignmentRow } from '../assignments/service.js'
 import { subjectKeyOf } from '../assignments/views.js'
-import type { ChunkResult } from './chunk.js'
+import type { ChunkResult, PushCache } from './run-context.js'
+
+type Template = NonNullable<PushCache['together']>['template']
 
 // Pushing one chunk: the same RUNTIME.md §4 message per assignment as the assignment service's pushAssignment
 // (kind LIMIT_ASSIGNMENT, compiled by its compileAssignment), with the environments read once per chunk and rows of
@@ -42,15 +44,6 @@ export interface StagedChunk {
 }
 
 const nothingStaged = (): StagedChunk => ({ environments: [], messages: [], subjects: [], outboxIds: [], due: new Date() })
-
-type Template = Awaited<ReturnType<typeof compileAssignment>>
-
-/**
- * Kept by the run across its chunks: the compiled message of the rows a chunk creates together, when compiling it
- * reads nothing but the row (compile.ts: a PLAN assignment reads its plans' current published revisions, so it is
- * compiled again in every chunk; CUSTOM content is the row's own).
- */
-export interface PushCache { together?: { subjectType: string; runtimeRevision: number; template: Template } }
 
 /** The project's environments with workers as one JSON value (name order), read by the chunk's first statement. */
 export const environmentsWithWorkersJson = (projectId: string) => Prisma.sql`

@@ -1,0 +1,169 @@
+import type { ApiProxy, Prisma } from '../../../generated/prisma/client.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import { projectEnvironments } from '../../../platform/deploy/project.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
+import { authorizeInProject } from '../../../platform/scope/project-scope.js'
+import { objectName } from '../../../platform/validation/common.js'
+import {
+  checkA2aRouting, checkAiRouting, checkMcpRouting, createInputOf, refuseStandaloneConnectionReferences, routingSchemaOf,
+  type A2aRoutingValues, type AiRoutingValues, type McpRoutingValues, type RoutedKind, type RoutingValues,
+} from './ai-routing.js'
+import { kindWithArticle } from '../shared/kinds.js'
+import { runtimeRouting, sealRouting } from './routing-store.js'
+
+// AI, MCP and A2A proxies (spec §4.5): creation with an optional first routing, routing replacement. Every write
+// saves in one transaction, then pushes the proxy to the project's environments (the push never undoes the save).
+
+export interface RoutedProxyWrite {
+  proxy: ApiProxy
+  deploymentResult: DeploymentOutcome
+}
+
+const routingPathOf = (kind: string) => `${kind.toLowerCase()}-routing`
+
+const manage = (db: Tx, actor: Actor, projectName: string) => authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')
+
+function pathName(raw: string): string {
+  const parsed = objectName.safeParse(raw)
+  if (!parsed.success) throw malformed(`apiProxyName: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, { field: 'apiProxyName' })
+  return parsed.data
+}
+
+const proxyNotFound = (name: string) => notFound(`API proxy '${name}' not found`, { apiProxy: name })
+
+/** Mode-specific rules, then (AI) the provider references: every one must name an LLM provider of the project. */
+async function checkRouting(db: Tx, projectId: string, kind: RoutedKind, mode: string | null, routing: RoutingValues): Promise<string[]> {
+  if (kind === 'MCP') checkMcpRouting(mode ?? '', routing as McpRoutingValues)
+  if (kind === 'A2A') checkA2aRouting(mode ?? '', routing as A2aRoutingValues)
+  if (kind !== 'AI') return []
+  const ai = routing as AiRoutingValues
+  checkAiRouting(ai)
+  const keys = [...new Set(ai.targets.map((t) => t.providerName.toLowerCase()))]
+  const providers = await db.llmProvider.findMany({ where: { projectId, nameKey: { in: keys } }, select: { name: true, nameKey: true, allowedModelIds: true } })
+  const byKey = new Map(providers.map((p) => [p.nameKey, p]))
+  ai.targets.forEach((t, i) => {
+    const provider = byKey.get(t.providerName.toLowerCase())
+    if (!provider) throw notFound(`targets[${i}].providerName: LLM provider '${t.providerName}' not found in the project`, { field: `targets[${i}].providerName`, llmProvider: t.providerName })
+    if (t.model && provider.allowedModelIds.length && !provider.allowedModelIds.includes(t.model)) {
+      throw malformed(`targets[${i}].model: model '${t.model}' is not allowed by LLM provider '${provider.name}' (allowed: ${provider.allowedModelIds.join(', ')})`, { field: `targets[${i}].model` })
+    }
+    t.providerName = provider.name
+  })
+  return [...new Set(ai.targets.map((t) => t.providerName))]
+}
+
+/** Pushes the proxy's runtime form (backend secrets opened for the gateway) to every environment of its project. */
+export async function pushRoutedProxy(deps: Deps, projectName: string, proxy: ApiProxy): Promise<DeploymentOutcome> {
+  const environments = await projectEnvironments(deps.prisma, proxy.projectId)
+  return deps.deployer.push(environments, {
+    action: 'DEPLOY',
+    project: projectName,
+    kind: 'API_PROXY',
+    name: proxy.name,
+    revision: proxy.revision,
+    config: {
+      proxyKind: proxy.kind,
+      description: proxy.description,
+      routingMode: proxy.routingMode,
+      routing: runtimeRouting(deps.keyring, proxy.routing),
+    },
+  })
+}
+
+/** Runs a check whose errors name fields relative to `prefix` (the routing inside a creation body). */
+async function nested<T>(prefix: string, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check()
+  } catch (err) {
+    if (!(err instanceof DomainError) || typeof err.params.field !== 'string') throw err
+    throw new DomainError(err.kind, err.errorKey, `${prefix}.${err.message}`, { ...err.params, field: `${prefix}.${err.params.field}` })
+  }
+}
+
+const json = (v: unknown) => (v === null ? undefined : (v as Prisma.InputJsonValue))
+
+/**
+ * Creates an AI, MCP or A2A proxy named by the path. MCP needs `routingMode`; A2A defaults it to AGENT_EXPOSE;
+ * AI proxies have no mode. A body naming a standalone outbound connection is refused.
+ */
+export async function createRoutedProxy(deps: Deps, actor: Actor, projectName: string, kind: RoutedKind, rawName: string, body: unknown): Promise<RoutedProxyWrite> {
+  refuseStandaloneConnectionReferences(body)
+  const access = await manage(deps.prisma, actor, projectName)
+  const name = pathName(rawName)
+  const input = parseInput(createInputOf[kind], body ?? {}) as { name?: string | null; description?: string | null; groups: string[]; routingMode?: string; routing?: RoutingValues | null }
+  if (input.name != null && input.name.trim() !== '' && input.name.trim().toLowerCase() !== name.toLowerCase()) {
+    throw malformed(`name: '${input.name}' differs from the path name '${name}'`, { field: 'name' })
+  }
+  const projectId = access.project.id
+  const mode = input.routingMode ?? null
+  const proxy = await deps.prisma.$transaction(async (tx) => {
+    const clash = await tx.apiProxy.findFirst({ where: { projectId, name: { equals: name, mode: 'insensitive' } }, select: { name: true } })
+    if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${clash.name}' already exists`, { field: 'name', apiProxy: clash.name })
+    const providerNames = input.routing ? await nested('routing', () => checkRouting(tx, projectId, kind, mode, input.routing!)) : []
+    return tx.apiProxy.create({
+      data: {
+        projectId,
+        name,
+        kind,
+        description: input.description ?? null,
+        routingMode: mode,
+        routing: json(input.routing ? sealRouting(deps.keyring, input.routing, null) : null),
+        revision: 1,
+        groups: { connectOrCreate: input.groups.map((g) => ({ where: { projectId_name: { projectId, name: g } }, create: { projectId, name: g } })) },
+        providerRefs: { create: providerNames.map((providerName) => ({ providerName })) },
+      },
+    })
+  }).catch((err: unknown) => {
+    // a concurrent create of the same name won the unique index between our check and our insert
+    if ((err as { code?: string } | null)?.code === 'P2002') throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${name}' already exists`, { field: 'name', apiProxy: name })
+    throw err
+  })
+  return { proxy, deploymentResult: await pushRoutedProxy(deps, access.project.name, proxy) }
+}
+
+/**
+ * Replaces the routing config of an AI, MCP or A2A proxy (inline backend servers included). MCP and A2A keep
+ * their routing mode when the body omits it. Blank backend secrets keep the stored ones.
+ */
+export async function replaceRouting(deps: Deps, actor: Actor, projectName: string, proxyName: string, kind: RoutedKind, body: unknown): Promise<RoutedProxyWrite> {
+  refuseStandaloneConnectionReferences(body)
+  const access = await manage(deps.prisma, actor, projectName)
+  const projectId = access.project.id
+  const input = parseInput(routingSchemaOf[kind], body ?? {}) as RoutingValues & { routingMode?: string | null }
+  const proxy = await deps.prisma.$transaction(async (tx) => {
+    const current = await tx.apiProxy.findUnique({ where: { projectId_name: { projectId, name: proxyName } } })
+    if (!current) throw proxyNotFound(proxyName)
+    if (current.kind !== kind) {
+      const hint = (['AI', 'MCP', 'A2A'] as string[]).includes(current.kind) ? `; use /${routingPathOf(current.kind)}/` : ''
+      throw malformed(`API proxy '${proxyName}' is ${kindWithArticle(current.kind)} proxy, not ${kindWithArticle(kind)} proxy${hint}`, { apiProxy: proxyName, kind: current.kind })
+    }
+    const { routingMode, ...routing } = input
+    const mode = kind === 'AI' ? null : (routingMode ?? current.routingMode)
+    // an MCP proxy declared without a mode (bootstrap file) gets one with its first routing
+    if (kind === 'MCP' && !mode) throw malformed('routingMode: is required: the proxy has no routing mode yet', { field: 'routingMode' })
+    const providerNames = await checkRouting(tx, projectId, kind, mode, routing as RoutingValues)
+    await tx.aiProxyProviderRef.deleteMany({ where: { apiProxyId: current.id } })
+    return tx.apiProxy.update({
+      where: { id: current.id },
+      data: {
+        routingMode: mode,
+        routing: json(sealRouting(deps.keyring, routing as RoutingValues, current.routing)),
+        revision: { increment: 1 },
+        providerRefs: { create: providerNames.map((providerName) => ({ providerName })) },
+      },
+    })
+  })
+  return { proxy, deploymentResult: await pushRoutedProxy(deps, access.project.name, proxy) }
+}
+
+/** One proxy with API_MANAGEMENT VIEW, for the REST routing reads. */
+export async function getRoutedProxy(db: Tx, actor: Actor, projectName: string, proxyName: string, kind: RoutedKind): Promise<ApiProxy> {
+  const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'VIEW')
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } } })
+  if (!proxy) throw proxyNotFound(proxyName)
+  if (proxy.kind !== kind) throw malformed(`API proxy '${proxyName}' is ${kindWithArticle(proxy.kind)} proxy, not ${kindWithArticle(kind)} proxy`, { apiProxy: proxyName, kind: proxy.kind })
+  return proxy
+}

@@ -1,0 +1,101 @@
+import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
+import { malformed } from '../../../platform/errors/domain-error.js'
+import type { BackendServerValues, RoutingValues } from './ai-routing.js'
+
+// The three forms of a routing config: stored (secrets sealed), view (presence flags only) and runtime
+// (secrets opened, for the gateway push only).
+
+export interface StoredAuth {
+  scheme: string
+  headerName?: string | null
+  username?: string | null
+  tokenCipher?: string | null
+  passwordCipher?: string | null
+}
+
+export interface ViewAuth {
+  scheme: string
+  headerName: string | null
+  username: string | null
+  tokenSet: boolean
+  passwordSet: boolean
+}
+
+type Server = Omit<BackendServerValues, 'auth'> & { auth: StoredAuth }
+type StoredRouting = Record<string, unknown> & { backendServers?: Server[] }
+
+const needsToken = (scheme: string) => scheme === 'BEARER' || scheme === 'API_KEY_HEADER'
+const needsPassword = (scheme: string) => scheme === 'BASIC'
+const blank = (s: string | null | undefined) => s === undefined || s === null || s.trim() === ''
+
+/**
+ * Seals the secrets of the backend servers. A blank secret keeps the one stored for the server of the same
+ * name (case-insensitive) when the scheme still uses it; a non-blank one rotates it.
+ */
+export function sealRouting(keyring: SecretKeyring, values: RoutingValues, previous: unknown): StoredRouting {
+  if (!('backendServers' in values)) return { ...values }
+  const before = new Map<string, Server>()
+  for (const s of ((previous as StoredRouting | null)?.backendServers ?? [])) before.set(s.name.toLowerCase(), s)
+  const servers = values.backendServers.map((server, i): Server => {
+    const { token, password, ...auth } = server.auth
+    const old = before.get(server.name.toLowerCase())?.auth
+    const field = `backendServers[${i}].auth`
+    const sealed: StoredAuth = { scheme: auth.scheme, headerName: auth.headerName ?? null, username: auth.username ?? null }
+    if (needsToken(auth.scheme)) {
+      sealed.tokenCipher = !blank(token) ? keyring.encrypt(token!) : (old?.tokenCipher ?? null)
+      if (!sealed.tokenCipher) throw malformed(`${field}.token: is required for scheme ${auth.scheme}`, { field: `${field}.token` })
+    }
+    if (needsPassword(auth.scheme)) {
+      sealed.passwordCipher = !blank(password) ? keyring.encrypt(password!) : (old?.passwordCipher ?? null)
+      if (!sealed.passwordCipher) throw malformed(`${field}.password: is required for scheme ${auth.scheme}`, { field: `${field}.password` })
+    }
+    return { ...server, auth: sealed }
+  })
+  return { ...values, backendServers: servers }
+}
+
+const viewAuth = (a: StoredAuth): ViewAuth => ({
+  scheme: a.scheme,
+  headerName: a.headerName ?? null,
+  username: a.username ?? null,
+  tokenSet: !!a.tokenCipher,
+  passwordSet: !!a.passwordCipher,
+})
+
+/** What clients read: every field, secrets as presence flags. */
+export function viewRouting(stored: unknown): Record<string, unknown> | null {
+  if (!stored) return null
+  const r = stored as StoredRouting
+  if (!r.backendServers) return { ...r }
+  return { ...r, backendServers: r.backendServers.map((s) => ({ ...s, auth: viewAuth(s.auth) })) }
+}
+
+/** What the gateway receives: secrets opened where it needs them to call the backend. */
+export function runtimeRouting(keyring: SecretKeyring, stored: unknown): Record<string, unknown> | null {
+  if (!stored) return null
+  const r = stored as StoredRouting
+  if (!r.backendServers) return { ...r }
+  return {
+    ...r,
+    backendServers: r.backendServers.map((s) => {
+      const { tokenCipher, passwordCipher, ...auth } = s.auth
+      return {
+        ...s,
+        auth: {
+          ...auth,
+          ...(tokenCipher ? { token: keyring.decrypt(tokenCipher) } : {}),
+          ...(passwordCipher ? { password: keyring.decrypt(passwordCipher) } : {}),
+        },
+      }
+    }),
+  }
+}
+
+/** The routing clients read for a proxy: MCP/A2A proxies created without one show the empty default config. */
+export function routingViewOf(proxy: { kind: string; routing: unknown }): Record<string, unknown> | null {
+  const view = viewRouting(proxy.routing)
+  if (view || proxy.kind === 'AI') return view
+  if (proxy.kind === 'MCP') return { loadBalancing: 'FAILOVER', backendServers: [] }
+  if (proxy.kind === 'A2A') return { loadBalancing: 'FAILOVER', backendServers: [], agentCard: null }
+  return null
+}

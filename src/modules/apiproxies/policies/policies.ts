@@ -1,0 +1,196 @@
+import type { ApiProxy, ApiProxyPolicy, Prisma } from '../../../generated/prisma/client.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import { can, type ProjectAccess } from '../../../platform/auth/permissions.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import { notDeployed } from '../../../platform/deploy/project.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
+import { authorizeInProject } from '../../../platform/scope/project-scope.js'
+import { objectName } from '../../../platform/validation/common.js'
+import { deployedEnvironments, environmentsNamed, pushProxy } from '../proxies/proxy-deploy.js'
+import { pathName } from '../proxies/proxy-inputs.js'
+import { policyDeleteInput, policyWriteInput, type OperationMetadata } from './policy-inputs.js'
+
+// Policies on an API proxy's request, response and error pipelines, for all endpoints or one endpoint, in order
+// (vendor 05-policies/crud). A pipeline is (proxy, endpoint or none, pipeline); `position` is 1-based and dense.
+// Every write bumps the proxy's revision and, unless operationMetadata.deploy is false, redeploys the proxy.
+
+export interface PolicyWrite {
+  /** null when operationMetadata.deploy was false */
+  deploymentResult: DeploymentOutcome | null
+}
+
+const proxyNotFound = (name: string) => notFound(`API proxy '${name}' not found`, { apiProxy: name })
+
+function policyNameOf(raw: string): string {
+  const parsed = objectName.safeParse(raw)
+  if (!parsed.success) throw malformed(`policyName: ${parsed.error.issues[0]?.message ?? 'is invalid'}`, { field: 'policyName' })
+  return parsed.data
+}
+
+async function findProxy(db: Tx, projectId: string, rawName: string): Promise<ApiProxy> {
+  const name = pathName(rawName, 'apiProxyName')
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId, name } } })
+  if (!proxy) throw proxyNotFound(name)
+  return proxy
+}
+
+/** The endpoint an ENDPOINT-scoped operation names (method + path of the proxy's unversioned endpoints); null for ALL. */
+async function targetEndpointId(db: Tx, proxy: ApiProxy, meta: OperationMetadata): Promise<string | null> {
+  if (meta.targetScope === 'ALL') return null
+  const path = meta.targetEndpoint!.length > 1 ? meta.targetEndpoint!.replace(/\/+$/, '') : meta.targetEndpoint!
+  const endpoint = await db.gatewayEndpoint.findFirst({ where: { apiProxyId: proxy.id, version: '', path, method: meta.targetEndpointHTTPMethod! }, select: { id: true } })
+  if (!endpoint) {
+    throw notFound(`operationMetadata.targetEndpoint: endpoint ${meta.targetEndpointHTTPMethod} ${path} not found in API proxy '${proxy.name}'`, { field: 'operationMetadata.targetEndpoint', apiProxy: proxy.name })
+  }
+  return endpoint.id
+}
+
+/** The environments a write deploys to: those listed, else where the proxy runs now. Unknown names are a 400. */
+async function deployTargets(db: Tx, access: ProjectAccess, proxy: ApiProxy, meta: OperationMetadata) {
+  if (meta.deploy === false) return null
+  const names = meta.deployTargetEnvironmentNameList ?? []
+  return names.length ? environmentsNamed(db, access, names, 'operationMetadata.deployTargetEnvironmentNameList') : deployedEnvironments(db, access, proxy.id)
+}
+
+async function deployAfter(deps: Deps, access: ProjectAccess, proxy: ApiProxy, targets: Awaited<ReturnType<typeof deployTargets>>): Promise<DeploymentOutcome | null> {
+  if (!targets) return null
+  if (!can(access, 'API_MANAGEMENT', 'DEPLOY_UNDEPLOY')) return notDeployed(targets, `deploying needs API_MANAGEMENT DEPLOY_UNDEPLOY in project '${access.project.name}'`)
+  return pushProxy(deps, access.project.name, proxy, targets)
+}
+
+const pipelineOf = (apiProxyId: string, endpointId: string | null, pipeline: string) => ({ apiProxyId, endpointId, pipeline })
+
+/** Opens a slot at `order` (1-based; null or past the end: the end) and returns the position to use. */
+async function openSlot(tx: Tx, where: ReturnType<typeof pipelineOf>, order: number | null | undefined): Promise<number> {
+  const size = await tx.apiProxyPolicy.count({ where })
+  if (!order || order > size) return size + 1
+  await tx.apiProxyPolicy.updateMany({ where: { ...where, position: { gte: order } }, data: { position: { increment: 1 } } })
+  return order
+}
+
+/** Closes the gap a policy leaves at `position`. */
+const closeSlot = (tx: Tx, where: ReturnType<typeof pipelineOf>, position: number) =>
+  tx.apiProxyPolicy.updateMany({ where: { ...where, position: { gt: position } }, data: { position: { decrement: 1 } } })
+
+const policyFields = (policy: Record<string, unknown> & { type: string; description?: string | null; active: boolean }) => {
+  const { name: _ignored, ...config } = policy
+  return { type: policy.type, description: policy.description ?? null, active: policy.active, config: config as Prisma.InputJsonValue }
+}
+
+const manage = (db: Tx, actor: Actor, projectName: string) => authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')
+
+const bump = (tx: Tx, proxyId: string) => tx.apiProxy.update({ where: { id: proxyId }, data: { revision: { increment: 1 } } })
+
+/** What an add and an update of a policy both start from: MANAGE, the validated body, the proxy and where to deploy. */
+async function policyWrite(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown) {
+  const access = await manage(deps.prisma, actor, projectName)
+  const name = policyNameOf(rawPolicyName)
+  const input = parseInput(policyWriteInput, body ?? {})
+  const meta = input.operationMetadata
+  const current = await findProxy(deps.prisma, access.project.id, proxyName)
+  const targets = await deployTargets(deps.prisma, access, current, meta)
+  return { access, name, input, meta, current, targets }
+}
+
+/** POST …/policies/{policyName}/: adds the policy at `order` (or at the end) of the target pipeline. */
+export async function addPolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
+  const { access, name, input, meta, current, targets } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body)
+  const proxy = await deps.prisma.$transaction(async (tx) => {
+    const endpointId = await targetEndpointId(tx, current, meta)
+    const clash = await tx.apiProxyPolicy.findUnique({ where: { apiProxyId_nameKey: { apiProxyId: current.id, nameKey: name.toLowerCase() } }, select: { name: true } })
+    if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `A policy named '${clash.name}' already exists in API proxy '${current.name}'`, { field: 'policyName', policy: clash.name })
+    const where = pipelineOf(current.id, endpointId, meta.targetPipeline)
+    const position = await openSlot(tx, where, meta.order)
+    await tx.apiProxyPolicy.create({ data: { ...where, name, nameKey: name.toLowerCase(), position, ...policyFields(input.policy) } })
+    return bump(tx, current.id)
+  }).catch((err: unknown) => {
+    if ((err as { code?: string } | null)?.code === 'P2002') throw new DomainError('conflict', 'nameAlreadyExists', `A policy named '${name}' already exists in API proxy '${current.name}'`, { field: 'policyName', policy: name })
+    throw err
+  })
+  return { deploymentResult: await deployAfter(deps, access, proxy, targets) }
+}
+
+async function existingPolicy(tx: Tx, proxy: ApiProxy, name: string): Promise<ApiProxyPolicy> {
+  const policy = await tx.apiProxyPolicy.findUnique({ where: { apiProxyId_nameKey: { apiProxyId: proxy.id, nameKey: name.toLowerCase() } } })
+  if (!policy) throw notFound(`A policy named '${name}' does not exist in API proxy '${proxy.name}'`, { policy: name, apiProxy: proxy.name })
+  return policy
+}
+
+/**
+ * PUT …/policies/{policyName}/: replaces the policy's configuration; the scope and pipeline may move it, `order`
+ * moves it within its pipeline (null keeps its place, or puts it at the end of a new pipeline). The type stays.
+ */
+export async function updatePolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
+  const { access, name, input, meta, current, targets } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body)
+  const proxy = await deps.prisma.$transaction(async (tx) => {
+    const policy = await existingPolicy(tx, current, name)
+    if (policy.type !== input.policy.type) {
+      throw malformed(`policy.type: policy '${policy.name}' is a ${policy.type}; the type can not change (delete it and add a new one)`, { field: 'policy.type' })
+    }
+    const endpointId = await targetEndpointId(tx, current, meta)
+    const from = pipelineOf(current.id, policy.endpointId, policy.pipeline)
+    const to = pipelineOf(current.id, endpointId, meta.targetPipeline)
+    const moves = from.endpointId !== to.endpointId || from.pipeline !== to.pipeline
+    let position = policy.position
+    if (moves || meta.order) {
+      // take it out, then put it back where it belongs
+      await tx.apiProxyPolicy.update({ where: { id: policy.id }, data: { position: 0, pipeline: '__moving' } })
+      await closeSlot(tx, from, policy.position)
+      position = await openSlot(tx, to, meta.order ?? (moves ? null : policy.position))
+    }
+    await tx.apiProxyPolicy.update({ where: { id: policy.id }, data: { endpointId: to.endpointId, pipeline: to.pipeline, position, ...policyFields(input.policy) } })
+    return bump(tx, current.id)
+  })
+  return { deploymentResult: await deployAfter(deps, access, proxy, targets) }
+}
+
+/** DELETE …/policies/{policyName}/: removes the policy from the scope and pipeline the body names. */
+export async function deletePolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
+  const access = await manage(deps.prisma, actor, projectName)
+  const name = policyNameOf(rawPolicyName)
+  const meta = parseInput(policyDeleteInput, body ?? {}).operationMetadata
+  const current = await findProxy(deps.prisma, access.project.id, proxyName)
+  const targets = await deployTargets(deps.prisma, access, current, meta)
+  const proxy = await deps.prisma.$transaction(async (tx) => {
+    const policy = await existingPolicy(tx, current, name)
+    const endpointId = await targetEndpointId(tx, current, meta)
+    if (policy.endpointId !== endpointId || policy.pipeline !== meta.targetPipeline) {
+      const where = meta.targetScope === 'ALL' ? 'all endpoints' : `endpoint ${meta.targetEndpointHTTPMethod} ${meta.targetEndpoint}`
+      throw notFound(`Policy '${policy.name}' is not in the ${meta.targetPipeline} pipeline of ${where} in API proxy '${current.name}'`, { policy: policy.name, field: 'operationMetadata' })
+    }
+    await tx.apiProxyPolicy.delete({ where: { id: policy.id } })
+    await closeSlot(tx, pipelineOf(current.id, policy.endpointId, policy.pipeline), policy.position)
+    return bump(tx, current.id)
+  })
+  return { deploymentResult: await deployAfter(deps, access, proxy, targets) }
+}
+
+export const policyView = (p: Pick<ApiProxyPolicy, 'name' | 'type' | 'description' | 'active' | 'position'>) => ({
+  name: p.name, type: p.type, ...(p.description ? { description: p.description } : {}), active: p.active, order: p.position,
+})
+
+const lists = (rows: ApiProxyPolicy[]) => {
+  const of = (pipeline: string) => rows.filter((r) => r.pipeline === pipeline).sort((a, b) => a.position - b.position).map(policyView)
+  return { requestPolicyList: of('REQUEST'), responsePolicyList: of('RESPONSE'), errorPolicyList: of('ERROR') }
+}
+
+/** GET …/policies/: the proxy with its pipelines, and each endpoint with its own (API_MANAGEMENT VIEW). */
+export async function listPolicies(db: Tx, actor: Actor, projectName: string, proxyName: string) {
+  const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'VIEW')
+  const proxy = await findProxy(db, access.project.id, proxyName)
+  const [rows, endpoints] = await Promise.all([
+    db.apiProxyPolicy.findMany({ where: { apiProxyId: proxy.id }, orderBy: [{ pipeline: 'asc' }, { position: 'asc' }] }),
+    db.gatewayEndpoint.findMany({ where: { apiProxyId: proxy.id, version: '' }, orderBy: [{ path: 'asc' }, { method: 'asc' }], select: { id: true, path: true, method: true, enabled: true } }),
+  ])
+  return {
+    name: proxy.name,
+    type: proxy.kind,
+    relativePath: proxy.relativePath,
+    soapToRest: false,
+    ...lists(rows.filter((r) => r.endpointId === null)),
+    endpointList: endpoints.map((e) => ({ endpoint: e.path, active: e.enabled, httpMethod: e.method, ...lists(rows.filter((r) => r.endpointId === e.id)) })),
+  }
+}
+

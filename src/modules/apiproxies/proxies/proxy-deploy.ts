@@ -1,0 +1,107 @@
+import type { ApiProxy } from '../../../generated/prisma/client.js'
+import { can, type ProjectAccess } from '../../../platform/auth/permissions.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import { notDeployed, projectEnvironments } from '../../../platform/deploy/project.js'
+import type { DeployEnvironment, DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { notFound } from '../../../platform/errors/domain-error.js'
+import { runtimeRouting } from '../ai/routing-store.js'
+
+// Per-environment deployment of a whole API proxy (kind API_PROXY): its settings, policies and endpoints in one
+// message. What each environment acknowledged is recorded (ApiProxyDeployment), so reads can say deployed and
+// redeployRequired (the proxy's revision moved on since).
+
+const ROUTED_KINDS = ['AI', 'MCP', 'A2A']
+const PIPELINES = ['REQUEST', 'RESPONSE', 'ERROR'] as const
+
+/** The project's environments named in `names` (all of them when `names` is empty); an unknown name is a 400. */
+export async function environmentsNamed(db: Tx, access: ProjectAccess, names: readonly string[], field = 'deployTargetEnvironmentNameList'): Promise<DeployEnvironment[]> {
+  const all = await projectEnvironments(db, access.project.id)
+  if (!names.length) return all
+  return [...new Set(names)].map((name, i) => {
+    const env = all.find((e) => e.name === name)
+    if (!env) throw notFound(`${field}[${i}]: environment '${name}' not found in project '${access.project.name}'`, { field: `${field}[${i}]`, environment: name })
+    return env
+  })
+}
+
+type PolicyRow = { name: string; type: string; description: string | null; active: boolean; pipeline: string; position: number; endpointId: string | null; config: unknown }
+
+const byPipeline = (rows: PolicyRow[]) =>
+  Object.fromEntries(PIPELINES.map((p) => [p.toLowerCase(), rows.filter((r) => r.pipeline === p).sort((a, b) => a.position - b.position).map((r) => ({ ...(r.config as object), name: r.name, type: r.type, active: r.active }))]))
+
+/** The proxies as the gateway runs them (settings, proxy-wide policies, endpoints with their own), in two queries. */
+export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
+  const ids = proxies.map((p) => p.id)
+  const [policies, endpoints] = await Promise.all([
+    deps.prisma.apiProxyPolicy.findMany({ where: { apiProxyId: { in: ids } } }),
+    deps.prisma.gatewayEndpoint.findMany({ where: { apiProxyId: { in: ids }, version: '' }, orderBy: [{ path: 'asc' }, { method: 'asc' }] }),
+  ])
+  return proxies.map((proxy) => ({
+    proxyKind: proxy.kind,
+    description: proxy.description,
+    creationType: proxy.creationType,
+    settings: proxy.settings,
+    ...(ROUTED_KINDS.includes(proxy.kind) ? { routingMode: proxy.routingMode, routing: runtimeRouting(deps.keyring, proxy.routing) } : {}),
+    policies: byPipeline(policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
+    endpoints: endpoints
+      .filter((e) => e.apiProxyId === proxy.id)
+      .map((e) => ({
+        operationId: e.operationId, method: e.method, path: e.path, backendPath: e.backendPath, backendMethod: e.backendMethod, enabled: e.enabled,
+        policies: byPipeline(policies.filter((p) => p.endpointId === e.id)),
+      })),
+  }))
+}
+
+/** Records which environments now run `revision` of the proxy (acknowledged ones) or no longer run it. */
+export async function record(db: Tx, proxy: Pick<ApiProxy, 'id' | 'revision'>, outcome: DeploymentOutcome, action: 'DEPLOY' | 'UNDEPLOY') {
+  const names = outcome.environmentResults.filter((r) => r.success).map((r) => r.environmentName)
+  if (!names.length) return
+  if (action === 'UNDEPLOY') {
+    await db.apiProxyDeployment.deleteMany({ where: { apiProxyId: proxy.id, environmentName: { in: names } } })
+    return
+  }
+  await db.apiProxyDeployment.deleteMany({ where: { apiProxyId: proxy.id, environmentName: { in: names } } })
+  await db.apiProxyDeployment.createMany({ data: names.map((environmentName) => ({ apiProxyId: proxy.id, environmentName, revision: proxy.revision })) })
+}
+
+/** Pushes the proxy to `environments` and records the acknowledgements. */
+export async function pushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[]): Promise<DeploymentOutcome> {
+  const [config] = await runtimeConfigsOf(deps, [proxy])
+  const outcome = await deps.deployer.push(environments, { action: 'DEPLOY', project: projectName, kind: 'API_PROXY', name: proxy.name, revision: proxy.revision, config })
+  await record(deps.prisma, proxy, outcome, 'DEPLOY')
+  return outcome
+}
+
+export async function unpushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[]): Promise<DeploymentOutcome> {
+  const outcome = await deps.deployer.push(environments, { action: 'UNDEPLOY', project: projectName, kind: 'API_PROXY', name: proxy.name, revision: proxy.revision, config: { proxyKind: proxy.kind } })
+  await record(deps.prisma, proxy, outcome, 'UNDEPLOY')
+  return outcome
+}
+
+/**
+ * A write's requested deployment (`deploy: true`): pushed when the caller holds API_MANAGEMENT DEPLOY_UNDEPLOY,
+ * otherwise saved and reported as not deployed (spec §5's pattern). null when no deployment was asked for.
+ */
+export async function requestedDeployment(deps: Deps, access: ProjectAccess, proxy: ApiProxy, deploy: boolean, environments: DeployEnvironment[]): Promise<DeploymentOutcome | null> {
+  if (!deploy) return null
+  if (!can(access, 'API_MANAGEMENT', 'DEPLOY_UNDEPLOY')) {
+    return notDeployed(environments, `deploying needs API_MANAGEMENT DEPLOY_UNDEPLOY in project '${access.project.name}'`)
+  }
+  return pushProxy(deps, access.project.name, proxy, environments)
+}
+
+/** Redeploys the proxy where it runs now (after a change to its policies): the environments with a deployment row. */
+export async function deployedEnvironments(db: Tx, access: ProjectAccess, proxyId: string): Promise<DeployEnvironment[]> {
+  const rows = await db.apiProxyDeployment.findMany({ where: { apiProxyId: proxyId }, select: { environmentName: true } })
+  const names = new Set(rows.map((r) => r.environmentName))
+  return (await projectEnvironments(db, access.project.id)).filter((e) => names.has(e.name))
+}
+
+/** deployed / redeployRequired per environment of the project, for the proxy reads. */
+export async function deploymentListOf(db: Tx, projectId: string, proxy: Pick<ApiProxy, 'id' | 'revision'>) {
+  const [environments, rows] = await Promise.all([projectEnvironments(db, projectId), db.apiProxyDeployment.findMany({ where: { apiProxyId: proxy.id } })])
+  return environments.map((e) => {
+    const row = rows.find((r) => r.environmentName === e.name)
+    return { environmentName: e.name, deployed: !!row, redeployRequired: !!row && row.revision < proxy.revision, deployedAt: row?.deployedAt ?? null }
+  })
+}

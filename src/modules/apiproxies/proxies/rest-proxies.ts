@@ -1,0 +1,206 @@
+import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { malformed } from '../../../platform/errors/domain-error.js'
+import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type RouteInput } from '../../../platform/http/routes.js'
+import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
+import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
+import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
+import { exportProxy, importProxy, importProxyOverride } from './proxy-package.js'
+import { PACKAGE_LIMITS } from '../../transfer/package/zip.js'
+import {
+  createProxyFromSpec, deleteProxy, deployProxy, listProxies, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
+} from './proxy-service.js'
+
+// Vendor pages 04-api-proxies/crud and /deployment, legacy envelope (spec §7.1): every client mistake is a 400
+// with resultMessage.
+
+const BASE = '/apiops/projects/:projectName/apiProxies'
+const COMMON = { 401: 'missing, invalid, expired or revoked token' }
+const WRITE_400 =
+  'unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, ' +
+  'unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList'
+
+/** The `metadata` part of a multipart write: a text field (or a file part) holding JSON. */
+export function metadataPart(body: MultipartBody, field = 'metadata'): unknown {
+  const text = body.fields[field] ?? body.files[field]?.bytes.toString('utf8')
+  if (text === undefined || !text.trim()) throw malformed(`${field}: is required (a JSON form field)`, { field })
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw malformed(`${field}: is not valid JSON`, { field })
+  }
+}
+
+/** The proxy a write names, for the audit trail: the JSON body's or the multipart metadata's apiProxyName. */
+function proxyNameOf(input: RouteInput): string | null {
+  let metadata: unknown = input.body
+  const parts = input.body as Partial<MultipartBody> | undefined
+  if (parts?.fields && parts.files) {
+    try {
+      metadata = metadataPart(parts as MultipartBody)
+    } catch {
+      return null
+    }
+  }
+  const name = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).apiProxyName : undefined
+  return typeof name === 'string' && name ? name : null
+}
+
+const written = ({ deploymentResult }: ProxyWrite) => ({
+  body: legacySuccess({ success: true, ...(deploymentResult ? { deploymentResult: proxyDeploymentResult(deploymentResult) } : {}) }),
+})
+
+const fromUrl = (method: 'post' | 'put'): RouteDef => ({
+  method,
+  path: `${BASE}/url/`,
+  style: 'legacy',
+  auth: 'token',
+  tag: 'apiProxies',
+  summary:
+    method === 'post'
+      ? 'Create a REST API proxy from an OpenAPI/Swagger document at specUrl (fetched by the service) or as a reverse proxy; deploy when deploy is true (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)'
+      : 'Re-parse an existing API proxy from specUrl (same creation type); deploy when deploy is true (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
+  body: { kind: 'json', required: true, schema: proxyMetadataInput },
+  audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
+  responses: { 200: 'status SUCCESS, success true, deploymentResult (success, message, deploymentResults[]) when deploy is true', 400: `${WRITE_400}${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
+  async handle(ctx, input) {
+    const write = method === 'post' ? createProxyFromSpec : updateProxyFromSpec
+    return written(await write(ctx.deps, requireActor(ctx), input.params.projectName!, input.body, { from: 'url' }))
+  },
+})
+
+const fromFile = (method: 'post' | 'put'): RouteDef => ({
+  method,
+  path: `${BASE}/file/`,
+  style: 'legacy',
+  auth: 'token',
+  tag: 'apiProxies',
+  summary:
+    method === 'post'
+      ? 'Create a REST API proxy from an uploaded OpenAPI/Swagger file (part specFile; JSON or YAML) or as a reverse proxy; part metadata is the JSON metadata (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)'
+      : 'Re-parse an existing API proxy from an uploaded file (parts metadata and specFile) (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
+  body: { kind: 'multipart', required: true, files: ['specFile'], maxFileBytes: MAX_DOCUMENT_TEXT },
+  audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
+  responses: { 200: 'status SUCCESS, success true, deploymentResult when deploy is true', 400: `${WRITE_400}, metadata part missing or not JSON${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
+  async handle(ctx, input) {
+    const body = input.body as MultipartBody
+    const source: SpecSource = { from: 'file', bytes: body.files.specFile?.bytes ?? null }
+    const write = method === 'post' ? createProxyFromSpec : updateProxyFromSpec
+    return written(await write(ctx.deps, requireActor(ctx), input.params.projectName!, metadataPart(body), source))
+  },
+})
+
+const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
+  method,
+  path: `${BASE}/:apiProxyName/environments/:environmentName/`,
+  style: 'legacy',
+  auth: 'token',
+  tag: 'apiProxies',
+  summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
+  // the object is the proxy, not the environment (the last path parameter)
+  audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
+  responses: {
+    200: 'status SUCCESS, success true, deploymentResult (success, message, deploymentResults[environmentName, success, message])',
+    400: `unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, proxy not found, environment not found in the project${method === 'delete' ? ', proxy not deployed to the environment' : ''}`,
+    ...COMMON,
+  },
+  async handle(ctx, input) {
+    const p = input.params
+    const push = method === 'post' ? deployProxy : undeployProxy
+    const outcome = await push(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!)
+    return { body: legacySuccess({ success: true, deploymentResult: proxyDeploymentResult(outcome) }) }
+  },
+})
+
+export const automationProxyRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: `${BASE}/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'List the API proxies of a project by name: name, description, type, relativePath, soapToRest (API_MANAGEMENT VIEW)',
+    responses: { 200: 'status SUCCESS, resultList, resultCount', 400: 'unknown project or missing API_MANAGEMENT VIEW', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacyList(await listProxies(ctx.deps.prisma, requireActor(ctx), input.params.projectName!)) }
+    },
+  },
+  fromUrl('post'),
+  fromUrl('put'),
+  fromFile('post'),
+  fromFile('put'),
+  {
+    method: 'get',
+    path: `${BASE}/:apiProxyName/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Read one API proxy: apiType, clientRoute, routing, deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW)',
+    responses: { 200: 'status SUCCESS and the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, deploymentList)', 400: 'unknown project, missing API_MANAGEMENT VIEW, proxy not found', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacySuccess(await proxyDetail(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)) }
+    },
+  },
+  {
+    method: 'delete',
+    path: `${BASE}/:apiProxyName/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Delete an API proxy (its endpoints and policies with it) and undeploy it from every environment where it runs (API_MANAGEMENT MANAGE)',
+    audit: { objectType: 'API_PROXY' },
+    responses: { 200: 'status SUCCESS, success true, deploymentResult (undeployment per environment)', 400: 'unknown project, missing API_MANAGEMENT MANAGE, proxy not found', ...COMMON },
+    async handle(ctx, input) {
+      const outcome = await deleteProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)
+      return { body: legacySuccess({ success: true, deploymentResult: proxyDeploymentResult(outcome) }) }
+    },
+  },
+  environmentPush('post'),
+  environmentPush('delete'),
+  {
+    method: 'get',
+    path: `${BASE}/:apiProxyName/export/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT)',
+    responses: { 200: 'the ZIP (application/octet-stream), Content-Disposition apiProxyExportFile.zip', 400: 'unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A', ...COMMON },
+    async handle(ctx, input) {
+      const { bytes, disposition } = await exportProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)
+      return { body: bytes, headers: { 'content-type': 'application/octet-stream', 'content-disposition': disposition } }
+    },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/import/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Import an API proxy from an export ZIP (part apiProxyExportFile) as a new proxy; a taken name or relative path gets a numbered suffix (API_MANAGEMENT MANAGE and EXPORT_IMPORT on API_MANAGEMENT or PROJECT_MANAGEMENT)',
+    body: { kind: 'multipart', required: true, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
+    audit: { objectType: 'API_PROXY', objectName: (_input, answer) => (answer as { apiProxyName?: string } | undefined)?.apiProxyName ?? null },
+    responses: { 200: 'status SUCCESS and apiProxyName (the name it got)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },
+    async handle(ctx, input) {
+      const body = input.body as MultipartBody
+      const proxy = await importProxy(ctx.deps, requireActor(ctx), input.params.projectName!, body.files.apiProxyExportFile)
+      return { body: legacySuccess({ apiProxyName: proxy.name }) }
+    },
+  },
+  {
+    method: 'put',
+    path: `${BASE}/:apiProxyName/import/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxies',
+    summary: 'Import an API proxy from an export ZIP under the path name, replacing that proxy when it exists; part metadata may set deploy, routing, maintenanceMode (API_MANAGEMENT MANAGE and EXPORT_IMPORT; deploying needs DEPLOY_UNDEPLOY)',
+    body: { kind: 'multipart', required: true, schema: importMetadataInput, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
+    audit: { objectType: 'API_PROXY' },
+    responses: { 200: 'status SUCCESS; deploymentResult (success, message, environmentResults[]) when deploy is true', 400: 'unknown project, missing permission, metadata invalid (named), file missing, not a .zip, edited or invalid package, relative path taken, unknown environment', ...COMMON },
+    async handle(ctx, input) {
+      const body = input.body as MultipartBody
+      const hasMetadata = body.fields.metadata !== undefined || body.files.metadata !== undefined
+      const metadata = hasMetadata ? metadataPart(body) : {}
+      const { deploymentResult } = await importProxyOverride(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, metadata, body.files.apiProxyExportFile)
+      return { body: legacySuccess(deploymentResult ? { deploymentResult: groupDeploymentResult(deploymentResult) } : {}) }
+    },
+  },
+])

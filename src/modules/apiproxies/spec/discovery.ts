@@ -1,0 +1,213 @@
+import { load as loadYaml } from 'js-yaml'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { Tx } from '../../../platform/context.js'
+import { malformed, notFound } from '../../../platform/errors/domain-error.js'
+import { authorizeInProject } from '../../../platform/scope/project-scope.js'
+import { objectName } from '../../../platform/validation/common.js'
+import { kindWithArticle } from '../shared/kinds.js'
+
+// parse-tools / parse-skills (spec §4.5): preview-only discovery. The body carries a definition document; the
+// answer is the parsed list. Nothing is read from a backend and nothing is saved.
+
+export interface ParsedTool {
+  name: string
+  description: string | null
+  inputSchema: Record<string, unknown>
+  /** MCP (a tools/list answer) or OPENAPI (one tool per operation) */
+  source: 'MCP' | 'OPENAPI'
+  method: string | null
+  path: string | null
+}
+
+export interface ParsedSkill {
+  id: string
+  name: string
+  description: string | null
+  tags: string[]
+  examples: string[]
+  inputModes: string[]
+  outputModes: string[]
+}
+
+export const MAX_DISCOVERED = 1000
+/** Largest text document: YAML parsing is CPU-bound (about 0.3 ms per KiB), so a request cannot stall the process. */
+export const MAX_DOCUMENT_TEXT = 2 * 1024 * 1024
+/** MCP tool names: 1 to 128 of letters, digits, '_', '-', '.' */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+type Doc = Record<string, unknown>
+const isObject = (v: unknown): v is Doc => !!v && typeof v === 'object' && !Array.isArray(v)
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null)
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+const bad = (message: string, field = 'document') => malformed(`${field}: ${message}`, { field })
+
+/**
+ * The document itself is the body (JSON), or `{ "document": "<JSON or YAML text>" }` for YAML documents and
+ * SKILL.md files. A text that does not parse is refused with the parser's reason.
+ */
+export function readDocument(body: unknown): unknown {
+  if (body === undefined || body === null || (isObject(body) && Object.keys(body).length === 0)) throw bad('a tool or skill definition document is required')
+  if (isObject(body) && Object.keys(body).length === 1 && typeof body.document === 'string') return parseText(body.document)
+  return body
+}
+
+function parseText(text: string): unknown {
+  if (!text.trim()) throw bad('is empty')
+  if (text.length > MAX_DOCUMENT_TEXT) throw bad(`is ${text.length} characters long; at most ${MAX_DOCUMENT_TEXT}`)
+  const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?$/.exec(text.trimStart())
+  if (frontMatter) return { skillMarkdown: parseYamlText(frontMatter[1]!), body: frontMatter[2] ?? '' }
+  return parseYamlText(text)
+}
+
+/** JSON text the fast way; anything else as YAML (a superset of JSON), with aliases capped against alias bombs. */
+function parseYamlText(text: string): unknown {
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      // not strict JSON: YAML flow syntax may still read it
+    }
+  }
+  try {
+    return loadYaml(text, { maxAliases: 100 })
+  } catch (err) {
+    throw bad(`does not parse as JSON or YAML: ${(err as Error).message.split('\n')[0]}`)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tools
+
+function toolsFromMcp(list: unknown[]): ParsedTool[] {
+  return list.map((raw, i) => {
+    if (!isObject(raw)) throw bad('must be an object', `document.tools[${i}]`)
+    const name = str(raw.name)
+    if (!name || !TOOL_NAME.test(name)) throw bad(`'${String(raw.name ?? '')}' is not a tool name (1 to 128 letters, digits, _, - or .)`, `document.tools[${i}].name`)
+    const schema = raw.inputSchema ?? { type: 'object', properties: {} }
+    if (!isObject(schema)) throw bad('must be a JSON Schema object', `document.tools[${i}].inputSchema`)
+    if (schema.type !== undefined && schema.type !== 'object') throw bad("must have type 'object'", `document.tools[${i}].inputSchema`)
+    return { name, description: str(raw.description), inputSchema: schema, source: 'MCP', method: null, path: null }
+  })
+}
+
+const operationToolName = (method: string, path: string) =>
+  `${method}_${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '')}`.slice(0, 128) || method
+
+function toolsFromOpenApi(doc: Doc): ParsedTool[] {
+  if (!isObject(doc.paths)) throw bad('an OpenAPI document needs paths', 'document.paths')
+  const tools: ParsedTool[] = []
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!isObject(item)) continue
+    const shared = Array.isArray(item.parameters) ? item.parameters : []
+    for (const method of HTTP_METHODS) {
+      const op = item[method]
+      if (!isObject(op)) continue
+      const properties: Record<string, unknown> = {}
+      const required: string[] = []
+      for (const p of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+        if (!isObject(p) || !str(p.name) || !['path', 'query', 'header'].includes(String(p.in))) continue
+        properties[p.name as string] = { ...(isObject(p.schema) ? p.schema : { type: p.type ?? 'string' }), ...(str(p.description) ? { description: p.description } : {}) }
+        if (p.required === true || p.in === 'path') required.push(p.name as string)
+      }
+      const content = isObject(op.requestBody) && isObject(op.requestBody.content) ? op.requestBody.content : null
+      const jsonBody = content ? (Object.entries(content).find(([type]) => /json/i.test(type))?.[1] ?? Object.values(content)[0]) : null
+      if (isObject(jsonBody) && isObject(jsonBody.schema)) {
+        properties.body = jsonBody.schema
+        if (isObject(op.requestBody) && op.requestBody.required === true) required.push('body')
+      }
+      const name = str(op.operationId) && TOOL_NAME.test(op.operationId as string) ? (op.operationId as string) : operationToolName(method, path)
+      tools.push({
+        name,
+        description: str(op.summary) ?? str(op.description),
+        inputSchema: { type: 'object', properties, ...(required.length ? { required: [...new Set(required)] } : {}) },
+        source: 'OPENAPI',
+        method: method.toUpperCase(),
+        path,
+      })
+    }
+  }
+  return tools
+}
+
+/** Tools of an MCP tools/list answer (bare, inside a JSON-RPC result, or a bare array) or of an OpenAPI/Swagger document. */
+export function parseToolDocument(doc: unknown): ParsedTool[] {
+  let tools: ParsedTool[]
+  if (Array.isArray(doc)) tools = toolsFromMcp(doc)
+  else if (isObject(doc) && (str(doc.openapi) || str(doc.swagger))) tools = toolsFromOpenApi(doc)
+  else if (isObject(doc) && Array.isArray(doc.tools)) tools = toolsFromMcp(doc.tools)
+  else if (isObject(doc) && isObject(doc.result) && Array.isArray(doc.result.tools)) tools = toolsFromMcp(doc.result.tools)
+  else throw bad('not a tool definition document: expected an MCP tools list ({"tools": [...]}) or an OpenAPI document')
+  return unique(tools, (t) => t.name, 'tool name')
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Skills
+
+function skillsFromList(list: unknown[], field: string): ParsedSkill[] {
+  return list.map((raw, i) => {
+    if (!isObject(raw)) throw bad('must be an object', `${field}[${i}]`)
+    const id = str(raw.id) ?? str(raw.name)
+    if (!id) throw bad('a skill needs an id', `${field}[${i}].id`)
+    return {
+      id,
+      name: str(raw.name) ?? id,
+      description: str(raw.description),
+      tags: strings(raw.tags),
+      examples: strings(raw.examples),
+      inputModes: strings(raw.inputModes),
+      outputModes: strings(raw.outputModes),
+    }
+  })
+}
+
+/** Skills of an A2A agent card ({ name, skills: [...] }), of a bare skill list, or of one SKILL.md file (front matter). */
+export function parseSkillDocument(doc: unknown): ParsedSkill[] {
+  let skills: ParsedSkill[]
+  if (Array.isArray(doc)) skills = skillsFromList(doc, 'document')
+  else if (isObject(doc) && Array.isArray(doc.skills)) skills = skillsFromList(doc.skills, 'document.skills')
+  else if (isObject(doc) && isObject(doc.skillMarkdown)) {
+    const fm = doc.skillMarkdown
+    const name = str(fm.name)
+    if (!name) throw bad('the SKILL.md front matter needs a name', 'document.name')
+    skills = [{ id: name, name, description: str(fm.description), tags: strings(fm.tags), examples: [], inputModes: [], outputModes: [] }]
+  } else throw bad('not a skill definition document: expected an A2A agent card ({"skills": [...]}), a skill list or a SKILL.md file')
+  return unique(skills, (s) => s.id, 'skill id')
+}
+
+function unique<T>(items: T[], keyOf: (t: T) => string, what: string): T[] {
+  if (items.length > MAX_DISCOVERED) throw bad(`defines ${items.length} entries; at most ${MAX_DISCOVERED}`)
+  const seen = new Set<string>()
+  for (const item of items) {
+    const key = keyOf(item)
+    if (seen.has(key)) throw bad(`${what} '${key}' is defined twice`)
+    seen.add(key)
+  }
+  return items
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const TOOL_KINDS = ['MCP', 'AI']
+const SKILL_KINDS = ['A2A', 'AI']
+
+async function discoveryTarget(db: Tx, actor: Actor, projectName: string, proxyName: string, policyName: string, kinds: string[], what: string) {
+  const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')
+  const policy = objectName.safeParse(policyName)
+  if (!policy.success) throw malformed(`policyName: ${policy.error.issues[0]?.message ?? 'is invalid'}`, { field: 'policyName' })
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } }, select: { kind: true } })
+  if (!proxy) throw notFound(`API proxy '${proxyName}' not found`, { apiProxy: proxyName })
+  if (!kinds.includes(proxy.kind)) throw malformed(`${what} applies to ${kinds.join(' and ')} proxies; API proxy '${proxyName}' is ${kindWithArticle(proxy.kind)} proxy`, { apiProxy: proxyName, kind: proxy.kind })
+}
+
+/** POST …/policies/{policyName}/parse-tools/: the tools the document defines, nothing saved. */
+export async function parseTools(db: Tx, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedTool[]> {
+  await discoveryTarget(db, actor, projectName, proxyName, policyName, TOOL_KINDS, 'parse-tools')
+  return parseToolDocument(readDocument(body))
+}
+
+/** POST …/policies/{policyName}/parse-skills/: the skills the document defines, nothing saved. */
+export async function parseSkills(db: Tx, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedSkill[]> {
+  await discoveryTarget(db, actor, projectName, proxyName, policyName, SKILL_KINDS, 'parse-skills')
+  return parseSkillDocument(readDocument(body))
+}

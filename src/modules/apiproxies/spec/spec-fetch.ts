@@ -1,0 +1,123 @@
+import dns from 'node:dns'
+import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+import { malformed } from '../../../platform/errors/domain-error.js'
+import { MAX_DOCUMENT_TEXT } from './discovery.js'
+
+// specUrl is fetched by the service, so a caller could aim it at the installation's own network. Only http(s);
+// every address a host name resolves to is checked at connect time (no DNS-rebinding window), redirects are
+// followed by hand and checked again; the body and the whole exchange are bounded. Loopback and private
+// addresses only when the installation allows them (SPEC_FETCH_ALLOW_PRIVATE=true).
+
+export interface SpecFetchOptions {
+  allowPrivateAddresses: boolean
+  timeoutMs: number
+  headers?: { headerName: string; headerValue: string }[]
+}
+
+const MAX_REDIRECTS = 3
+
+const blocked = new net.BlockList()
+for (const [net4, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
+  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net4, bits, 'ipv4')
+for (const [net6, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) blocked.addSubnet(net6, bits, 'ipv6')
+
+/** True for loopback, private, link-local, multicast, documentation and other non-public addresses. */
+export function isNonPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped) return blocked.check(mapped[1]!, 'ipv4')
+  const family = net.isIP(address)
+  if (family === 0) return true
+  return blocked.check(address, family === 6 ? 'ipv6' : 'ipv4')
+}
+
+const refused = (message: string) => malformed(`specUrl: ${message}`, { field: 'specUrl' })
+
+function checkedUrl(raw: string, allowPrivate: boolean): URL {
+  if (!URL.canParse(raw)) throw refused('must be an absolute http(s) URL')
+  const url = new URL(raw)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`scheme '${url.protocol.replace(':', '')}' is not allowed; use http or https`)
+  if (url.username || url.password) throw refused('must not carry a user name or password; send credentials in specAuthorizationValueList')
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isNonPublicAddress(host)))) {
+    throw refused(`${url.host} is a loopback or private address, which this installation does not fetch from`)
+  }
+  return url
+}
+
+/** A resolver that refuses non-public addresses at connect time (the address checked is the address used). */
+function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family as number | undefined }, (err, addresses) => {
+      if (err) return callback(err, '', 4)
+      const bad = allowPrivate ? undefined : addresses.find((a) => isNonPublicAddress(a.address))
+      if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad.address}, a loopback or private address, which this installation does not fetch from`), { code: 'ENONPUBLIC' }), '', 4)
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses)
+      const first = addresses[0]
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4)
+      callback(null, first.address, first.family)
+    })
+  }
+}
+
+interface Answer { status: number; location: string | null; body: Buffer }
+
+function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const remaining = deadline - Date.now()
+    if (remaining <= 0) return reject(refused(`did not answer within ${opts.timeoutMs} ms`))
+    const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*' }
+    for (const h of opts.headers ?? []) headers[h.headerName] = h.headerValue
+    const client = url.protocol === 'https:' ? https : http
+    const req = client.request(url, { method: 'GET', headers, lookup: guardedLookup(opts.allowPrivateAddresses) }, (res) => {
+      const status = res.statusCode ?? 0
+      if (status >= 300 && status < 400) {
+        res.resume()
+        return resolve({ status, location: res.headers.location ?? null, body: Buffer.alloc(0) })
+      }
+      const chunks: Buffer[] = []
+      let size = 0
+      res.on('data', (c: Buffer) => {
+        size += c.length
+        if (size > MAX_DOCUMENT_TEXT) {
+          req.destroy()
+          reject(refused(`the document is larger than ${MAX_DOCUMENT_TEXT} bytes`))
+        } else chunks.push(c)
+      })
+      res.on('end', () => resolve({ status, location: null, body: Buffer.concat(chunks) }))
+      res.on('error', (err) => reject(refused(`reading the document failed: ${err.message}`)))
+    })
+    const timer = setTimeout(() => {
+      req.destroy()
+      reject(refused(`did not answer within ${opts.timeoutMs} ms`))
+    }, remaining)
+    req.on('close', () => clearTimeout(timer))
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer)
+      reject(refused(err.code === 'ENONPUBLIC' ? err.message : `could not be fetched: ${err.message}`))
+    })
+    req.end()
+  })
+}
+
+/** The text of the document at `rawUrl` (a 2xx answer), or a 400 naming specUrl and the reason. */
+export async function fetchSpecDocument(rawUrl: string, opts: SpecFetchOptions): Promise<string> {
+  const deadline = Date.now() + opts.timeoutMs
+  let url = checkedUrl(rawUrl, opts.allowPrivateAddresses)
+  for (let hop = 0; ; hop++) {
+    const answer = await request(url, opts, deadline)
+    if (answer.location !== null) {
+      if (hop >= MAX_REDIRECTS) throw refused(`more than ${MAX_REDIRECTS} redirects`)
+      const next = checkedUrl(new URL(answer.location, url).toString(), opts.allowPrivateAddresses)
+      // the caller's authorization headers are for the origin it named, not for wherever that redirects
+      if (next.origin !== url.origin) opts = { ...opts, headers: [] }
+      url = next
+      continue
+    }
+    if (answer.status < 200 || answer.status >= 300) throw refused(`${url.origin}${url.pathname} answered HTTP ${answer.status}`)
+    return answer.body.toString('utf8')
+  }
+}

@@ -1,0 +1,111 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { defaultMigrationsDir, openDatabase, type Database } from '../../src/platform/db/database.js'
+import { freshDatabase, type FreshDatabase } from '../support/database.js'
+
+const usesPostgres = !!process.env.TEST_DATABASE_URL
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+async function fresh(): Promise<FreshDatabase> {
+  const t = await freshDatabase()
+  cleanups.push(t.cleanup)
+  return t
+}
+async function open(t: FreshDatabase, migrationsDir?: string): Promise<Database> {
+  const db = await openDatabase({ ...t, migrationsDir })
+  cleanups.push(() => db.close())
+  return db
+}
+const applied = async (db: Database) =>
+  (await db.prisma.$queryRaw<{ migration_name: string }[]>`SELECT migration_name FROM "_prisma_migrations" ORDER BY 1`).map((r) => r.migration_name)
+
+describe('openDatabase', () => {
+  it('opens a fresh, migrated database', async () => {
+    const db = await open(await fresh())
+    expect(db.kind).toBe(usesPostgres ? 'postgres' : 'embedded')
+    expect(await db.prisma.user.count()).toBe(0)
+    const names = fs.readdirSync(defaultMigrationsDir).filter((n) => fs.statSync(path.join(defaultMigrationsDir, n)).isDirectory())
+    expect(await applied(db)).toEqual(names.sort())
+  })
+
+  it('applies nothing new when re-opened, and keeps the data', async () => {
+    const t = await fresh()
+    const first = await openDatabase(t)
+    await first.prisma.user.create({ data: { username: 'alice', passwordHash: 'x' } })
+    const before = await applied(first)
+    await first.close()
+    const again = await open(t)
+    expect(await applied(again)).toEqual(before)
+    expect(await again.prisma.user.count()).toBe(1)
+  })
+
+  it('refuses to start when an applied migration was edited, naming it', async () => {
+    const t = await fresh()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-migrations-'))
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    fs.cpSync(defaultMigrationsDir, dir, { recursive: true })
+    const [first] = fs.readdirSync(dir).filter((n) => n !== 'migration_lock.toml').sort()
+    fs.appendFileSync(path.join(dir, first, 'migration.sql'), '\n-- edited\n')
+    await expect(openDatabase({ ...t, migrationsDir: dir })).rejects.toThrow(new RegExp(`Migration ${first} was edited`))
+    // The database is untouched and still opens with the committed files.
+    const db = await open(t)
+    expect(await db.prisma.user.count()).toBe(0)
+  })
+
+  it('applies a new migration once and records it', async () => {
+    const t = await fresh()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-migrations-'))
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    fs.cpSync(defaultMigrationsDir, dir, { recursive: true })
+    fs.mkdirSync(path.join(dir, '99990101000000_extra'))
+    fs.writeFileSync(path.join(dir, '99990101000000_extra', 'migration.sql'), 'CREATE TABLE "Extra" ("id" TEXT PRIMARY KEY);\n')
+    const db = await open(t, dir)
+    expect(await applied(db)).toContain('99990101000000_extra')
+    await db.prisma.$executeRaw`INSERT INTO "Extra" ("id") VALUES ('a')`
+  })
+
+  it('rolls back a failing migration and names it', async () => {
+    const t = await fresh()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-migrations-'))
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    fs.cpSync(defaultMigrationsDir, dir, { recursive: true })
+    fs.mkdirSync(path.join(dir, '99990101000000_broken'))
+    fs.writeFileSync(path.join(dir, '99990101000000_broken', 'migration.sql'), 'CREATE TABLE "Half" ("id" TEXT);\nSELECT no_such_function();\n')
+    await expect(openDatabase({ ...t, migrationsDir: dir })).rejects.toThrow(/Migration 99990101000000_broken failed/)
+    const db = await open(t)
+    expect(await applied(db)).not.toContain('99990101000000_broken')
+    expect(await db.prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_tables WHERE tablename = 'Half'`).toEqual([])
+  })
+
+  it.skipIf(usesPostgres)('initialises a new embedded data directory, leaving only the database and its lock', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-initdb-'))
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+    fs.mkdirSync(path.join(dataDir, 'pglite.initdb-1')) // left behind by an interrupted first start
+    const db = await openDatabase({ dataDir })
+    expect(fs.readdirSync(dataDir).sort()).toEqual(['pglite', 'pglite.lock'])
+    expect(await db.prisma.user.count()).toBe(0)
+    await db.prisma.user.create({ data: { username: 'alice', passwordHash: 'x' } })
+    await db.close()
+    const again = await open({ dataDir, cleanup: async () => {} })
+    expect(await again.prisma.user.count()).toBe(1)
+  }, 180_000) // initdb and every migration: the slowest open there is
+
+  it.runIf(usesPostgres)('lets two instances start at once on one PostgreSQL database', async () => {
+    const t = await fresh()
+    // A brand-new database, so both instances race to apply every migration.
+    const { adminQuery } = await import('../support/global-setup.js')
+    const empty = new URL(t.databaseUrl!)
+    const name = `${empty.pathname.slice(1)}_empty`
+    await adminQuery(t.databaseUrl!, `CREATE DATABASE "${name}"`)
+    cleanups.push(() => adminQuery(t.databaseUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(() => {}))
+    empty.pathname = `/${name}`
+    const [a, b] = await Promise.all([0, 1].map(() => open({ ...t, databaseUrl: empty.toString() })))
+    expect(await a.prisma.user.count()).toBe(0)
+    expect(await applied(b)).toEqual(await applied(a))
+  })
+})

@@ -1,0 +1,129 @@
+// Issue 11 §5: every operation of the OpenAPI document, sent bad input of every kind with an administrator's
+// token, answers below 500 in its surface's envelope, and the database is unchanged afterwards.
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REQUEST_LIMITS } from '../../src/platform/http/input-guards.js'
+import { startTestService, type TestService } from '../support/app.js'
+import { sampleBootstrap } from '../support/fixtures.js'
+import { badRequestsOf, operationsOf, type FuzzRequest, type Operation, type Style } from '../support/fuzz-inputs.js'
+
+let svc: TestService
+let root: string
+let operations: Operation[]
+
+beforeAll(async () => {
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [] }) })
+  root = await svc.tokenFor('root', 's3cret-root')
+  operations = operationsOf((await (await svc.http('/apiops/openapi.json')).json()) as Parameters<typeof operationsOf>[0])
+})
+afterAll(async () => svc?.close())
+
+/** A digest of every table's rows (token last-use times aside: authenticating is not a write of the call). */
+async function databaseDigest(): Promise<Record<string, string>> {
+  const tables = await svc.deps.prisma.$queryRawUnsafe<{ name: string }[]>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
+  )
+  const digest: Record<string, string> = {}
+  for (const { name } of tables) {
+    const row = `(to_jsonb(t) - 'lastUsedAt')::text`
+    const [{ count, md5 }] = await svc.deps.prisma.$queryRawUnsafe<{ count: bigint; md5: string | null }[]>(
+      `SELECT count(*) AS count, md5(string_agg(${row}, '|' ORDER BY ${row})) AS md5 FROM "${name}" t`,
+    )
+    digest[name] = `${count}:${md5 ?? ''}`
+  }
+  return digest
+}
+
+interface Answer { request: FuzzRequest; status: number; body: unknown; contentType: string }
+
+async function send(request: FuzzRequest): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${root}`, 'idempotency-key': 'fuzz-key' }
+  if (request.body?.contentType) headers['content-type'] = request.body.contentType
+  const res = await svc.http(request.url, { method: request.op.method, headers, body: request.body?.payload })
+  const text = await res.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {
+    // kept as text: the envelope check reports it
+  }
+  return { request, status: res.status, body, contentType: res.headers.get('content-type') ?? '' }
+}
+
+/** Sends in small parallel batches on the one instance. */
+async function sendAll(requests: FuzzRequest[], parallel = 16): Promise<Answer[]> {
+  const answers: Answer[] = []
+  for (let i = 0; i < requests.length; i += parallel) answers.push(...(await Promise.all(requests.slice(i, i + parallel).map(send))))
+  return answers
+}
+
+const inEnvelope = (style: Style, status: number, body: any): boolean => {
+  if (status < 400) return true
+  if (typeof body !== 'object' || body === null) return false
+  if (style === 'legacy') return body.status === 'FAILURE' && typeof body.resultMessage === 'string'
+  if (style === 'oauth') return typeof body.error === 'string'
+  return typeof body.errorKey === 'string' && typeof body.correlationId === 'string'
+}
+
+/** The surface's envelope of an answer: an unmatched path falls to the app's 404 (legacy under /apiops). */
+const expectedStyle = (a: Answer): Style => a.request.op.style
+
+const describeAnswer = (a: Answer) => `${a.request.op.method} ${a.request.op.path} [${a.request.label}] → ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`
+
+/** A body declared larger than the limit: refused from Content-Length before it is read. */
+function sendDeclaredOversize(op: Operation): Promise<{ status: number; body: any }> {
+  const url = new URL(svc.url + op.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n === 'projectName' ? 'payments' : `fuzz-${n}`)))
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: op.method,
+      headers: {
+        authorization: `Bearer ${root}`,
+        'content-type': op.body!.mediaType === 'multipart/form-data' ? 'multipart/form-data; boundary=x' : op.body!.mediaType,
+        // above every limit, the largest upload's included
+        'content-length': String(4 * 1024 ** 3),
+      },
+    })
+    req.on('response', (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        req.destroy()
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') })
+      })
+    })
+    req.on('error', (err) => (err.message.includes('socket hang up') || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)))
+    req.write('{')
+  })
+}
+
+describe('bad input on every operation of the OpenAPI document (issue 11 §5)', () => {
+  it('never answers 5xx, always in the surface envelope, and writes nothing', async () => {
+    expect(operations.length).toBeGreaterThan(150)
+    const before = await databaseDigest()
+    const requests = operations.flatMap(badRequestsOf)
+    const answers = await sendAll(requests)
+
+    const serverErrors = answers.filter((a) => a.status >= 500).map(describeAnswer)
+    const outOfEnvelope = answers.filter((a) => !inEnvelope(expectedStyle(a), a.status, a.body)).map(describeAnswer)
+    const acceptedWrites = answers.filter((a) => a.status < 300 && a.request.op.method !== 'GET').map(describeAnswer)
+    console.info(`fuzz: ${requests.length} requests over ${operations.length} operations`)
+    expect(serverErrors).toEqual([])
+    expect(outOfEnvelope).toEqual([])
+    expect(acceptedWrites).toEqual([])
+    expect(await databaseDigest()).toEqual(before)
+  }, 600_000)
+
+  it('answers 413 in the envelope of its surface to a body over the limit, before reading it', async () => {
+    const before = await databaseDigest()
+    const withBody = operations.filter((op) => op.body)
+    for (const op of withBody) {
+      const { status, body } = await sendDeclaredOversize(op)
+      const label = `${op.method} ${op.path} → ${status} ${JSON.stringify(body)}`
+      expect(status, label).toBe(413)
+      expect(inEnvelope(op.style, status, body), label).toBe(true)
+      if (op.style === 'common') expect(body.params, label).toMatchObject({ reason: 'bodyTooLarge' })
+      if (op.body!.mediaType === 'application/json' && op.style === 'common') expect(body.params.limitBytes, label).toBe(REQUEST_LIMITS.jsonBodyBytes)
+    }
+    expect(await databaseDigest()).toEqual(before)
+  }, 300_000)
+})
