@@ -2,7 +2,7 @@ import { load as loadYaml } from 'js-yaml'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { jsonOf } from '../support/http.js'
 import { sampleMmdb } from '../support/mmdb-writer.js'
-import { startAutomationEnv, type AutomationEnv } from './automation-support.js'
+import { startAutomationEnv, type AutomationEnv } from '../projects/automation-support.js'
 
 // Vendor folders 02-projects, 03-environments, 13-geolocation (enable/disable) and 16-test; openapi.yaml.
 let env: AutomationEnv
