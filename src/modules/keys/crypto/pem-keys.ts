@@ -80,8 +80,9 @@ function supported(key: crypto.KeyObject, field: string): crypto.KeyObject {
   return key
 }
 
-export const spkiDer = (key: crypto.KeyObject) => crypto.createPublicKey(key).export({ type: 'spki', format: 'der' })
-export const spkiPem = (key: crypto.KeyObject) => crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString()
+const publicOf = (key: crypto.KeyObject) => (key.type === 'public' ? key : crypto.createPublicKey(key))
+export const spkiDer = (key: crypto.KeyObject) => publicOf(key).export({ type: 'spki', format: 'der' })
+export const spkiPem = (key: crypto.KeyObject) => publicOf(key).export({ type: 'spki', format: 'pem' }).toString()
 export const pkcs8Pem = (key: crypto.KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString()
 
 /** A key pair from the fields of one entry: the public part derived from the private one, or checked against it. */
