@@ -132,6 +132,16 @@ function openPkcs12(bytes: Buffer, password: string, fields: Fields) {
   } catch (err) {
     throw corrupt(fields, 'PKCS#12', (err as Error).message)
   }
+  // certificates with neither a key id nor a name are the chain of the one private key, when there is one
+  const keyed = [...groups.values()].filter((g) => g.privateKey)
+  if (keyed.length === 1) {
+    for (const [id, group] of groups) {
+      if (id.startsWith('bag:') && !group.alias && !group.privateKey) {
+        keyed[0]!.chain.push(...group.chain)
+        groups.delete(id)
+      }
+    }
+  }
   const material: OpenedKeystore['material'] = new Map()
   let n = 0
   for (const group of groups.values()) {
