@@ -30,6 +30,7 @@ import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorD
 import { automationResolvers } from './modules/environments-rest/graphql.js'
 import { ApiProxyAutomationResolver, ApiProxyGroupResolver } from './modules/apiproxies/automation-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
+import { TrustMaterialResolver } from './modules/keys/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -74,6 +75,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyAutomationResolver,
   ApiProxyGroupResolver,
   CredentialRoleResolver,
+  TrustMaterialResolver,
 ]
 
 /**
