@@ -22,6 +22,7 @@ import { automationRoutes } from './modules/environments/rest.js'
 import { automationProxyRoutes } from './modules/apiproxies/proxies/rest-proxies.js'
 import { policyRoutes } from './modules/apiproxies/policies/rest-policies.js'
 import { groupRoutes } from './modules/apiproxies/groups/rest-groups.js'
+import { keysRoutes } from './modules/keys/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -49,4 +50,5 @@ export const routeTables: RouteDef[] = [
   ...automationProxyRoutes,
   ...policyRoutes,
   ...groupRoutes,
+  ...keysRoutes,
 ]

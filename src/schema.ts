@@ -32,6 +32,7 @@ import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automat
 import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
+import { TrustMaterialResolver } from './modules/keys/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -77,6 +78,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
   CredentialRoleResolver,
+  TrustMaterialResolver,
 ]
 
 /**

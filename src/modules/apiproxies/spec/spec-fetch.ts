@@ -14,6 +14,12 @@ export interface SpecFetchOptions {
   allowPrivateAddresses: boolean
   timeoutMs: number
   headers?: { headerName: string; headerValue: string }[]
+  /** the request field errors name (default specUrl) */
+  field?: string
+  /** the largest body read (default the API document limit) */
+  maxBytes?: number
+  /** a bound on connecting alone, within timeoutMs (default none but timeoutMs) */
+  connectTimeoutMs?: number
 }
 
 const MAX_REDIRECTS = 3
@@ -34,9 +40,10 @@ export function isNonPublicAddress(address: string): boolean {
   return blocked.check(address, family === 6 ? 'ipv6' : 'ipv4')
 }
 
-const refused = (message: string) => malformed(`specUrl: ${message}`, { field: 'specUrl' })
+const refusedAs = (field: string) => (message: string) => malformed(`${field}: ${message}`, { field })
 
-function checkedUrl(raw: string, allowPrivate: boolean): URL {
+function checkedUrl(raw: string, allowPrivate: boolean, field = 'specUrl'): URL {
+  const refused = refusedAs(field)
   if (!URL.canParse(raw)) throw refused('must be an absolute http(s) URL')
   const url = new URL(raw)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`scheme '${url.protocol.replace(':', '')}' is not allowed; use http or https`)
@@ -66,6 +73,8 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
 interface Answer { status: number; location: string | null; body: Buffer }
 
 function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<Answer> {
+  const refused = refusedAs(opts.field ?? 'specUrl')
+  const maxBytes = opts.maxBytes ?? MAX_DOCUMENT_TEXT
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now()
     if (remaining <= 0) return reject(refused(`did not answer within ${opts.timeoutMs} ms`))
@@ -82,9 +91,9 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
       let size = 0
       res.on('data', (c: Buffer) => {
         size += c.length
-        if (size > MAX_DOCUMENT_TEXT) {
+        if (size > maxBytes) {
           req.destroy()
-          reject(refused(`the document is larger than ${MAX_DOCUMENT_TEXT} bytes`))
+          reject(refused(`the document is larger than ${maxBytes} bytes`))
         } else chunks.push(c)
       })
       res.on('end', () => resolve({ status, location: null, body: Buffer.concat(chunks) }))
@@ -94,7 +103,15 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
       req.destroy()
       reject(refused(`did not answer within ${opts.timeoutMs} ms`))
     }, remaining)
-    req.on('close', () => clearTimeout(timer))
+    const connectTimer = opts.connectTimeoutMs === undefined ? undefined : setTimeout(() => {
+      req.destroy()
+      reject(refused(`did not connect within ${opts.connectTimeoutMs} ms`))
+    }, Math.min(opts.connectTimeoutMs, remaining))
+    req.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)))
+    req.on('close', () => {
+      clearTimeout(timer)
+      clearTimeout(connectTimer)
+    })
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer)
       reject(refused(err.code === 'ENONPUBLIC' ? err.message : `could not be fetched: ${err.message}`))
@@ -106,12 +123,14 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
 /** The text of the document at `rawUrl` (a 2xx answer), or a 400 naming specUrl and the reason. */
 export async function fetchSpecDocument(rawUrl: string, opts: SpecFetchOptions): Promise<string> {
   const deadline = Date.now() + opts.timeoutMs
-  let url = checkedUrl(rawUrl, opts.allowPrivateAddresses)
+  const field = opts.field ?? 'specUrl'
+  const refused = refusedAs(field)
+  let url = checkedUrl(rawUrl, opts.allowPrivateAddresses, field)
   for (let hop = 0; ; hop++) {
     const answer = await request(url, opts, deadline)
     if (answer.location !== null) {
       if (hop >= MAX_REDIRECTS) throw refused(`more than ${MAX_REDIRECTS} redirects`)
-      const next = checkedUrl(new URL(answer.location, url).toString(), opts.allowPrivateAddresses)
+      const next = checkedUrl(new URL(answer.location, url).toString(), opts.allowPrivateAddresses, field)
       // the caller's authorization headers are for the origin it named, not for wherever that redirects
       if (next.origin !== url.origin) opts = { ...opts, headers: [] }
       url = next

@@ -1,0 +1,133 @@
+import type { Prisma, StoredObject } from '../../generated/prisma/client.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import { can, type PermissionLevel, type ProjectAccess } from '../../platform/auth/permissions.js'
+import type { Deps, Tx } from '../../platform/context.js'
+import { notDeployed } from '../../platform/deploy/project.js'
+import type { DeployEnvironment, DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { DomainError, malformed } from '../../platform/errors/domain-error.js'
+import { authorizeInProject } from '../../platform/scope/project-scope.js'
+import { objectName } from '../../platform/validation/common.js'
+
+// Certificates, keys, keystores and JWKs are the kinds of the exportable type CERTIFICATE (RUNTIME.md §3): they
+// live as stored objects (type CERTIFICATE, kind CERTIFICATE / CRYPTO_KEY_INFO / KEY_STORE / JWK) so that the
+// bootstrap, export/transfer and the references of other objects (webhook trust stores) see the very objects
+// this module manages. Their asset category is CERTIFICATE: VIEW reads, MANAGE writes, DEPLOY_UNDEPLOY pushes.
+
+export const CATEGORY = 'CERTIFICATE'
+export const TYPE = 'CERTIFICATE'
+export type TrustKind = 'CERTIFICATE' | 'CRYPTO_KEY_INFO' | 'KEY_STORE' | 'JWK'
+
+export const trustAccess = (deps: Deps, actor: Actor, projectName: string, level: PermissionLevel) =>
+  authorizeInProject(deps.prisma, actor, projectName, CATEGORY, level)
+
+export const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+export const contentOf = (row: StoredObject): Record<string, unknown> => (isRecord(row.content) ? row.content : {})
+export const environmentsOf = (row: StoredObject): Record<string, Record<string, unknown>> => {
+  const envs = contentOf(row).environments
+  return isRecord(envs) ? (Object.fromEntries(Object.entries(envs).filter(([, v]) => isRecord(v))) as Record<string, Record<string, unknown>>) : {}
+}
+
+export const findObject = (db: Tx, projectId: string, kind: TrustKind, name: string) =>
+  db.storedObject.findUnique({ where: { projectId_type_kind_name: { projectId, type: TYPE, kind, name } } })
+
+export const listObjects = (db: Tx, projectId: string, kind: TrustKind) =>
+  db.storedObject.findMany({ where: { projectId, type: TYPE, kind }, orderBy: [{ name: 'asc' }, { id: 'asc' }] })
+
+export async function createObject(db: Tx, projectId: string, kind: TrustKind, name: string, content: Record<string, unknown>, exists: () => Error) {
+  try {
+    return await db.storedObject.create({ data: { projectId, type: TYPE, kind, name, content: content as Prisma.InputJsonValue } })
+  } catch (err) {
+    if ((err as { code?: string }).code === 'P2002') throw exists()
+    throw err
+  }
+}
+
+export async function updateObject(db: Tx, row: StoredObject, content: Record<string, unknown>, name = row.name, exists?: () => Error) {
+  try {
+    return await db.storedObject.update({ where: { id: row.id }, data: { name, content: content as Prisma.InputJsonValue, revision: { increment: 1 } } })
+  } catch (err) {
+    if ((err as { code?: string }).code === 'P2002' && exists) throw exists()
+    throw err
+  }
+}
+
+/** A name from a path or body: blank is `<field> value can not be empty!` as the pages word it. */
+export function requiredName(value: unknown, field: string, emptyMessage = `${field} value can not be empty!`): string {
+  if (typeof value !== 'string' || !value.trim()) throw malformed(emptyMessage, { field })
+  const parsed = objectName.safeParse(value)
+  if (!parsed.success) throw malformed(`${field} must be a name without / \\ ? # % or control characters, at most 200 characters`, { field })
+  return parsed.data
+}
+
+export const optionalText = (value: unknown, field: string, max = 2000): string => {
+  if (value === undefined || value === null) return ''
+  if (typeof value !== 'string') throw malformed(`${field} must be a string`, { field })
+  if (value.length > max) throw malformed(`${field} must be at most ${max} characters`, { field })
+  return value
+}
+
+export const requiredString = (value: unknown, field: string): string => {
+  if (typeof value !== 'string' || !value.trim()) throw malformed(`${field} value can not be empty!`, { field })
+  return value
+}
+
+export const requireBody = (raw: unknown): Record<string, unknown> => {
+  if (!isRecord(raw)) throw malformed('Request body must be a JSON object', { reason: 'bodyRequired' })
+  return raw
+}
+
+export interface ProjectEnvironment extends DeployEnvironment { id: string }
+
+/** The environments of the project, by name. */
+export async function environmentsOfProject(db: Tx, projectId: string): Promise<ProjectEnvironment[]> {
+  const links = await db.projectEnvironment.findMany({ where: { projectId }, include: { environment: true } })
+  return links.map((l) => ({ id: l.environment.id, name: l.environment.name, workerUrls: l.environment.workerUrls })).sort((a, b) => a.name.localeCompare(b.name))
+}
+
+export const environmentNotFound = (name: string) =>
+  new DomainError('validation', 'environmentNotFound', `Environment (${name}) is not found or user does not have privilege to access it!`, { field: 'environmentName', environment: name })
+
+/** Each name must be an environment of the project. */
+export function pickEnvironment(envs: ProjectEnvironment[], name: string): ProjectEnvironment {
+  const env = envs.find((e) => e.name === name.trim())
+  if (!env) throw environmentNotFound(name.trim())
+  return env
+}
+
+export interface EnvironmentPush {
+  env: DeployEnvironment
+  action: 'DEPLOY' | 'UNDEPLOY'
+  config: unknown
+}
+
+/**
+ * Pushes one object to its environments, each with its own config (a certificate differs per environment),
+ * in parallel; one outcome for them all. Without DEPLOY_UNDEPLOY the change stays saved and every
+ * environment says why it was not pushed.
+ */
+export async function pushPerEnvironment(deps: Deps, access: ProjectAccess, kind: string, name: string, revision: number, pushes: EnvironmentPush[]): Promise<DeploymentOutcome> {
+  if (!can(access, CATEGORY, 'DEPLOY_UNDEPLOY')) {
+    return notDeployed(pushes.map((p) => p.env), `deploying needs ${CATEGORY} DEPLOY_UNDEPLOY in project '${access.project.name}'`)
+  }
+  const started = Date.now()
+  const outcomes = await Promise.all(
+    pushes.map((p) => deps.deployer.push([p.env], { action: p.action, project: access.project.name, kind, name, revision, config: p.config })),
+  )
+  const environmentResults = outcomes.flatMap((o) => o.environmentResults)
+  const failed = environmentResults.filter((r) => !r.success)
+  const undeploysOnly = pushes.length > 0 && pushes.every((p) => p.action === 'UNDEPLOY')
+  return {
+    success: failed.length === 0,
+    message: failed.length === 0
+      ? `${undeploysOnly ? 'Undeployed from' : 'Deployed to'} ${environmentResults.length} environment(s)`
+      : `Failed in ${failed.length} of ${environmentResults.length} environment(s): ${failed.map((f) => f.environmentName).join(', ')}`,
+    responseTimeMs: Date.now() - started,
+    environmentResults,
+  }
+}
+
+/** Sealed with the master key; never serialised back out. */
+export const seal = (deps: Deps, value: string) => deps.keyring.encrypt(value)
+/** A stored secret may be sealed (every write of this module, an import) or clear (a bootstrap file). */
+export const unseal = (deps: Deps, value: unknown): string | null =>
+  typeof value !== 'string' || !value ? null : deps.keyring.knows(value) ? deps.keyring.decrypt(value) : value
