@@ -29,6 +29,9 @@ const envSchema = z.object({
   /** specUrl fetches (API proxies from a URL): loopback and private addresses only when 'true' */
   SPEC_FETCH_ALLOW_PRIVATE: z.enum(['true', 'false', '']).default('false'),
   SPEC_FETCH_TIMEOUT_MS: intFromEnv(10_000, 1),
+  /** connection tests (…/connections/{name}/test): loopback and private addresses only when 'true' */
+  CONNECTION_TEST_ALLOW_PRIVATE: z.enum(['true', 'false', '']).default('false'),
+  CONNECTION_TEST_TIMEOUT_MS: intFromEnv(5000, 1),
 })
 
 export interface Config {
@@ -44,6 +47,7 @@ export interface Config {
   outboxPollIntervalMs: number
   auditRetentionDays: number
   specFetch: { allowPrivateAddresses: boolean; timeoutMs: number }
+  connectionTest: { allowPrivateAddresses: boolean; timeoutMs: number }
   authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
 }
 
@@ -70,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxPollIntervalMs: e.OUTBOX_POLL_INTERVAL_MS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     specFetch: { allowPrivateAddresses: e.SPEC_FETCH_ALLOW_PRIVATE === 'true', timeoutMs: e.SPEC_FETCH_TIMEOUT_MS },
+    connectionTest: { allowPrivateAddresses: e.CONNECTION_TEST_ALLOW_PRIVATE === 'true', timeoutMs: e.CONNECTION_TEST_TIMEOUT_MS },
     authThrottle: {
       maxFailuresPerUser: e.AUTH_MAX_FAILURES_PER_USER,
       maxFailuresPerAddress: e.AUTH_MAX_FAILURES_PER_ADDRESS,

@@ -23,6 +23,7 @@ import { automationProxyRoutes } from './modules/apiproxies/proxies/rest-proxies
 import { policyRoutes } from './modules/apiproxies/policies/rest-policies.js'
 import { groupRoutes } from './modules/apiproxies/groups/rest-groups.js'
 import { keysRoutes } from './modules/keys/rest.js'
+import { connectionRoutes } from './modules/connections/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -51,4 +52,5 @@ export const routeTables: RouteDef[] = [
   ...policyRoutes,
   ...groupRoutes,
   ...keysRoutes,
+  ...connectionRoutes,
 ]

@@ -33,6 +33,7 @@ import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
+import { ConnectionResolver } from './modules/connections/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -79,6 +80,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyGroupResolver,
   CredentialRoleResolver,
   TrustMaterialResolver,
+  ConnectionResolver,
 ]
 
 /**

@@ -138,7 +138,7 @@ const NULL_MEANINGFUL: Record<string, string[]> = { circuitBreaker: ['failureThr
 const dropNulls = (group: string, o: Record<string, unknown> | null | undefined) =>
   o == null ? undefined : Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || NULL_MEANINGFUL[group]?.includes(k)))
 
-function normalizeNested(input: WebhookConnectionInput): Record<string, unknown> {
+export function normalizeNested(input: WebhookConnectionInput): Record<string, unknown> {
   const out: Record<string, unknown> = { ...input }
   for (const g of NESTED) {
     const v = dropNulls(g, input[g] as Record<string, unknown> | undefined)
@@ -161,7 +161,7 @@ export interface WebhookConnectionView extends WebhookConnectionValues {
   writeStallGuardEnabled: boolean
 }
 
-function valuesOf(row: WebhookConnection): WebhookConnectionValues {
+export function valuesOf(row: WebhookConnection): WebhookConnectionValues {
   return {
     name: row.name,
     description: row.description,
@@ -206,7 +206,7 @@ export function toView(row: WebhookConnection): WebhookConnectionView {
   }
 }
 
-const toData = (v: WebhookConnectionValues) => ({
+export const toData = (v: WebhookConnectionValues) => ({
   ...v,
   headers: v.headers as Prisma.InputJsonValue,
   batching: v.batching as Prisma.InputJsonValue,
