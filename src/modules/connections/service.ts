@@ -174,3 +174,22 @@ export async function listConnections(db: Tx, actor: Actor, projectName: string,
 export async function loadConnection(db: Tx, access: ProjectAccess, name: string): Promise<StoredConnection> {
   return requireConnection(db, access.project.id, name)
 }
+
+/**
+ * Writes a typed connection from a transfer package inside the import's transaction (no push: the engine's
+ * afterImport pushes). The body is validated like a create; a secret the package does not carry keeps the
+ * stored value on REPLACE. Webhook connections travel as WEBHOOK_CONNECTION, not through here.
+ */
+export async function writeImportedConnection(tx: Tx, deps: Deps, access: ProjectAccess, body: Record<string, unknown>, replace: boolean): Promise<StoredConnection> {
+  const type = typeOfBody(body)
+  if (type === 'webhook') throw malformed('type: webhook connections travel as WEBHOOK_CONNECTION', { field: 'type' })
+  const current = replace ? await findConnection(tx, access.project.id, String(body.name ?? '')) : null
+  return uniqueName(String(body.name), () => write(tx, deps, access, type, body, current))
+}
+
+/** After an import: deploys the named typed connections that deploy to workers (one push). */
+export async function deployImportedConnections(deps: Deps, access: ProjectAccess, names: string[]): Promise<DeploymentOutcome | null> {
+  const rows = await deps.prisma.connection.findMany({ where: { projectId: access.project.id, nameKey: { in: names.map(keyOf) }, deployToWorker: true } })
+  if (!rows.length) return null
+  return pushConnection(deps, access, rows.map((row) => deployMessage(deps.keyring, { type: row.type as Exclude<ConnectionType, 'webhook'>, row })))
+}

@@ -1,3 +1,4 @@
+import { connectionTransferAdapter } from '../../connections/transfer-adapter.js'
 import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
 import { credentialAdapter } from './credentials.js'
@@ -9,7 +10,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, ...llmTransferAdapters]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters]
 
 let loading: Promise<void> | null = null
 

@@ -9,7 +9,9 @@ import type { AdapterContext, Advisory, ImportWriteOptions, ObjectRef, PortableO
  * is opaque JSON; what the transfer needs to know about it is declared here per type:
  * - secret fields: top-level content keys whose values are secrets (sealed at rest when imported);
  * - references: content keys naming other objects, plus the generic `dependsOn: [{ type, kind?, name }]`;
- * - CERTIFICATE objects keep per-environment data under `environments: { <environment name>: {…} }`.
+ * - CERTIFICATE objects keep per-environment data under `environments: { <environment name>: {…} }`; a secret
+ *   field inside one environment's data travels as the secret `environments/<environment name>/<field>`
+ *   (keys, keystores and JWKs of modules/keys seal their private parts per environment).
  */
 interface OpaqueTypeSpec {
   secretFields: string[]
@@ -20,7 +22,7 @@ interface OpaqueTypeSpec {
 
 export const OPAQUE_TYPE_SPECS: Record<string, OpaqueTypeSpec> = {
   IP_GROUP: { secretFields: [], references: {}, perEnvironment: false },
-  CERTIFICATE: { secretFields: ['privateKey', 'password', 'keyPassword'], references: {}, perEnvironment: true },
+  CERTIFICATE: { secretFields: ['privateKey', 'password', 'keyPassword', 'privateJwk', 'file'], references: {}, perEnvironment: true },
   GLOBAL_POLICY: { secretFields: [], references: { ipGroupNames: { type: 'IP_GROUP', kind: null } }, perEnvironment: false },
   API_CREATOR: { secretFields: [], references: {}, perEnvironment: false },
   IDENTITY_SERVICE: {
@@ -57,14 +59,38 @@ function referencesOf(type: string, content: Record<string, unknown>): ObjectRef
 
 export function toPortable(row: StoredObject, keyring: SecretKeyring): PortableObject {
   const spec = OPAQUE_TYPE_SPECS[row.type]
-  const content = isRecord(row.content) ? { ...row.content } : {}
+  const content: Record<string, unknown> = isRecord(row.content) ? { ...row.content } : {}
   const secrets: Record<string, string> = {}
   for (const field of spec?.secretFields ?? []) {
     const value = content[field]
     delete content[field]
     if (typeof value === 'string' && value !== '') secrets[field] = clearSecret(keyring, value)
   }
+  if (spec?.perEnvironment && isRecord(content.environments)) {
+    const environments: Record<string, unknown> = {}
+    for (const [env, entry] of Object.entries(content.environments)) {
+      if (!isRecord(entry)) continue
+      const copy = { ...entry }
+      for (const field of spec.secretFields) {
+        const value = copy[field]
+        delete copy[field]
+        if (typeof value === 'string' && value !== '') secrets[environmentSecret(env, field)] = clearSecret(keyring, value)
+      }
+      environments[env] = copy
+    }
+    content.environments = environments
+  }
   return { type: row.type, kind: row.kind || null, name: row.name, data: content, secrets, dependencies: referencesOf(row.type, content) }
+}
+
+const ENV_SECRET = 'environments/'
+const environmentSecret = (env: string, field: string) => `${ENV_SECRET}${env}/${field}`
+/** [environment, field] of a per-environment secret key; field names never hold a slash, environment names may */
+function parseEnvironmentSecret(key: string): [string, string] | null {
+  if (!key.startsWith(ENV_SECRET)) return null
+  const rest = key.slice(ENV_SECRET.length)
+  const cut = rest.lastIndexOf('/')
+  return cut > 0 ? [rest.slice(0, cut), rest.slice(cut + 1)] : null
 }
 
 /** MATCH_BY_NAME / OVERWRITE_ALL merge of a certificate's per-environment data (docs/transfer.md). */
@@ -85,8 +111,31 @@ export function mergeEnvironments(
 /** The content to store: the data, and the secrets sealed at rest. */
 function sealedContent(ctx: AdapterContext, object: PortableObject): Record<string, unknown> {
   const content: Record<string, unknown> = { ...object.data }
-  for (const [field, value] of Object.entries(object.secrets)) content[field] = ctx.deps.keyring.encrypt(value)
+  const environments: Record<string, unknown> = isRecord(content.environments) ? { ...content.environments } : {}
+  for (const [key, value] of Object.entries(object.secrets)) {
+    const perEnvironment = parseEnvironmentSecret(key)
+    if (!perEnvironment) {
+      content[key] = ctx.deps.keyring.encrypt(value)
+      continue
+    }
+    const [env, field] = perEnvironment
+    // a secret of an environment the package no longer names (e.g. dropped by the merge) has nowhere to go
+    if (isRecord(environments[env])) environments[env] = { ...environments[env], [field]: ctx.deps.keyring.encrypt(value) }
+  }
+  if (isRecord(content.environments)) content.environments = environments
   return content
+}
+
+/** Per-environment secrets the package does not carry keep the target's sealed value (secretHandling NONE). */
+function keepEnvironmentSecrets(spec: OpaqueTypeSpec, before: unknown, merged: Record<string, unknown>, carried: Record<string, string>) {
+  if (!isRecord(before)) return
+  for (const [env, entry] of Object.entries(merged)) {
+    const old = before[env]
+    if (!isRecord(entry) || !isRecord(old)) continue
+    for (const field of spec.secretFields) {
+      if (!(environmentSecret(env, field) in carried) && !(field in entry) && typeof old[field] === 'string') merged[env] = { ...(merged[env] as object), [field]: old[field] }
+    }
+  }
 }
 
 function opaqueAdapter(type: string): TransferAdapter {
@@ -139,7 +188,11 @@ function opaqueAdapter(type: string): TransferAdapter {
       ? (o, map) => {
           if (!isRecord(o.data.environments)) return o
           const environments = Object.fromEntries(Object.entries(o.data.environments).map(([env, v]) => [map(env), v]))
-          return { ...o, data: { ...o.data, environments } }
+          const secrets = Object.fromEntries(Object.entries(o.secrets).map(([key, v]) => {
+            const perEnvironment = parseEnvironmentSecret(key)
+            return [perEnvironment ? environmentSecret(map(perEnvironment[0]), perEnvironment[1]) : key, v]
+          }))
+          return { ...o, data: { ...o.data, environments }, secrets }
         }
       : undefined,
 
@@ -169,7 +222,10 @@ function opaqueAdapter(type: string): TransferAdapter {
       if (spec.perEnvironment) {
         const merged = mergeEnvironments(isRecord(before.environments) ? before.environments : undefined, isRecord(content.environments) ? content.environments : undefined, options)
         if (merged === undefined) delete content.environments
-        else content.environments = merged
+        else {
+          keepEnvironmentSecrets(spec, before.environments, merged, object.secrets)
+          content.environments = merged
+        }
       }
       await ctx.db.storedObject.update({
         where: { id: current.id },
