@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import dgram from 'node:dgram'
 import http from 'node:http'
 import net from 'node:net'
@@ -106,30 +107,53 @@ export async function httpServer(answer: (req: http.IncomingMessage, body: strin
   return { port, requests, close: () => closeServer(server) }
 }
 
-export const MARIADB_USER = { user: 'conn_test', password: 'conn-test-pass-1', database: 'conn_test' }
+export interface MariaDbAccount {
+  user: string
+  password: string
+  database: string
+  /** drops the account again */
+  drop(): Promise<void>
+}
 
 /**
- * Creates the MariaDB user and database the test connects with, as root over the local socket. Null (the
- * reason) when MariaDB is absent or root cannot log in there (a fresh CI machine without MariaDB).
+ * Creates a MariaDB account and database for one test run, as root over the local socket. The account's name is
+ * new for each run: runs on one machine (the PGlite and PostgreSQL suites, other checkouts) share its MariaDB, and
+ * one run re-creating or dropping a shared account while another connects with it made the outcome depend on timing.
+ * Returns the reason instead when MariaDB is absent or root cannot log in there (a fresh CI machine without MariaDB).
  */
-export async function prepareMariaDb(): Promise<string | null> {
+export async function prepareMariaDb(): Promise<MariaDbAccount | string> {
   if (!(await portOpen(3306))) return 'MariaDB does not listen on 127.0.0.1:3306'
+  const asRoot = () => mysql.createConnection({ socketPath: '/var/run/mysqld/mysqld.sock', user: 'root' })
   let root: mysql.Connection
   try {
-    root = await mysql.createConnection({ socketPath: '/var/run/mysqld/mysqld.sock', user: 'root' })
+    root = await asRoot()
   } catch (err) {
     return `cannot log in to MariaDB as root over /var/run/mysqld/mysqld.sock: ${(err as Error).message}`
   }
+  const user = `conn_test_${crypto.randomBytes(4).toString('hex')}`
+  const password = `pass-${crypto.randomBytes(8).toString('hex')}`
+  const database = 'conn_test'
+  const hosts = ['127.0.0.1', 'localhost']
   try {
-    const { user, password, database } = MARIADB_USER
     await root.query(`CREATE DATABASE IF NOT EXISTS ${database}`)
-    for (const host of ['127.0.0.1', 'localhost']) {
-      await root.query(`CREATE USER IF NOT EXISTS '${user}'@'${host}' IDENTIFIED BY '${password}'`)
-      await root.query(`ALTER USER '${user}'@'${host}' IDENTIFIED BY '${password}'`)
+    for (const host of hosts) {
+      await root.query(`CREATE USER '${user}'@'${host}' IDENTIFIED BY '${password}'`)
       await root.query(`GRANT SELECT ON ${database}.* TO '${user}'@'${host}'`)
     }
-    return null
   } finally {
     await root.end()
+  }
+  return {
+    user,
+    password,
+    database,
+    async drop() {
+      const conn = await asRoot()
+      try {
+        for (const host of hosts) await conn.query(`DROP USER IF EXISTS '${user}'@'${host}'`)
+      } finally {
+        await conn.end()
+      }
+    },
   }
 }
