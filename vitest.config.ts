@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { defineConfig } from 'vitest/config'
+import LongestFirstSequencer from './test/support/sequencer.js'
 
 const require = createRequire(import.meta.url)
 
@@ -12,6 +13,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     // PGlite is one in-process database per worker: two workers keep memory within the 2-core machine.
     maxWorkers: 2,
+    // One module graph per worker: the app (≈ 800 modules) is imported once per worker, not once per file. Every
+    // file starts its own service on its own database and closes it, so no state is shared through the modules.
+    isolate: false,
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -8,6 +8,7 @@ import { ensureBuilt, spawnService } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { benchTransfer } from './transfer.js'
 import { benchConsumerList } from './consumers.js'
+import { benchLists } from './lists.js'
 import { benchLimitBulk } from './limit-bulk.js'
 import { benchPresets } from './presets.js'
 import { benchApiProxies } from './apiproxies.js'
@@ -87,6 +88,7 @@ try {
 }
 await benchStartup()
 await benchConsumerList()
+await benchLists()
 await benchLimitBulk()
 await benchPresets()
 await benchApiProxies()

@@ -11,18 +11,21 @@ import type { Deps } from './platform/context.js'
 import { DomainError } from './platform/errors/domain-error.js'
 import { renderCommonError } from './platform/envelopes/common.js'
 import { Loaders, type GqlContext } from './platform/graphql/context.js'
-import { correlationIdOnErrors, formatGraphqlError } from './platform/graphql/errors.js'
+import { correlationIdOnErrors, formatGraphqlError, outageAnswers, unavailableContextError } from './platform/graphql/errors.js'
+import { isDatabaseOutage } from './platform/db/outage.js'
+import { outageMonitor } from './platform/db/outage-monitor.js'
 import { auditMutations } from './platform/graphql/audit.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { graphqlBodyGuard, operationLimits } from './platform/graphql/limits.js'
 import { graphqlMultipart } from './platform/graphql/upload.js'
-import { drainHttpServer } from './platform/http/drain.js'
+import { drainAwareness, drainHttpServer } from './platform/http/drain.js'
 import { closeAfterEarlyAnswer } from './platform/http/linger.js'
 import { buildOpenApi, openApiYaml } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
 import { mountRoutes } from './platform/http/router.js'
 import { routeTables } from './routes.js'
 import { buildGraphqlSchema } from './schema.js'
+import { serveSubscriptions } from './platform/graphql/subscriptions.js'
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version
 
@@ -40,6 +43,10 @@ async function graphqlActor(deps: Deps, req: Request) {
   try {
     return await authenticate(deps.prisma, token, 'graphql')
   } catch (err) {
+    if (isDatabaseOutage(err)) {
+      outageMonitor(deps).report(err)
+      throw unavailableContextError()
+    }
     if (!(err instanceof DomainError)) throw err
     throw new GraphQLError(err.message, { extensions: { code: 'UNAUTHENTICATED', errorKey: err.errorKey, params: {}, http: { status: 401 } } })
   }
@@ -58,10 +65,21 @@ export async function createApp(deps: Deps): Promise<App> {
   httpServer.headersTimeout = 66_000
 
   app.use(requestContext(deps.logger, deps.metrics))
+  const drain = drainAwareness()
+  app.use(drain.middleware)
   app.use(closeAfterEarlyAnswer())
-  app.get('/healthz', (_req, res) => {
+  const monitor = outageMonitor(deps)
+  // ready: started and not draining, and the database answers (a probe shared by concurrent checks, good for 1 s)
+  app.get('/healthz', async (_req, res) => {
     res.locals.routeTemplate = '/healthz'
-    res.status(ready ? 200 : 503).json({ status: ready ? 'UP' : 'DOWN' })
+    const database = ready ? await monitor.reachable() : undefined
+    const up = ready && database === true
+    res.status(up ? 200 : 503).json(database === false ? { status: 'DOWN', database: 'UNREACHABLE' } : { status: up ? 'UP' : 'DOWN' })
+  })
+  // alive: the process serves HTTP, whatever the database does (orchestrators restart on this one, not on /healthz)
+  app.get('/livez', (_req, res) => {
+    res.locals.routeTemplate = '/livez'
+    res.json({ status: 'UP' })
   })
   app.get('/metrics', async (_req, res) => {
     res.locals.routeTemplate = '/metrics'
@@ -82,14 +100,15 @@ export async function createApp(deps: Deps): Promise<App> {
   })
   mountRoutes(app, routeTables, deps)
 
+  const schema = await buildGraphqlSchema()
   const apollo = new ApolloServer<GqlContext>({
-    schema: await buildGraphqlSchema(),
+    schema,
     validationRules: operationLimits,
     formatError: formatGraphqlError,
     includeStacktraceInErrorResponses: false,
     // main.ts owns signal handling: drain HTTP, stop GraphQL, then close the database, in that order
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), correlationIdOnErrors, auditMutations],
+    plugins: [ApolloServerPluginLandingPageDisabled(), correlationIdOnErrors, auditMutations, outageAnswers((err) => monitor.report(err))],
   })
   await apollo.start()
   app.use(explorerRouter())
@@ -113,6 +132,9 @@ export async function createApp(deps: Deps): Promise<App> {
     }),
   )
 
+  // graphql-ws on the same port and path (issue 18 §3)
+  const subscriptions = serveSubscriptions(httpServer, schema, deps)
+
   app.use((req: Request, res: Response) => {
     const message = `No endpoint ${req.method} ${req.path}`
     if (req.path.startsWith('/apiops')) res.status(404).json({ status: 'FAILURE', resultMessage: message })
@@ -126,6 +148,9 @@ export async function createApp(deps: Deps): Promise<App> {
     },
     stop: async () => {
       ready = false
+      monitor.stop()
+      drain.begin()
+      await subscriptions.dispose()
       await drainHttpServer(httpServer)
       await apollo.stop()
     },

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { isLoopbackHost } from './platform/db/wire-server.js'
 
 const intFromEnv = (fallback: number, min: number) =>
   z.preprocess((v) => (v === undefined || v === '' ? fallback : Number(v)), z.number().int().min(min))
@@ -15,6 +16,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   GATEWAY_BOOTSTRAP: z.string().optional().or(z.literal('').transform(() => undefined)),
   GATEWAY_SECRET_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
+  /** RUNTIME.md §3.1: password of the first-run `admin`; unset: a random one in DATA_DIR/initial-admin-password */
+  GATEWAY_ADMIN_PASSWORD: z.string().optional().or(z.literal('').transform(() => undefined)),
   /** Older master keys, comma-separated base64, still accepted for decryption after a rotation. */
   GATEWAY_SECRET_KEY_PREVIOUS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -32,6 +35,9 @@ const envSchema = z.object({
   /** connection tests (…/connections/{name}/test): loopback and private addresses only when 'true' */
   CONNECTION_TEST_ALLOW_PRIVATE: z.enum(['true', 'false', '']).default('false'),
   CONNECTION_TEST_TIMEOUT_MS: intFromEnv(5000, 1),
+  /** serve the embedded database over the PostgreSQL wire protocol on this port (0: any free one); unset: not served */
+  EMBEDDED_PG_PORT: z.preprocess((v) => (v === undefined || v === '' ? undefined : Number(v)), z.number().int().min(0).max(65535).optional()),
+  EMBEDDED_PG_HOST: z.string().min(1).default('127.0.0.1'),
 })
 
 export interface Config {
@@ -41,6 +47,7 @@ export interface Config {
   dataDir: string
   bootstrapFile?: string
   secretKey?: string
+  adminPassword?: string
   previousSecretKeys: string[]
   logLevel: string
   deployTimeoutMs: number
@@ -49,6 +56,8 @@ export interface Config {
   specFetch: { allowPrivateAddresses: boolean; timeoutMs: number }
   connectionTest: { allowPrivateAddresses: boolean; timeoutMs: number }
   authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
+  /** the embedded database's wire server (issue 21): loopback only */
+  embeddedPg?: { host: string; port: number }
 }
 
 export class ConfigError extends Error {}
@@ -61,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`)
   }
   const e = parsed.data
+  if (e.EMBEDDED_PG_PORT !== undefined && !isLoopbackHost(e.EMBEDDED_PG_HOST))
+    throw new ConfigError(`Invalid environment variable EMBEDDED_PG_HOST: ${e.EMBEDDED_PG_HOST} is not a loopback address; the embedded database is served on loopback only (127.0.0.1, ::1 or localhost)`)
   return {
     port: e.PORT,
     host: e.HOST,
@@ -68,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     bootstrapFile: e.GATEWAY_BOOTSTRAP,
     secretKey: e.GATEWAY_SECRET_KEY,
+    adminPassword: e.GATEWAY_ADMIN_PASSWORD,
     previousSecretKeys: (e.GATEWAY_SECRET_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     deployTimeoutMs: e.DEPLOY_TIMEOUT_MS,
@@ -80,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFailuresPerAddress: e.AUTH_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS,
     },
+    embeddedPg: e.EMBEDDED_PG_PORT === undefined ? undefined : { host: e.EMBEDDED_PG_HOST, port: e.EMBEDDED_PG_PORT },
   }
 }

@@ -22,8 +22,12 @@ import { automationRoutes } from './modules/environments/rest.js'
 import { automationProxyRoutes } from './modules/apiproxies/proxies/rest-proxies.js'
 import { policyRoutes } from './modules/apiproxies/policies/rest-policies.js'
 import { groupRoutes } from './modules/apiproxies/groups/rest-groups.js'
+import { proxyEndpointRoutes } from './modules/apiproxies/endpoints/rest-endpoints.js'
+import { proxySettingsRoutes } from './modules/apiproxies/settings/rest-settings.js'
 import { keysRoutes } from './modules/keys/rest.js'
 import { connectionRoutes } from './modules/connections/rest.js'
+import { rlclRoutes } from './modules/rlcl/rest.js'
+import { reportRoutes } from './modules/reports/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -51,6 +55,10 @@ export const routeTables: RouteDef[] = [
   ...automationProxyRoutes,
   ...policyRoutes,
   ...groupRoutes,
+  ...proxyEndpointRoutes,
+  ...proxySettingsRoutes,
   ...keysRoutes,
   ...connectionRoutes,
+  ...rlclRoutes,
+  ...reportRoutes,
 ]

@@ -31,9 +31,12 @@ import { automationResolvers } from './modules/environments/graphql.js'
 import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automation-graphql.js'
 import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
+import { ApiProxySettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
+import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/endpoint-settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
 import { ConnectionResolver } from './modules/connections/graphql.js'
+import { EventSubscriptionResolver } from './modules/events/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -78,9 +81,12 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyAutomationResolver,
   ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
+  ApiProxySettingsResolver,
+  GatewayEndpointSettingsResolver,
   CredentialRoleResolver,
   TrustMaterialResolver,
   ConnectionResolver,
+  EventSubscriptionResolver,
 ]
 
 /**

@@ -5,6 +5,7 @@ import { applyBootstrap, parseBootstrap, readBootstrapFile } from './bootstrap/a
 import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
+import { startEventBus } from './platform/events/bus.js'
 import { createDeployer } from './platform/deploy/pusher.js'
 import { recordingDeployer } from './modules/environments/deployment-records.js'
 import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
@@ -20,6 +21,8 @@ export interface RunningService {
   url: string
   port: number
   deps: Deps
+  /** the embedded database's PostgreSQL wire server, when EMBEDDED_PG_PORT asked for one */
+  embeddedPg?: { host: string; port: number }
   /** drains in-flight requests, then closes the database */
   stop(): Promise<void>
 }
@@ -31,7 +34,7 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const started = Date.now()
   const keyring = loadKeyring(config, logger)
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPg: config.embeddedPg })
   try {
     const metrics = createMetrics()
     const deps: Deps = {
@@ -41,6 +44,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       metrics,
       config,
       deployer: recordingDeployer(createDeployer({ timeoutMs: config.deployTimeoutMs, logger, metrics }), db.prisma, logger),
+      events: await startEventBus(db.listen, logger),
     }
     // without a file this still creates the platform project, under the same lock
     const bootstrapStarted = Date.now()
@@ -63,16 +67,19 @@ export async function startService(config: Config, logger: Logger = createLogger
     const deliverer = startOutboxDeliverer(deps, outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, API_CLIENT_OUTBOX_HANDLERS))
     // durable bulk limit runs: interrupts runs whose worker died, then works through queued ones
     const bulkRunner = startLimitBulkRunner(deps, limitBulkRunnerSettings(process.env, config.deployTimeoutMs))
+    if (db.wire) logger.info({ embeddedPg: db.wire }, `embedded database served on ${db.wire.host}:${db.wire.port} (PostgreSQL wire protocol)`)
     logger.info({ url, database: db.kind, startupMs: Date.now() - started }, `listening on ${url}`)
     return {
       url,
       port,
       deps,
+      embeddedPg: db.wire,
       stop: async () => {
         // the deliverer finishes its delivery in flight before the database goes away
         auditRetention.stop()
         await Promise.all([app.stop(), deliverer.stop(), bulkRunner.stop()])
         logger.info('HTTP server drained, outbox deliverer stopped')
+        await deps.events?.close()
         await db.close()
         logger.info('database closed')
       },

@@ -7,6 +7,7 @@ import { BOOTSTRAP_ACTOR, identifierOf, recordAuditEventsInTx, type AuditEventIn
 import { DomainError } from '../platform/errors/domain-error.js'
 import { fieldPath } from '../platform/errors/validation.js'
 import { createUser } from '../modules/auth/users.js'
+import { ensureFirstRunAdmin } from '../modules/auth/first-run.js'
 import { newCredentialRow } from '../modules/credentials/service.js'
 import { findOrganization } from '../modules/projects/organizations.js'
 import { insertApiClient } from '../modules/identity/api-clients.js'
@@ -267,6 +268,13 @@ export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<B
       const projectRows = file.projects.length ? await tx.project.findMany({ where: { name: { in: file.projects.map((p) => p.name) } }, select: { id: true, name: true } }) : []
       const projects = new Map(projectRows.map((r) => [r.name, r.id]))
       for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, `$.projects[${i}]`, summary, projects)
+      // RUNTIME.md §3.1: after the file, so a file that lists users gets no extra one
+      if ((await ensureFirstRunAdmin(deps, tx)).created) {
+        summary.audit.push({
+          surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: null, operation: 'bootstrap.firstRunAdmin',
+          objectType: 'users', objectName: 'admin', outcome: 'SUCCEEDED', correlationId: summary.correlationId,
+        })
+      }
       await recordAuditEventsInTx(tx, summary.audit)
     },
     { timeout: 120_000, maxWait: 30_000 },

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js'
 import type { PrismaClient } from '../generated/prisma/client.js'
 import type { Deployer } from './deploy/pusher.js'
+import type { EventBus } from './events/bus.js'
 import type { Logger } from './http/logger.js'
 import type { Metrics } from './http/metrics.js'
 import type { SecretKeyring } from './secrets/keyring.js'
@@ -13,6 +14,8 @@ export interface Deps {
   logger: Logger
   metrics: Metrics
   config: Config
+  /** live events of every instance (LISTEN/NOTIFY); absent in a process that does not serve */
+  events?: EventBus
 }
 
 export type Db = PrismaClient

@@ -119,7 +119,9 @@ describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
     }
   })
 
-  it('keeps everything across a restart on the same data', async () => {
+  // Two starts of the bundle one after the other (each a node start and a PGlite open): under a loaded machine
+  // that is more than the suite's 60 s per test, so this test has a budget of its own, and waits for the exit.
+  it('keeps everything across a restart on the same data', { timeout: 240_000 }, async () => {
     const db = await freshDatabase()
     const file = writeBootstrap(db, sampleBootstrap({ dev: [] }))
     const first = spawnService(envFor(db, { GATEWAY_BOOTSTRAP: file }))
@@ -129,7 +131,7 @@ describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
     const reset = await fetch(`${url1}/apiops/projects/payments/credentials/shop-frontend/token/`, { method: 'DELETE', headers: { authorization: `Bearer ${bearer}` } })
     expect(reset.status).toBe(200)
     first.child.kill('SIGTERM')
-    const code = await Promise.race([first.exited, new Promise((r) => setTimeout(() => r('hung'), 20000))])
+    const code = await first.exited
     if (code !== 0) console.log(first.output())
     expect(code).toBe(0)
 

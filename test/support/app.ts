@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { createLogger } from '../../src/platform/http/logger.js'
 import { freshDatabase, type FreshDatabase } from './database.js'
+import { checkAnswer } from './openapi-check.js'
 
 export interface TestService extends RunningService {
   db: FreshDatabase
@@ -49,7 +50,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   }
   const config = loadConfig(env)
   const service = await startService(config, createLogger(config.logLevel))
-  const http = (pathname: string, init?: RequestInit) => fetch(service.url + pathname, init)
+  const http = async (pathname: string, init?: RequestInit) => {
+    const res = await fetch(service.url + pathname, init)
+    await checkAnswer(init?.method ?? 'GET', service.url + pathname, res)
+    return res
+  }
   const graphql = async (query: string, variables?: Record<string, unknown>, token?: string) => {
     const res = await http('/graphql', {
       method: 'POST',

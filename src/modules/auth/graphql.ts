@@ -44,7 +44,7 @@ export class IssuedTokenType {
 export class CreateUserInputType {
   @Field(() => String) username: string
   @Field(() => String) password: string
-  @Field(() => String, { nullable: true, description: 'ADMIN or USER (default)' }) role?: 'ADMIN' | 'USER'
+  @Field(() => String, { nullable: true, description: 'ADMIN, ANALYZER (reads every project, changes nothing) or USER (default)' }) role?: 'ADMIN' | 'ANALYZER' | 'USER'
   @Field(() => Boolean, { nullable: true }) locked?: boolean
   @Field(() => Boolean, { nullable: true }) enabled?: boolean
   @Field(() => Int, { nullable: true }) tokenLifetimeSeconds?: number | null
@@ -53,7 +53,7 @@ export class CreateUserInputType {
 @InputType('UpdateUserInput')
 export class UpdateUserInputType {
   @Field(() => String, { nullable: true }) password?: string
-  @Field(() => String, { nullable: true }) role?: 'ADMIN' | 'USER'
+  @Field(() => String, { nullable: true }) role?: 'ADMIN' | 'ANALYZER' | 'USER'
   @Field(() => Boolean, { nullable: true }) locked?: boolean
   @Field(() => Boolean, { nullable: true }) enabled?: boolean
   @Field(() => Int, { nullable: true }) tokenLifetimeSeconds?: number | null
@@ -118,7 +118,7 @@ export class UserResolver {
 
   @Mutation(() => UserType, { description: 'Locking or disabling stops every token of the user on its next call' })
   async updateUser(@Ctx() ctx: GqlContext, @Arg('username', () => String) username: string, @Arg('input', () => UpdateUserInputType) input: UpdateUserInputType) {
-    return updateUser(ctx.deps.prisma, requireViewer(ctx), username, withoutNulls(input, ['tokenLifetimeSeconds']))
+    return updateUser(ctx.deps.prisma, requireViewer(ctx), username, withoutNulls(input, ['tokenLifetimeSeconds']), ctx.deps.config.dataDir)
   }
 
   @Mutation(() => Boolean)

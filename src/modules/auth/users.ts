@@ -8,6 +8,7 @@ import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { orderByFor, parsePaging, findPage, type PagingQuery, containsText } from '../../platform/envelopes/paging.js'
 import { objectName } from '../../platform/validation/common.js'
+import { forgetInitialPassword } from './first-run.js'
 
 const password = z.string().min(1, 'must not be empty').max(1024)
 const tokenLifetimeSeconds = z.number().int().min(1).nullable()
@@ -15,7 +16,7 @@ const tokenLifetimeSeconds = z.number().int().min(1).nullable()
 export const createUserInput = z.object({
   username: objectName,
   password,
-  role: z.enum(['ADMIN', 'USER']).default('USER'),
+  role: z.enum(['ADMIN', 'ANALYZER', 'USER']).default('USER'),
   locked: z.boolean().default(false),
   enabled: z.boolean().default(true),
   tokenLifetimeSeconds: tokenLifetimeSeconds.optional(),
@@ -24,7 +25,7 @@ export type CreateUserInput = z.input<typeof createUserInput>
 
 export const updateUserInput = z.object({
   password: password.optional(),
-  role: z.enum(['ADMIN', 'USER']).optional(),
+  role: z.enum(['ADMIN', 'ANALYZER', 'USER']).optional(),
   locked: z.boolean().optional(),
   enabled: z.boolean().optional(),
   tokenLifetimeSeconds: tokenLifetimeSeconds.optional(),
@@ -46,7 +47,7 @@ export async function createUser(db: Tx, actor: Actor, raw: CreateUserInput) {
 }
 
 /** Locking or disabling takes effect on the user's next call with any token (checked per request). */
-export async function updateUser(db: Tx, actor: Actor, username: string, raw: UpdateUserInput) {
+export async function updateUser(db: Tx, actor: Actor, username: string, raw: UpdateUserInput, dataDir?: string) {
   requireSystemAdmin(actor)
   const input = parseInput(updateUserInput, raw)
   const user = await db.user.findUnique({ where: { username } })
@@ -54,7 +55,9 @@ export async function updateUser(db: Tx, actor: Actor, username: string, raw: Up
   const { password: clear, ...rest } = input
   const data: Prisma.UserUpdateInput = { ...rest }
   if (clear !== undefined) data.passwordHash = await hashPassword(clear)
-  return db.user.update({ where: { id: user.id }, data })
+  const updated = await db.user.update({ where: { id: user.id }, data })
+  if (clear !== undefined) forgetInitialPassword(dataDir, username) // RUNTIME.md §3.1
+  return updated
 }
 
 export async function deleteUser(db: Tx, actor: Actor, username: string): Promise<boolean> {

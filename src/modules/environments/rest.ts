@@ -1,10 +1,27 @@
 import { legacyList } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../platform/http/routes.js'
+import { fileBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { z } from 'zod'
 import { envVarRoutes } from '../envvars/rest.js'
 import { ipGroupRoutes } from '../objects/ip-groups-rest.js'
 import { listAllEnvironments, listProjectEnvironments, listVisibleProjects } from './service.js'
 
 const TOKEN_401 = 'missing, invalid, expired or revoked token'
+
+/** A project as GET /apiops/projects/ lists it. */
+const projectItem = z.object({ name: z.string(), description: z.string().nullable() }).meta({ id: 'ProjectSummary' })
+/** An environment with its deployment state (EnvironmentView). */
+const environmentItem = z
+  .object({
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.string(),
+    status: z.enum(['PUBLISHED', 'UNPUBLISHED', 'REPUBLISH_REQUIRED']),
+    accessUrl: z.string().nullable(),
+    deployed: z.boolean(),
+    redeployRequired: z.boolean(),
+  })
+  .meta({ id: 'EnvironmentState' })
 
 const plainText = (text: string) => ({ body: Buffer.from(text, 'utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } })
 
@@ -18,6 +35,7 @@ const projectEnvironmentRoutes = defineRoutes([
     tag: 'projects',
     summary: 'List the projects the caller can see (permission: project membership; a system administrator sees all)',
     responses: { 200: 'status SUCCESS, resultList[] of name and description, resultCount', 401: TOKEN_401 },
+    response: legacyListBody(projectItem),
     async handle(ctx) {
       return { body: legacyList(await listVisibleProjects(ctx.deps.prisma, requireActor(ctx))) }
     },
@@ -34,6 +52,7 @@ const projectEnvironmentRoutes = defineRoutes([
       400: 'caller not a system administrator',
       401: TOKEN_401,
     },
+    response: legacyListBody(environmentItem, { success: z.literal(true) }),
     async handle(ctx) {
       return { body: { success: true, ...legacyList(await listAllEnvironments(ctx.deps.prisma, requireActor(ctx))) } }
     },
@@ -50,6 +69,7 @@ const projectEnvironmentRoutes = defineRoutes([
       400: 'project not found or the caller is not a member of it',
       401: TOKEN_401,
     },
+    response: legacyListBody(environmentItem, { success: z.literal(true) }),
     async handle(ctx, input) {
       return { body: { success: true, ...legacyList(await listProjectEnvironments(ctx.deps.prisma, requireActor(ctx), input.params.projectName)) } }
     },
@@ -62,6 +82,7 @@ const projectEnvironmentRoutes = defineRoutes([
     tag: 'test',
     summary: 'Plain text OK when the management API is up (no token needed)',
     responses: { 200: 'text/plain OK' },
+    response: fileBody('text/plain'),
     async handle() {
       return plainText('OK')
     },
@@ -74,6 +95,7 @@ const projectEnvironmentRoutes = defineRoutes([
     tag: 'test',
     summary: 'Plain text "Hello {name}" for a valid token: checks a token works (permission: any valid token)',
     responses: { 200: 'text/plain Hello {name}', 401: TOKEN_401 },
+    response: fileBody('text/plain'),
     async handle(_ctx, input) {
       return plainText(`Hello ${input.params.name}`)
     },

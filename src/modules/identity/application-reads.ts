@@ -5,6 +5,7 @@ import type { Tx } from '../../platform/context.js'
 import { findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { countedRows, onlyScope } from '../../platform/db/list-count.js'
 import { limitAssignmentsOfApplication } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { containsText, organizationIdFilter, textFilter } from './list-filters.js'
@@ -43,8 +44,9 @@ export async function listApplicationViews(db: Tx, actor: Actor, projectName: st
     orderBy: orderByFor(page, 'name'),
     keys: async (window) => (await db.application.findMany({ where, select: { name: true }, ...window })).map((a) => a.name),
     rows: (names) => db.application.findMany({ where: { projectId: project.id, name: { in: names } }, include: applicationInclude }),
+    firstRows: (window) => db.application.findMany({ where, include: applicationInclude, ...window }),
     keyOf: (a) => a.name,
-    count: () => db.application.count({ where }),
+    count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Application', [project.id]) : db.application.count({ where })),
   })
 }
 

@@ -5,6 +5,7 @@ import type { Tx } from '../../platform/context.js'
 import { findPageByKeys, orderByFor, parsePaging, type PageRequest, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { countedRows, onlyScope } from '../../platform/db/list-count.js'
 import { limitAssignmentsOfConsumer } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
@@ -54,8 +55,10 @@ export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: P
     orderBy: orderByFor(page, 'username'),
     keys: async (window) => (await db.credential.findMany({ where, select: { username: true }, ...window })).map((c) => c.username),
     rows: (usernames) => db.credential.findMany({ where: { username: { in: usernames } }, include: consumerInclude }),
+    firstRows: (window) => db.credential.findMany({ where, include: consumerInclude, ...window }),
     keyOf: (c) => c.username,
-    count: () => db.credential.count({ where }),
+    // the whole project's list: the trigger-kept counter; a filtered list counts its (index-found) matches
+    count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [where.projectId as string]) : db.credential.count({ where })),
   })
 }
 

@@ -1,3 +1,6 @@
+import { z } from 'zod'
+import { pageBody, plainBody, type ResponseBody } from '../../platform/http/response-schemas.js'
+import { apiClientSummarySchema, applicationSchema, consumerSchema, entitlementSchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteContext, type RouteDef } from '../../platform/http/routes.js'
 import {
   applicationApiClients, applicationEntitlements, applicationFilters, applicationLimitAssignments, getApplicationByKey, listApplicationViews,
@@ -23,9 +26,9 @@ type SubResourceRead = (ctx: RouteContext, projectName: string, key: string) => 
 
 /** The three array sub-resources of one kind of subject: api-clients, entitlements, limit-assignments. */
 function subResourceRoutes(prefix: string, keyParam: string, noun: string, reads: Record<'apiClients' | 'entitlements' | 'limitAssignments', SubResourceRead>): RouteDef[] {
-  const subs: { path: string; summary: string; read: SubResourceRead }[] = [
-    { path: 'api-clients', summary: `API client summaries of the ${noun}`, read: reads.apiClients },
-    { path: 'entitlements', summary: `Entitlements of the ${noun}, ended ones included`, read: reads.entitlements },
+  const subs: { path: string; summary: string; read: SubResourceRead; response?: ResponseBody }[] = [
+    { path: 'api-clients', summary: `API client summaries of the ${noun}`, read: reads.apiClients, response: plainBody(z.array(apiClientSummarySchema)) },
+    { path: 'entitlements', summary: `Entitlements of the ${noun}, ended ones included`, read: reads.entitlements, response: plainBody(z.array(entitlementSchema)) },
     { path: 'limit-assignments', summary: `Limit assignments of the ${noun}`, read: reads.limitAssignments },
   ]
   return subs.map((sub) => ({
@@ -36,6 +39,7 @@ function subResourceRoutes(prefix: string, keyParam: string, noun: string, reads
     tag: 'identity',
     summary: sub.summary,
     responses: { 200: 'an array', ...refusals },
+    ...(sub.response ? { response: sub.response } : {}),
     async handle(ctx, input) {
       return { body: await sub.read(ctx, input.params.projectName, input.params[keyParam]) }
     },
@@ -54,6 +58,7 @@ export const identityReadRoutes = defineRoutes([
     summary: 'Consumers of the project, paged (sort username, fullName or enabled; default username,asc)',
     query: consumerFilters.extend(pagingQueryDocs),
     responses: { 200: 'paged envelope of consumers', ...refusals },
+    response: pageBody(consumerSchema),
     async handle(ctx, input) {
       const page = await listConsumers(db(ctx), requireActor(ctx), input.params.projectName, input.query)
       return { body: { ...page, items: page.items.map(consumerView) } }
@@ -67,6 +72,7 @@ export const identityReadRoutes = defineRoutes([
     tag: 'identity',
     summary: 'One consumer',
     responses: { 200: 'the consumer', ...refusals },
+    response: plainBody(consumerSchema),
     async handle(ctx, input) {
       return { body: consumerView(await getConsumer(db(ctx), requireActor(ctx), input.params.projectName, input.params.consumerKey)) }
     },
@@ -85,6 +91,7 @@ export const identityReadRoutes = defineRoutes([
     summary: 'Applications of the project, paged (sort name or appStatus; default name,asc)',
     query: applicationFilters.extend(pagingQueryDocs),
     responses: { 200: 'paged envelope of applications', ...refusals },
+    response: pageBody(applicationSchema),
     async handle(ctx, input) {
       const page = await listApplicationViews(db(ctx), requireActor(ctx), input.params.projectName, input.query)
       return { body: { ...page, items: page.items.map(applicationView) } }
@@ -98,6 +105,7 @@ export const identityReadRoutes = defineRoutes([
     tag: 'identity',
     summary: 'One application',
     responses: { 200: 'the application', ...refusals },
+    response: plainBody(applicationSchema),
     async handle(ctx, input) {
       return { body: applicationView(await getApplicationByKey(db(ctx), requireActor(ctx), input.params.projectName, input.params.applicationKey)) }
     },

@@ -5,6 +5,7 @@ import { asMalformedReason, DomainError, malformed, malformedReason } from '../.
 import { parseInput } from '../../platform/errors/validation.js'
 import { sha256Hex } from '../../platform/hashing/canonical.js'
 import { claimIdempotencyKey, completeClaim, releaseClaim, type Claim } from '../../platform/idempotency/claims.js'
+import { settleWhenReachable } from '../../platform/db/outage.js'
 import { analysePackage, existsInTarget, objectView, transferContext, type Analysis, type ImportSource, type PlannedObject } from './analysis.js'
 import { checkFormatVersion } from './errors.js'
 import { findAdapter, refKey, refLabel, type AdapterContext, type Advisory, type ImportWriteOptions, type ObjectRef, type TransferAdapter } from './registry.js'
@@ -161,11 +162,14 @@ export async function runTransferImport(
     mapEnvironments(analysis, options)
     claim ??= await claimIdempotencyKey(deps.prisma, claimRequest)
     const result = await importAnalysed(deps, ctx, analysis, options, advisories)
-    await completeClaim(deps.prisma, claim, `${analysis.type}:${result.imported.map((i) => i.name).join(',')}`.slice(0, 500))
+    const done = claim
+    // the import is committed: a claim that cannot be completed during an outage is completed when the database is back
+    await settleWhenReachable(() => completeClaim(deps.prisma, done, `${analysis.type}:${result.imported.map((i) => i.name).join(',')}`.slice(0, 500)))
     return result
   } catch (err) {
     // a claim taken by this call is released on any failure (engine errors included), so the client may retry
-    if (claim) await releaseClaim(deps.prisma, claim)
+    const taken = claim
+    if (taken) await settleWhenReachable(() => releaseClaim(deps.prisma, taken))
     throw err
   }
 }

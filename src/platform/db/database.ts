@@ -12,7 +12,9 @@ import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { PrismaClient } from '../../generated/prisma/client.js'
 import { auditedAdapter } from '../audit/audited-adapter.js'
 import { runMigrations } from './migrate.js'
+import { retryingReads } from './read-retry.js'
 import { pgliteExtensions } from './pglite-extensions.js'
+import { startWireServer, type WireServer } from './wire-server.js'
 
 export { pgliteExtensions }
 
@@ -21,7 +23,21 @@ export type DatabaseKind = 'embedded' | 'postgres'
 export interface Database {
   prisma: PrismaClient
   kind: DatabaseKind
+  /** where the embedded database is served over the PostgreSQL wire protocol, when asked (embeddedPg) */
+  wire?: { host: string; port: number }
+  /** LISTEN on a channel (live events, issue 18 §3); the returned function stops listening */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
+}
+
+/** PostgreSQL: one dedicated session per listener (a pooled connection would drop its LISTEN). */
+async function listenOnServer(config: pg.ClientConfig, channel: string, onPayload: (payload: string) => void) {
+  const client = new pg.Client(config)
+  await client.connect()
+  client.on('notification', (n) => n.channel === channel && n.payload !== undefined && onPayload(n.payload))
+  client.on('error', () => undefined) // a lost session ends the live events of this instance, not the process
+  await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`)
+  return () => client.end().catch(() => undefined)
 }
 
 /**
@@ -60,7 +76,7 @@ export function pgConnectionConfig(url: string): pg.ClientConfig {
   }
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; migrationsDir?: string }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; migrationsDir?: string; embeddedPg?: { host: string; port: number } }): Promise<Database> {
   const migrationsDir = opts.migrationsDir ?? defaultMigrationsDir
   if (opts.databaseUrl) {
     const config = pgConnectionConfig(opts.databaseUrl)
@@ -73,8 +89,8 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       await client.end()
     }
     // PrismaPg owns the pool it builds from a config and ends it on $disconnect.
-    const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPg(config)) })
-    return { prisma, kind: 'postgres', close: () => prisma.$disconnect() }
+    const prisma = new PrismaClient({ adapter: auditedAdapter(retryingReads(new PrismaPg(config))) })
+    return { prisma, kind: 'postgres', listen: (channel, onPayload) => listenOnServer(config, channel, onPayload), close: () => prisma.$disconnect() }
   }
 
   fs.mkdirSync(opts.dataDir, { recursive: true })
@@ -92,11 +108,35 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     throw e
   }
   const opened = pglite
+  let wire: WireServer | undefined
+  if (opts.embeddedPg) {
+    try {
+      wire = await startWireServer(opened, opts.embeddedPg)
+    } catch (e) {
+      await opened.close().catch(() => {})
+      unlock()
+      throw new Error(`Cannot serve the embedded database on ${opts.embeddedPg.host}:${opts.embeddedPg.port}: ${(e as Error).message}`, { cause: e })
+    }
+    // npm run studio finds a running service's server here (EMBEDDED_PG_PORT may be 0: any free port)
+    fs.writeFileSync(wireFile(opts.dataDir), `${wire.host}:${wire.port}`)
+  }
   const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(opened)) })
   return {
     prisma,
     kind: 'embedded',
+    wire: wire && { host: wire.host, port: wire.port },
+    // PGlite delivers the notifications of its one session (the writes Prisma makes) to these callbacks
+    listen: async (channel, onPayload) => {
+      const unlisten = await opened.listen(channel, onPayload)
+      return async () => {
+        await unlisten().catch(() => undefined)
+      }
+    },
     close: async () => {
+      if (wire) {
+        fs.rmSync(wireFile(opts.dataDir), { force: true })
+        await wire.close()
+      }
       await prisma.$disconnect()
       await opened.close()
       unlock()
@@ -146,6 +186,9 @@ async function initDataDir(pgdata: string): Promise<void> {
     fs.rmSync(scratch, { recursive: true, force: true })
   }
 }
+
+/** host:port of the running service's wire server, written while it listens */
+export const wireFile = (dataDir: string) => path.resolve(dataDir, 'pglite.wire')
 
 const heldLocks = new Set<string>()
 

@@ -1,5 +1,7 @@
 import { Prisma, type DeliveryOutbox } from '../../generated/prisma/client.js'
 import type { Deps, Tx } from '../context.js'
+import { isDatabaseOutage } from '../db/outage.js'
+import { outageMonitor } from '../db/outage-monitor.js'
 import type { DeployEnvironment, DeployMessage } from './pusher.js'
 
 /**
@@ -142,7 +144,8 @@ export function startOutboxDeliverer(deps: Pick<Deps, 'prisma' | 'deployer' | 'l
     timer = setTimeout(() => {
       inFlight = runOnce()
         .catch((err) => {
-          logger.error({ err }, 'outbox poll failed')
+          if (isDatabaseOutage(err)) outageMonitor(deps).report(err, false) // logged once per outage, not at every poll
+          else logger.error({ err }, 'outbox poll failed')
           return 0
         })
         .finally(schedule)

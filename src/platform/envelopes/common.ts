@@ -7,6 +7,7 @@ const statusByKind: Record<DomainError['kind'], number> = {
   permission: 403,
   unauthenticated: 401,
   internal: 500,
+  unavailable: 503,
 }
 
 /** Common Contract error body (spec §7.3): branch on errorKey; correlationId ties it to the logs. */

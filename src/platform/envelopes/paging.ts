@@ -121,6 +121,11 @@ export interface KeyedPageQuery<Row, Key> {
   rows(keys: Key[]): Promise<Row[]>
   keyOf(row: Row): Key
   count(): Promise<number>
+  /**
+   * The rows of the first window read directly (where, order, take and the rows' includes in one findMany):
+   * page 0 reads no row it discards anyway, so the deferred join would only add a round trip.
+   */
+  firstRows?(window: { orderBy: OrderBy; take: number }): Promise<Row[]>
 }
 
 /**
@@ -132,6 +137,10 @@ export interface KeyedPageQuery<Row, Key> {
 export async function findPageByKeys<Row, Key>(request: PageRequest, q: KeyedPageQuery<Row, Key>): Promise<Page<Row>> {
   let total: number
   let keys: Key[]
+  if (request.skip === 0 && q.firstRows) {
+    const [items, count] = await Promise.all([q.firstRows({ orderBy: q.orderBy, take: request.take }), q.count()])
+    return toPage(request, items, count)
+  }
   if (request.skip === 0) {
     ;[keys, total] = await Promise.all([q.keys({ orderBy: q.orderBy, skip: 0, take: request.take }), q.count()])
   } else {

@@ -1,3 +1,5 @@
+import { isDatabaseOutage } from '../db/outage.js'
+
 /**
  * The one error type services throw. Renderers (legacy, Common Contract, GraphQL) pick status codes
  * and body shapes from `kind`; services never do.
@@ -9,6 +11,8 @@ export type ErrorKind =
   | 'permission'
   | 'unauthenticated'
   | 'internal'
+  /** the database is unreachable (an outage, db/outage.ts): 503 with Retry-After, whatever the door */
+  | 'unavailable'
 
 export type ErrorParams = Record<string, unknown>
 
@@ -58,8 +62,15 @@ export const lifecycleConflict = (reason: string, message: string, params: Error
 export const unauthenticated = (message = 'Invalid or missing token') =>
   new DomainError('unauthenticated', 'unauthorized', message)
 
-/** Anything that is not a DomainError is an unexpected failure; its text never reaches the client. */
+/** Seconds a client is asked to wait before retrying after a database outage (the Retry-After header). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 1
+
+export const databaseUnavailable = () =>
+  new DomainError('unavailable', 'serviceUnavailable', 'The database is temporarily unavailable; retry later', { retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS })
+
+/** Anything that is not a DomainError is an unexpected failure (its text never reaches the client), or an outage. */
 export function asDomainError(err: unknown): DomainError {
   if (err instanceof DomainError) return err
+  if (isDatabaseOutage(err)) return databaseUnavailable()
   return new DomainError('internal', 'internalError', 'Unexpected error')
 }

@@ -28,6 +28,8 @@ export interface GqlContext {
   logger: Logger
   clientAddress: string
   loaders: Loaders
+  /** the token the caller presented (subscriptions re-check it on every event) */
+  token?: string
 }
 
 export function requireViewer(ctx: GqlContext): Actor {

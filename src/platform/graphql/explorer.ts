@@ -18,9 +18,15 @@ const page = `<!doctype html>
   <script src="/graphql/explorer/react/umd/react.production.min.js"></script>
   <script src="/graphql/explorer/react-dom/umd/react-dom.production.min.js"></script>
   <script src="/graphql/explorer/graphiql/graphiql.min.js"></script>
+  <script src="/graphql/explorer/graphql-ws/umd/graphql-ws.min.js"></script>
   <script>
     const token = localStorage.getItem('gatewayToken') || '';
-    const fetcher = GraphiQL.createFetcher({ url: '/graphql', headers: token ? { Authorization: 'Bearer ' + token } : {} });
+    // subscriptions run over graphql-ws on the same path, signed in through connectionParams
+    const wsClient = graphqlWs.createClient({
+      url: location.origin.replace(/^http/, 'ws') + '/graphql', lazy: true,
+      connectionParams: () => { const t = localStorage.getItem('gatewayToken') || ''; return t ? { authorization: 'Bearer ' + t } : {}; },
+    });
+    const fetcher = GraphiQL.createFetcher({ url: '/graphql', wsClient, headers: token ? { Authorization: 'Bearer ' + token } : {} });
     ReactDOM.createRoot(document.getElementById('graphiql')).render(
       React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true }));
   </script>
@@ -32,6 +38,7 @@ export function explorerRouter(): Router {
   const router = express.Router()
   router.use('/graphql/explorer/graphiql', express.static(dirOf('graphiql'), { index: false }))
   router.use('/graphql/explorer/react', express.static(dirOf('react'), { index: false }))
+  router.use('/graphql/explorer/graphql-ws', express.static(dirOf('graphql-ws'), { index: false }))
   router.use('/graphql/explorer/react-dom', express.static(dirOf('react-dom'), { index: false }))
   router.get('/graphql', (req, res, next) => {
     if (!req.accepts('html') || req.accepts(['json', 'html']) === 'json' || req.query.query) return next()

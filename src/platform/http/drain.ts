@@ -1,4 +1,31 @@
 import type http from 'node:http'
+import type { NextFunction, Request, Response } from 'express'
+
+/**
+ * Keep-alive during a drain: every answer given once draining began carries `Connection: close` (including those
+ * of requests already in flight whose headers are not sent yet), so no client sends another request on a
+ * connection that is about to close; new connections are refused by the closed listener.
+ */
+export function drainAwareness() {
+  let draining = false
+  const open = new Set<Response>()
+  return {
+    middleware(_req: Request, res: Response, next: NextFunction) {
+      if (draining) res.setHeader('Connection', 'close')
+      else {
+        open.add(res)
+        res.once('close', () => open.delete(res))
+        res.once('finish', () => open.delete(res))
+      }
+      next()
+    },
+    begin() {
+      draining = true
+      for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close')
+      open.clear()
+    },
+  }
+}
 
 /**
  * Stops accepting connections and waits for in-flight requests to finish. Idle keep-alive connections are

@@ -1,7 +1,8 @@
 import type { Express, Request, Response } from 'express'
 import { authenticate, presentedToken, type Surface } from '../auth/tokens.js'
 import type { Deps } from '../context.js'
-import { asDomainError, DomainError, malformed } from '../errors/domain-error.js'
+import { asDomainError, DomainError, malformed, OUTAGE_RETRY_AFTER_SECONDS } from '../errors/domain-error.js'
+import { outageMonitor } from '../db/outage-monitor.js'
 import { renderCommonError } from '../envelopes/common.js'
 import { renderLegacyError } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
@@ -41,11 +42,31 @@ const oauthErrors = new Set(['invalid_request', 'invalid_client', 'invalid_grant
 export function renderError(style: EnvelopeStyle, err: DomainError, correlationId: string): { status: number; body: unknown } {
   if (style === 'common') return renderCommonError(err, correlationId)
   if (style === 'oauth') {
-    const status = err.kind === 'unauthenticated' ? 401 : err.kind === 'internal' ? 500 : 400
-    const error = err.kind === 'internal' ? 'server_error' : oauthErrors.has(err.errorKey) ? err.errorKey : status === 401 ? 'unauthorized_client' : 'invalid_request'
+    const status = err.kind === 'unauthenticated' ? 401 : err.kind === 'internal' ? 500 : err.kind === 'unavailable' ? 503 : 400
+    // RFC 6749 §4.1.2.1 names temporarily_unavailable for a server that cannot answer for now
+    const error = err.kind === 'internal' ? 'server_error' : err.kind === 'unavailable' ? 'temporarily_unavailable' : oauthErrors.has(err.errorKey) ? err.errorKey : status === 401 ? 'unauthorized_client' : 'invalid_request'
     return { status, body: { error, error_description: err.message } }
   }
   return renderLegacyError(err)
+}
+
+/**
+ * Sends a streamed body chunk by chunk, waiting for the socket to drain. Once the first chunk is out the status is
+ * sent, so a failure later can only cut the response short (the client sees an incomplete body), never re-render.
+ */
+async function writeStream(res: Response, chunks: AsyncIterable<string>): Promise<void> {
+  const iterator = chunks[Symbol.asyncIterator]()
+  let first = await iterator.next()
+  try {
+    while (!first.done) {
+      if (!res.write(first.value)) await new Promise<void>((resolve, reject) => { res.once('drain', resolve); res.once('close', resolve); res.once('error', reject) })
+      if (res.destroyed) return void (await iterator.return?.())
+      first = await iterator.next()
+    }
+    res.end()
+  } catch (err) {
+    res.destroy(err as Error)
+  }
 }
 
 /** renderError, with 413 for a body over its limit whatever the surface's envelope. */
@@ -78,12 +99,18 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
         const result = await auditedRestCall(deps, route, { actor, input, correlationId, surface }, () => route.handle({ deps, actor, correlationId, logger, surface }, input))
         for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value)
         const status = result.status ?? 200
-        if (result.body === undefined) res.status(status).end()
+        if (result.stream) await writeStream(res.status(status), result.stream)
+        else if (result.body === undefined) res.status(status).end()
         else if (Buffer.isBuffer(result.body)) res.status(status).send(result.body)
         else res.status(status).json(result.body)
       } catch (err) {
         const domain = asDomainError(err)
         if (domain.kind === 'internal') logger.error({ err }, 'unexpected error')
+        if (domain.kind === 'unavailable') {
+          // logged once per outage by the monitor, not once per request
+          outageMonitor(deps).report(err)
+          res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS))
+        }
         const { status, body } = renderRefusal(route.style, domain, correlationId)
         if (status === 401 && route.style !== 'oauth') res.setHeader('WWW-Authenticate', 'Bearer')
         res.status(status).json(body)

@@ -5,6 +5,7 @@ import type { Surface } from '../auth/tokens.js'
 import type { Deps } from '../context.js'
 import { unauthenticated } from '../errors/domain-error.js'
 import type { Logger } from './logger.js'
+import type { ResponseBody } from './response-schemas.js'
 
 /** How a route renders errors: legacy (status/resultMessage), Common Contract, or OAuth (token endpoint). */
 export type EnvelopeStyle = 'legacy' | 'common' | 'oauth'
@@ -45,6 +46,8 @@ export interface RouteResult {
   status?: number
   body?: unknown
   headers?: Record<string, string>
+  /** a body written as it is produced (large reports): chunks are sent with back-pressure, `body` is ignored */
+  stream?: AsyncIterable<string>
   /** false when this call wrote nothing after all (a dry run): the audit trail skips it */
   audit?: false
 }
@@ -70,6 +73,12 @@ export interface RouteDef {
   /** extra request headers worth documenting */
   headers?: { name: string; description: string; required?: boolean }[]
   responses: Record<number, string>
+  /**
+   * The JSON body of the 2xx answers (see response-schemas.ts: legacyBody, legacyListBody, pageBody, plainBody).
+   * Documented in the OpenAPI document and checked against every answer in the integration tests. A route
+   * without it still works; it is listed in test/openapi/known-gaps.json until it gets one.
+   */
+  response?: ResponseBody
   /**
    * The audit trail records every successful non-GET call. `false` for calls that write nothing
    * (previews, validations, connection tests); `objectType` names the object when the tag does not;

@@ -1,6 +1,7 @@
 import type { Tx } from '../context.js'
 import { DomainError } from '../errors/domain-error.js'
 import { canonicalHash } from '../hashing/canonical.js'
+import { settleWhenReachable } from '../db/outage.js'
 
 export interface ClaimRequest {
   /** project id, or the platform scope */
@@ -52,19 +53,24 @@ export async function releaseClaim(db: Tx, claim: Claim): Promise<void> {
   await db.idempotencyClaim.deleteMany({ where: claim })
 }
 
-/** Claim, run, then complete with the produced resource, or release when the run fails. */
+/**
+ * Claim, run, then complete with the produced resource, or release when the run fails. A database outage does
+ * not strand the claim: a run that failed (its write rolled back with its connection) releases it, and a run that
+ * succeeded completes it, as soon as the database is back (settleWhenReachable).
+ */
 export async function withIdempotency<T>(
   db: Tx,
   request: ClaimRequest,
   run: () => Promise<{ result: T; resource: string }>,
 ): Promise<T> {
   const claim = await claimIdempotencyKey(db, request)
+  let produced: { result: T; resource: string }
   try {
-    const { result, resource } = await run()
-    await completeClaim(db, claim, resource)
-    return result
+    produced = await run()
   } catch (err) {
-    await releaseClaim(db, claim)
+    await settleWhenReachable(() => releaseClaim(db, claim))
     throw err
   }
+  await settleWhenReachable(() => completeClaim(db, claim, produced.resource))
+  return produced.result
 }

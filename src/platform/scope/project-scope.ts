@@ -1,5 +1,5 @@
-import { isSystemAdmin, type Actor } from '../auth/actor.js'
-import { grantKey, requirePermission, type PermissionLevel, type ProjectAccess } from '../auth/permissions.js'
+import { isAnalyzer, isSystemAdmin, type Actor } from '../auth/actor.js'
+import { ASSET_CATEGORIES, grantKey, requirePermission, type PermissionLevel, type ProjectAccess } from '../auth/permissions.js'
 import type { Tx } from '../context.js'
 import { malformed, notFound } from '../errors/domain-error.js'
 import { objectName } from '../validation/common.js'
@@ -20,6 +20,8 @@ export async function resolveProjectAccess(db: Tx, actor: Actor, projectName: st
   if (!project) throw projectNotFound(name)
   if (isSystemAdmin(actor)) return { project, systemAdmin: true, grants: new Set() }
   if (actor.kind !== 'user') throw projectNotFound(name)
+  // an analyzer sees every project with VIEW on every category and nothing more (MANAGE and the rest stay refused)
+  if (isAnalyzer(actor)) return { project, systemAdmin: false, grants: ANALYZER_GRANTS }
   const membership = await db.membership.findUnique({
     where: { projectId_userId: { projectId: project.id, userId: actor.userId } },
     include: { grants: true },
@@ -27,6 +29,8 @@ export async function resolveProjectAccess(db: Tx, actor: Actor, projectName: st
   if (!membership) throw projectNotFound(name)
   return { project, systemAdmin: false, grants: new Set(membership.grants.map((g) => grantKey(g.category, g.level))) }
 }
+
+const ANALYZER_GRANTS: ReadonlySet<string> = new Set(ASSET_CATEGORIES.map((c) => grantKey(c, 'VIEW')))
 
 export const projectNotFound = (name: string) => notFound(`Project '${name}' not found`, { project: name })
 

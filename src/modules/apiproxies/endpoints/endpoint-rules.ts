@@ -143,6 +143,6 @@ export function storedFields(row: GatewayEndpoint): Record<string, unknown> {
 }
 
 export function endpointView(proxyName: string, e: GatewayEndpoint) {
-  return { ...storedFields(e), apiProxyName: proxyName, version: e.version, fullPath: fullPathOf(e.version, e.path), createdAt: e.createdAt, updatedAt: e.updatedAt }
+  return { ...storedFields(e), cache: e.cache ?? null, wsa: e.wsa ?? null, apiProxyName: proxyName, version: e.version, fullPath: fullPathOf(e.version, e.path), createdAt: e.createdAt, updatedAt: e.updatedAt }
 }
 export type EndpointView = ReturnType<typeof endpointView>

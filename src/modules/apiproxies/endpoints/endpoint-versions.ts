@@ -100,7 +100,7 @@ export async function copyEndpointVersion(deps: Deps, actor: Actor, projectName:
     await tx.gatewayEndpoint.createMany({
       data: source.map(({ id: _id, createdAt: _c, updatedAt: _u, ...e }) => ({
         ...e, version: to, parameters: e.parameters as Prisma.InputJsonValue, responses: e.responses as Prisma.InputJsonValue,
-        rewriteRules: e.rewriteRules as Prisma.InputJsonValue, policies: e.policies as Prisma.InputJsonValue, requestBody: json(e.requestBody), routing: json(e.routing),
+        rewriteRules: e.rewriteRules as Prisma.InputJsonValue, policies: e.policies as Prisma.InputJsonValue, requestBody: json(e.requestBody), routing: json(e.routing), cache: json(e.cache), wsa: json(e.wsa),
       })),
     })
     await touchVersion(tx, proxy.id, to, { deprecated: false })

@@ -4,7 +4,8 @@ import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { containsText, findPage, orderByFor, parsePaging, type PagingQuery } from '../../../platform/envelopes/paging.js'
 import { malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
-import { endpointCreateInput, endpointUpdateInput, templateVariables } from './endpoint-inputs.js'
+import type { ApiProxy, GatewayEndpoint } from '../../../generated/prisma/client.js'
+import { endpointCreateInput, endpointUpdateInput, templateVariables, type EndpointValues } from './endpoint-inputs.js'
 import {
   access, checkUnique, endpointNotFound, endpointView, findProxy, normalize, parseVersion, raceChecked, rowData, storedFields, type EndpointView,
 } from './endpoint-rules.js'
@@ -24,11 +25,7 @@ export async function createGatewayEndpoint(deps: Deps, actor: Actor, projectNam
   const { version, ...fields } = input
   const { proxy, row } = await raceChecked(deps.prisma.$transaction(async (tx) => {
     const proxy = await findProxy(tx, project.id, proxyName)
-    const values = normalize(fields, proxy)
-    await checkUnique(tx, proxy.id, version, values)
-    const row = await tx.gatewayEndpoint.create({ data: { apiProxyId: proxy.id, version, ...rowData(values) } })
-    await touchVersion(tx, proxy.id, version)
-    return { proxy, row }
+    return { proxy, row: await insertEndpoint(tx, proxy, version, fields) }
   }))
   return { endpoint: endpointView(proxy.name, row), deploymentResult: await pushVersion(deps, project.name, proxy, version) }
 }
@@ -47,22 +44,37 @@ export async function updateGatewayEndpoint(
     const proxy = await findProxy(tx, project.id, proxyName)
     const current = await tx.gatewayEndpoint.findUnique({ where: { apiProxyId_version_operationId: { apiProxyId: proxy.id, version, operationId } } })
     if (!current) throw endpointNotFound(proxy.name, version, operationId)
-    const merged = { ...storedFields(current), ...(raw as Record<string, unknown>) }
-    // a changed path re-derives the backend path unless the caller set one, so the two do not drift apart
-    if (given.has('path') && !given.has('backendPath') && current.backendPath === current.path) delete merged.backendPath
-    if (given.has('method') && !given.has('backendMethod') && current.backendMethod === current.method) delete merged.backendMethod
-    // path parameters follow a changed path template unless the caller sent the parameters
-    if (given.has('path') && !given.has('parameters')) {
-      const vars = templateVariables(provided.path!)
-      merged.parameters = (current.parameters as { in: string; name: string }[]).filter((p) => p.in !== 'PATH' || vars.includes(p.name))
-    }
-    const values = normalize(parseInput(endpointCreateInput.omit({ version: true }), withoutNulls(merged)), proxy)
-    await checkUnique(tx, proxy.id, version, values, current.id)
-    const row = await tx.gatewayEndpoint.update({ where: { id: current.id }, data: rowData(values) })
-    await touchVersion(tx, proxy.id, version)
-    return { proxy, row }
+    return { proxy, row: await applyEndpointUpdate(tx, proxy, current, raw as Record<string, unknown>, provided.path) }
   }))
   return { endpoint: endpointView(proxy.name, row), deploymentResult: await pushVersion(deps, project.name, proxy, version) }
+}
+
+/** Inserts one endpoint after the rules (kind, parameters, uniqueness in its version) and bumps the version. */
+export async function insertEndpoint(tx: Tx, proxy: ApiProxy, version: string, fields: Omit<EndpointValues, 'version'>): Promise<GatewayEndpoint> {
+  const values = normalize(fields, proxy)
+  await checkUnique(tx, proxy.id, version, values)
+  const row = await tx.gatewayEndpoint.create({ data: { apiProxyId: proxy.id, version, ...rowData(values) } })
+  await touchVersion(tx, proxy.id, version)
+  return row
+}
+
+/** Merges the given fields (`raw`, already validated as a partial) into a stored endpoint, re-checks the rules and saves. */
+export async function applyEndpointUpdate(tx: Tx, proxy: ApiProxy, current: GatewayEndpoint, raw: Record<string, unknown>, newPath?: string): Promise<GatewayEndpoint> {
+  const given = new Set(Object.keys(raw))
+  const merged = { ...storedFields(current), ...raw }
+  // a changed path re-derives the backend path unless the caller set one, so the two do not drift apart
+  if (given.has('path') && !given.has('backendPath') && current.backendPath === current.path) delete merged.backendPath
+  if (given.has('method') && !given.has('backendMethod') && current.backendMethod === current.method) delete merged.backendMethod
+  // path parameters follow a changed path template unless the caller sent the parameters
+  if (given.has('path') && !given.has('parameters')) {
+    const vars = templateVariables(newPath ?? String(raw.path))
+    merged.parameters = (current.parameters as { in: string; name: string }[]).filter((p) => p.in !== 'PATH' || vars.includes(p.name))
+  }
+  const values = normalize(parseInput(endpointCreateInput.omit({ version: true }), withoutNulls(merged)), proxy)
+  await checkUnique(tx, proxy.id, current.version, values, current.id)
+  const row = await tx.gatewayEndpoint.update({ where: { id: current.id }, data: rowData(values) })
+  await touchVersion(tx, proxy.id, current.version)
+  return row
 }
 
 const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined))

@@ -5,6 +5,7 @@ import { notDeployed, projectEnvironments } from '../../../platform/deploy/proje
 import type { DeployEnvironment, DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { notFound } from '../../../platform/errors/domain-error.js'
 import { runtimeRouting } from '../ai/routing-store.js'
+import { runtimeSettings } from '../settings/settings.js'
 
 // Per-environment deployment of a whole API proxy (kind API_PROXY): its settings, policies and endpoints in one
 // message. What each environment acknowledged is recorded (ApiProxyDeployment), so reads can say deployed and
@@ -40,13 +41,14 @@ export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
     proxyKind: proxy.kind,
     description: proxy.description,
     creationType: proxy.creationType,
-    settings: proxy.settings,
+    settings: runtimeSettings(deps, proxy.settings),
     ...(ROUTED_KINDS.includes(proxy.kind) ? { routingMode: proxy.routingMode, routing: runtimeRouting(deps.keyring, proxy.routing) } : {}),
     policies: byPipeline(policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
     endpoints: endpoints
       .filter((e) => e.apiProxyId === proxy.id)
       .map((e) => ({
         operationId: e.operationId, method: e.method, path: e.path, backendPath: e.backendPath, backendMethod: e.backendMethod, enabled: e.enabled,
+        cache: e.cache, wsa: e.wsa,
         policies: byPipeline(policies.filter((p) => p.endpointId === e.id)),
       })),
   }))

@@ -162,6 +162,8 @@ export function clientRouteOf(input: ClientRouteInput) {
 
 export function routingOf(input: RoutingInfoInput | null | undefined, current?: ProxySettings['routing']): ProxySettings['routing'] {
   return {
+    // sections the settings pages add (healthCheck) stay
+    ...(current ?? {}),
     routingAddressList: (input?.routingAddressList ?? current?.routingAddressList ?? []).map((a) => ({
       address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? false, soapType: a.soapType ?? null,
     })),

@@ -13,6 +13,8 @@ import { attachmentDisposition, MANIFEST_FILE, objectFileName } from '../../tran
 import { readPackageZip, writePackageZip } from '../../transfer/package/zip.js'
 import { endpointCreateInput } from '../endpoints/endpoint-inputs.js'
 import { normalize, rowData, storedFields } from '../endpoints/endpoint-rules.js'
+import { endpointSettingsData } from '../endpoints/endpoint-vendor.js'
+import { cacheInput, wsaInput } from '../settings/settings-inputs.js'
 import { policyDocument, PIPELINES } from '../policies/policy-inputs.js'
 import { environmentsNamed, requestedDeployment } from './proxy-deploy.js'
 import { importMetadataInput, pathName, relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
@@ -52,7 +54,7 @@ export async function exportProxy(deps: Deps, actor: Actor, projectName: string,
     creationType: proxy.creationType,
     relativePath: proxy.relativePath,
     settings: proxy.settings,
-    endpoints: endpoints.map((e) => ({ version: e.version, ...storedFields(e) })),
+    endpoints: endpoints.map((e) => ({ version: e.version, ...storedFields(e), cache: e.cache, wsa: e.wsa })),
     policies: policies.map((p) => ({
       name: p.name, pipeline: p.pipeline, order: p.position, endpoint: p.endpointId ? endpointKey.get(p.endpointId) ?? null : null, policy: { ...(p.config as object), type: p.type, active: p.active },
     })),
@@ -108,8 +110,11 @@ function readProxyPackage(file: { bytes: Buffer; fileName?: string } | undefined
 function endpointRows(data: PortableProxy, proxy: Pick<ApiProxy, 'kind' | 'name'>) {
   return data.endpoints.map((raw, i) => {
     try {
-      const { version, ...fields } = parseInput(endpointCreateInput, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)))
-      return { version, ...rowData(normalize(fields, proxy as ApiProxy)) }
+      const { cache, wsa, ...rest } = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null))
+      const { version, ...fields } = parseInput(endpointCreateInput, rest)
+      // the endpoint's cache and WS-Addressing settings pass the same rules as on their pages
+      const settings = endpointSettingsData({ cache: cache == null ? null : parseInput(cacheInput, cache), wsa: wsa == null ? null : parseInput(wsaInput, wsa) }, fields.kind ?? proxy.kind)
+      return { version, ...rowData(normalize(fields, proxy as ApiProxy)), ...settings }
     } catch (err) {
       if (err instanceof DomainError) throw malformed(`apiProxyExportFile: endpoints[${i}].${err.message}`, { field: 'apiProxyExportFile' })
       throw err

@@ -11,6 +11,7 @@ import { deleteApiProxyAndUndeploy } from './proxy-delete.js'
 import { deploymentListOf, environmentsNamed, pushProxy, requestedDeployment, unpushProxy } from './proxy-deploy.js'
 import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './proxy-inputs.js'
 import { routingViewOf } from '../ai/routing-store.js'
+import { settingsViewOf } from '../settings/settings.js'
 import { fetchSpecDocument } from '../spec/spec-fetch.js'
 import { endpointsFromSpec, replaceSpecEndpoints, type SpecEndpoint } from '../spec/spec-import.js'
 
@@ -134,6 +135,8 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
   const environments = input.deploy ? await environmentsNamed(deps.prisma, access, input.deployTargetEnvironmentNameList ?? []) : []
   const endpoints = await specEndpoints(deps, input, source, current)
   const settings: ProxySettings = {
+    // the sections of the settings pages (CORS, cache, mTLS…) survive a re-parse
+    ...(stored ?? {}),
     specUrl: source.from === 'url' ? (input.specUrl ?? null) : stored?.specUrl ?? null,
     clientRoute,
     routing: routingOf(input.routingInfo, stored?.routing),
@@ -178,13 +181,14 @@ export async function proxyDetailOf(db: Tx, access: ProjectAccess, proxy: ApiPro
     apiType: proxy.kind,
     creationType: proxy.creationType,
     categoryList: settings?.categoryList ?? [],
-    sharingType: 'PROJECT',
+    sharingType: (settings as { sharingType?: string } | null)?.sharingType ?? 'PROJECT',
     relativePath: proxy.relativePath,
     clientRoute: settings?.clientRoute ? { ...settings.clientRoute, virtualHostList: settings.clientRoute.hostList } : null,
     routing: ['AI', 'MCP', 'A2A'].includes(proxy.kind) ? routingViewOf(proxy) : (settings?.routing ?? null),
     specUrl: settings?.specUrl ?? null,
     backendApiVersion: settings?.backendApiVersion ?? null,
     maintenanceModeSetting: settings?.maintenanceMode ?? null,
+    ...settingsViewOf(proxy.settings),
     endpointCount,
     revision: proxy.revision,
     deploymentList,

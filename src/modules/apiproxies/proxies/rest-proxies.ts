@@ -1,5 +1,7 @@
 import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
 import { malformed } from '../../../platform/errors/domain-error.js'
+import { fileBody, legacyBody, legacyListBody, proxyDeploymentResult as proxyDeploymentResultSchema, deploymentResult as deploymentResultSchema } from '../../../platform/http/response-schemas.js'
+import { z } from 'zod'
 import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type RouteInput } from '../../../platform/http/routes.js'
 import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
@@ -45,6 +47,32 @@ function proxyNameOf(input: RouteInput): string | null {
   return typeof name === 'string' && name ? name : null
 }
 
+/** A proxy as the list shows it (listProxies). */
+const proxySummary = z
+  .object({ name: z.string(), description: z.string().nullable(), type: z.string(), relativePath: z.string().nullable(), soapToRest: z.boolean() })
+  .meta({ id: 'ApiProxySummary' })
+
+/** One proxy (proxyDetailOf); clientRoute, routing and maintenanceModeSetting keep the vendor's free-form settings. */
+const proxyDetailFields = {
+  name: z.string(),
+  description: z.string().nullable(),
+  apiType: z.string(),
+  creationType: z.string().nullable(),
+  categoryList: z.array(z.string()),
+  sharingType: z.string(),
+  relativePath: z.string().nullable(),
+  clientRoute: z.record(z.string(), z.unknown()).nullable(),
+  routing: z.record(z.string(), z.unknown()).nullable(),
+  specUrl: z.string().nullable(),
+  backendApiVersion: z.string().nullable(),
+  maintenanceModeSetting: z.unknown(),
+  endpointCount: z.number().int(),
+  revision: z.number().int(),
+  deploymentList: z.array(z.object({ environmentName: z.string(), deployed: z.boolean(), redeployRequired: z.boolean(), deployedAt: z.string().nullable() })),
+}
+
+const writtenBody = legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema.optional() })
+
 const written = ({ deploymentResult }: ProxyWrite) => ({
   body: legacySuccess({ success: true, ...(deploymentResult ? { deploymentResult: proxyDeploymentResult(deploymentResult) } : {}) }),
 })
@@ -61,6 +89,7 @@ const fromUrl = (method: 'post' | 'put'): RouteDef => ({
       : 'Re-parse an existing API proxy from specUrl (same creation type); deploy when deploy is true (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
   body: { kind: 'json', required: true, schema: proxyMetadataInput },
   audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
+  response: writtenBody,
   responses: { 200: 'status SUCCESS, success true, deploymentResult (success, message, deploymentResults[]) when deploy is true', 400: `${WRITE_400}${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
   async handle(ctx, input) {
     const write = method === 'post' ? createProxyFromSpec : updateProxyFromSpec
@@ -80,6 +109,7 @@ const fromFile = (method: 'post' | 'put'): RouteDef => ({
       : 'Re-parse an existing API proxy from an uploaded file (parts metadata and specFile) (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
   body: { kind: 'multipart', required: true, files: ['specFile'], maxFileBytes: MAX_DOCUMENT_TEXT },
   audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
+  response: writtenBody,
   responses: { 200: 'status SUCCESS, success true, deploymentResult when deploy is true', 400: `${WRITE_400}, metadata part missing or not JSON${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
   async handle(ctx, input) {
     const body = input.body as MultipartBody
@@ -98,6 +128,7 @@ const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
   summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
   // the object is the proxy, not the environment (the last path parameter)
   audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
+  response: legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema }),
   responses: {
     200: 'status SUCCESS, success true, deploymentResult (success, message, deploymentResults[environmentName, success, message])',
     400: `unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, proxy not found, environment not found in the project${method === 'delete' ? ', proxy not deployed to the environment' : ''}`,
@@ -120,6 +151,7 @@ export const automationProxyRoutes = defineRoutes([
     tag: 'apiProxies',
     summary: 'List the API proxies of a project by name: name, description, type, relativePath, soapToRest (API_MANAGEMENT VIEW)',
     responses: { 200: 'status SUCCESS, resultList, resultCount', 400: 'unknown project or missing API_MANAGEMENT VIEW', ...COMMON },
+    response: legacyListBody(proxySummary),
     async handle(ctx, input) {
       return { body: legacyList(await listProxies(ctx.deps.prisma, requireActor(ctx), input.params.projectName!)) }
     },
@@ -135,6 +167,7 @@ export const automationProxyRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxies',
     summary: 'Read one API proxy: apiType, clientRoute, routing, deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW)',
+    response: legacyBody(proxyDetailFields),
     responses: { 200: 'status SUCCESS and the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, deploymentList)', 400: 'unknown project, missing API_MANAGEMENT VIEW, proxy not found', ...COMMON },
     async handle(ctx, input) {
       return { body: legacySuccess(await proxyDetail(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)) }
@@ -148,6 +181,7 @@ export const automationProxyRoutes = defineRoutes([
     tag: 'apiProxies',
     summary: 'Delete an API proxy (its endpoints and policies with it) and undeploy it from every environment where it runs (API_MANAGEMENT MANAGE)',
     audit: { objectType: 'API_PROXY' },
+    response: legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema }),
     responses: { 200: 'status SUCCESS, success true, deploymentResult (undeployment per environment)', 400: 'unknown project, missing API_MANAGEMENT MANAGE, proxy not found', ...COMMON },
     async handle(ctx, input) {
       const outcome = await deleteProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)
@@ -163,6 +197,7 @@ export const automationProxyRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxies',
     summary: 'Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT)',
+    response: fileBody('application/octet-stream'),
     responses: { 200: 'the ZIP (application/octet-stream), Content-Disposition apiProxyExportFile.zip', 400: 'unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A', ...COMMON },
     async handle(ctx, input) {
       const { bytes, disposition } = await exportProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)
@@ -178,6 +213,7 @@ export const automationProxyRoutes = defineRoutes([
     summary: 'Import an API proxy from an export ZIP (part apiProxyExportFile) as a new proxy; a taken name or relative path gets a numbered suffix (API_MANAGEMENT MANAGE and EXPORT_IMPORT on API_MANAGEMENT or PROJECT_MANAGEMENT)',
     body: { kind: 'multipart', required: true, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
     audit: { objectType: 'API_PROXY', objectName: (_input, answer) => (answer as { apiProxyName?: string } | undefined)?.apiProxyName ?? null },
+    response: legacyBody({ apiProxyName: z.string() }),
     responses: { 200: 'status SUCCESS and apiProxyName (the name it got)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
@@ -194,6 +230,7 @@ export const automationProxyRoutes = defineRoutes([
     summary: 'Import an API proxy from an export ZIP under the path name, replacing that proxy when it exists; part metadata may set deploy, routing, maintenanceMode (API_MANAGEMENT MANAGE and EXPORT_IMPORT; deploying needs DEPLOY_UNDEPLOY)',
     body: { kind: 'multipart', required: true, schema: importMetadataInput, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
     audit: { objectType: 'API_PROXY' },
+    response: legacyBody({ deploymentResult: deploymentResultSchema.optional() }),
     responses: { 200: 'status SUCCESS; deploymentResult (success, message, environmentResults[]) when deploy is true', 400: 'unknown project, missing permission, metadata invalid (named), file missing, not a .zip, edited or invalid package, relative path taken, unknown environment', ...COMMON },
     async handle(ctx, input) {
       const body = input.body as MultipartBody

@@ -14,9 +14,15 @@ const OUTBOX_PREFIX = 'limitAssignment'
 
 export interface CompiledRule { planKey: string | null; revision: number | null; ruleSpec: unknown }
 
+/**
+ * The runtime rules of one custom rule spec (no plan behind it): a CUSTOM assignment's spec, and an RLCL entry's
+ * request-rate spec (src/modules/rlcl), so that both reach the workers in the same form.
+ */
+export const compileCustomRule = (ruleSpec: unknown): CompiledRule[] => [{ planKey: null, revision: null, ruleSpec }]
+
 /** The published rule specs of the plans an assignment references, in planKeys order. */
 async function publishedRules(db: Tx, row: AssignmentRow): Promise<CompiledRule[]> {
-  if (row.mode === 'CUSTOM') return [{ planKey: null, revision: null, ruleSpec: row.customRuleSpec }]
+  if (row.mode === 'CUSTOM') return compileCustomRule(row.customRuleSpec)
   if (row.mode !== 'PLAN') return []
   const links = await db.limitAssignmentPlan.findMany({
     where: { assignmentId: row.id },

@@ -3,6 +3,7 @@ import type { Prisma } from '../../../generated/prisma/client.js'
 import { actorName, type Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { findPage, findPageByKeys, orderByFor, parsePaging, type Page } from '../../../platform/envelopes/paging.js'
+import { countedRows, onlyScope } from '../../../platform/db/list-count.js'
 import { DomainError, lifecycleConflict, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { withIdempotency } from '../../../platform/idempotency/claims.js'
@@ -71,8 +72,9 @@ export async function listAssignmentsInProject(db: Tx, projectId: string, query:
     orderBy: orderByFor(page, 'bindingKey'),
     keys: async (window) => (await db.limitAssignment.findMany({ where, select: { bindingKey: true }, ...window })).map((a) => a.bindingKey),
     rows: (bindingKeys) => db.limitAssignment.findMany({ where: { bindingKey: { in: bindingKeys } }, include: assignmentInclude }),
+    firstRows: (window) => db.limitAssignment.findMany({ where, include: assignmentInclude, ...window }),
     keyOf: (a) => a.bindingKey,
-    count: () => db.limitAssignment.count({ where }),
+    count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'LimitAssignment', [projectId]) : db.limitAssignment.count({ where })),
   })
 }
 

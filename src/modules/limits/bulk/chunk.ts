@@ -25,7 +25,7 @@ async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
 }
 
 function failure(err: unknown): Pick<SubjectOutcome, 'messageKey' | 'messageParams'> {
-  if (err instanceof DomainError && err.kind !== 'internal') {
+  if (err instanceof DomainError && err.kind !== 'internal' && err.kind !== 'unavailable') {
     const { reason, ...params } = err.params
     return { messageKey: typeof reason === 'string' ? reason : err.errorKey, messageParams: { errorKey: err.errorKey, ...params } }
   }

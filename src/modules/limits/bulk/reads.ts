@@ -1,6 +1,7 @@
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Tx } from '../../../platform/context.js'
 import { findPage, findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { countedRows } from '../../../platform/db/list-count.js'
 import { bulkProject, findRun } from './access.js'
 import { issueView, runView } from './views.js'
 
@@ -22,8 +23,9 @@ export async function pageBulkRuns(db: Tx, actor: Actor, projectName: string, qu
     orderBy: orderByFor(page, 'runId', { status: 'runStatus' }),
     keys: async (window) => (await db.limitBulkRun.findMany({ where, select: { runId: true }, ...window })).map((r) => r.runId),
     rows: (runIds) => db.limitBulkRun.findMany({ where: { runId: { in: runIds } } }),
+    firstRows: (window) => db.limitBulkRun.findMany({ where, ...window }),
     keyOf: (r) => r.runId,
-    count: () => db.limitBulkRun.count({ where }),
+    count: () => countedRows(db, 'LimitBulkRun', [project.id]),
   })
 }
 

@@ -2,6 +2,8 @@ import crypto from 'node:crypto'
 import type { LimitBulkRun } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { executeRun } from './execute.js'
+import { isDatabaseOutage } from '../../../platform/db/outage.js'
+import { outageMonitor } from '../../../platform/db/outage-monitor.js'
 import { DB_NOW, interruptAbandonedRuns, type BulkRunnerSettings } from './lease.js'
 
 /**
@@ -65,7 +67,8 @@ export function startLimitBulkRunner(deps: Pick<Deps, 'prisma' | 'deployer' | 'l
     }
     clearTimeout(timer)
     inFlight = runOnce()
-      .catch((err) => logger.error({ err }, 'bulk runner poll failed'))
+      // an outage is logged once by the monitor, not at every poll
+      .catch((err) => (isDatabaseOutage(err) ? outageMonitor(deps).report(err, false) : logger.error({ err }, 'bulk runner poll failed')))
       .finally(() => {
         inFlight = null
         if (stopped) return

@@ -3,6 +3,7 @@ import { Prisma, type LimitPlan, type LimitPlanRevision } from '../../../generat
 import { actorName, type Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { findPage, orderByFor, parsePaging, type Page } from '../../../platform/envelopes/paging.js'
+import { countedRows } from '../../../platform/db/list-count.js'
 import { DomainError, lifecycleConflict, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { withIdempotency } from '../../../platform/idempotency/claims.js'
@@ -75,7 +76,8 @@ export async function listPlans(db: Tx, actor: Actor, projectName: string | unde
   return findPage(
     page,
     db.limitPlan.findMany({ where, orderBy: orderByFor(page, 'planKey'), skip: page.skip, take: page.take }),
-    db.limitPlan.count({ where }),
+    // the default catalogue (no family, managed plans left out) is counted by trigger, per scope
+    !filters.family && !filters.includeManaged ? countedRows(db, 'LimitPlan.unmanaged', scopes) : db.limitPlan.count({ where }),
   )
 }
 

@@ -1,0 +1,128 @@
+// Page cost against the installation's size (issue 19 §3–4): seeds N consumers set-based (one INSERT … SELECT
+// generate_series), then measures GET /healthz, consumer page 0 and a contains search at 1 and at 8 concurrent
+// connections, the cases interleaved round by round so a busier or quieter machine weighs on each alike. Prints
+// p50s, each over the /healthz floor of the same run, and page-0 throughput (requests/s) at 8 connections.
+// Runs the service in process on PGlite, and on PostgreSQL when BENCH_DATABASE_URL is set.
+// Alone: `npx tsx bench/lists.ts` (BENCH_LIST_ROWS=n, BENCH_SKIP_PGLITE=1, BENCH_ROUNDS=n).
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { loadConfig } from '../src/config.js'
+import { createLogger } from '../src/platform/http/logger.js'
+import { startService, type RunningService } from '../src/service.js'
+import { withScratchDatabase } from './scratch-database.js'
+import { median, ms } from './measure.js'
+
+const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12)
+const SIZE = 20
+const SEARCH = 'zephyr'
+const NEEDLE_EVERY = 500
+const PROJECT = 'bench-lists'
+const KEY = crypto.randomBytes(32).toString('base64')
+const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
+
+async function seed(svc: RunningService): Promise<void> {
+  const prisma = svc.deps.prisma
+  const { id: projectId } = await prisma.project.findUniqueOrThrow({ where: { name: PROJECT } })
+  const t0 = performance.now()
+  // set-based: one statement, no row crosses the wire (the consumer key only needs to be unique here)
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "fullName", enabled, "updatedAt")
+    SELECT gen_random_uuid(), $1, 'consumer-' || lpad(n::text, 6, '0'), 'csm_' || md5(n::text || $2),
+           'Consumer ' || lpad(n::text, 6, '0') || CASE WHEN n % ${NEEDLE_EVERY} = 7 THEN ' Zephyrine' ELSE '' END,
+           n % 10 <> 1, now()
+    FROM generate_series(1, ${ROWS}) AS n`, projectId, KEY)
+  await prisma.$executeRawUnsafe('VACUUM ANALYZE "Credential"')
+  console.log(`seeded ${ROWS.toLocaleString('en')} consumers in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+}
+
+/** PGlite runs in this thread: a kept-alive socket can be closed under a request; it is sent again and counted. */
+let resent = 0
+async function retried<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (e) {
+    const code = (e as { cause?: { code?: string } }).cause?.code
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw e
+    resent++
+    return call()
+  }
+}
+
+/** p50 per case and throughput (requests/s of the case's own rounds) at `clients` concurrent connections. */
+async function interleaved<K extends string>(cases: Record<K, () => Promise<unknown>>, clients: number) {
+  const names = Object.keys(cases) as K[]
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>
+  const wall = Object.fromEntries(names.map((n) => [n, 0])) as Record<K, number>
+  for (const n of names) await Promise.all(Array.from({ length: clients }, cases[n])) // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const n of names) {
+      const w0 = performance.now()
+      await Promise.all(Array.from({ length: clients }, async () => {
+        const t0 = performance.now()
+        await cases[n]()
+        times[n].push(performance.now() - t0)
+      }))
+      wall[n] += performance.now() - w0
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, { p50: median(times[n]), rps: (ROUNDS * clients * 1000) / wall[n] }])) as Record<K, { p50: number; rps: number }>
+}
+
+export interface ListFigures { [clients: number]: { healthz: number; page0: number; search: number; page0Rps: number } }
+
+async function measure(label: string, env: Record<string, string>): Promise<ListFigures> {
+  console.log(`\n== lists, ${label}, ${ROWS.toLocaleString('en')} consumers ==`)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-lists-'))
+  const bootstrapFile = path.join(dir, 'bootstrap.json')
+  fs.writeFileSync(bootstrapFile, JSON.stringify({ users: [USER], projects: [{ name: PROJECT }] }))
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, GATEWAY_SECRET_KEY: KEY, ...env,
+  })
+  const svc = await startService(config, createLogger('warn'))
+  const out: ListFigures = {}
+  try {
+    await seed(svc)
+    const tokenRes = await fetch(`${svc.url}/apiops/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: USER.username, client_secret: USER.password }),
+    })
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string }
+    const headers = { authorization: `Bearer ${token}` }
+    const list = (search?: string) => `${svc.url}/apiops/projects/${PROJECT}/consumers?page=0&size=${SIZE}${search ? `&search=${search}` : ''}`
+    for (const [url, expected] of [[list(), ROWS], [list(SEARCH), Math.floor((ROWS + NEEDLE_EVERY - 7) / NEEDLE_EVERY)]] as const) {
+      const body = (await (await fetch(url, { headers })).json()) as { items: unknown[]; totalElements: number }
+      if (body.totalElements !== expected) throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 200)}`)
+    }
+    const get = (url: string, auth = true) => () => retried(() => fetch(url, auth ? { headers } : {}).then((r) => r.arrayBuffer()))
+    for (const clients of [1, 8]) {
+      const t = await interleaved({ healthz: get(`${svc.url}/healthz`, false), page0: get(list()), search: get(list(SEARCH)) }, clients)
+      out[clients] = { healthz: t.healthz.p50, page0: t.page0.p50, search: t.search.p50, page0Rps: t.page0.rps }
+      const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+      console.log(`${clients} conn: /healthz p50 ${ms(t.healthz.p50)} | page 0 p50 ${ms(t.page0.p50)} = ${x(t.page0.p50, t.healthz.p50)} floor, ` +
+        `${t.page0.rps.toFixed(1)} req/s | search p50 ${ms(t.search.p50)} = ${x(t.search.p50, t.page0.p50)} page 0`)
+    }
+    if (resent) console.log(`(${resent} requests sent again after a kept-alive socket closed)`)
+  } finally {
+    await svc.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  return out
+}
+
+export async function benchLists(): Promise<void> {
+  const pglite = process.env.BENCH_SKIP_PGLITE === '1' ? undefined : await measure('embedded (PGlite)', {})
+  const pgUrl = process.env.BENCH_DATABASE_URL
+  if (!pgUrl) return
+  const pg = await withScratchDatabase(pgUrl, 'gw_bench_lists', (url) => measure('PostgreSQL', { DATABASE_URL: url }))
+  if (pglite) console.log(`PGlite / PostgreSQL page-0 throughput at 8 connections: ${((100 * pglite[8]!.page0Rps) / pg[8]!.page0Rps).toFixed(0)} %`)
+}
+
+// `npx tsx bench/lists.ts` runs this benchmark alone
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchLists()
+  process.exit(0)
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "GatewayEndpoint" ADD COLUMN "cache" JSONB,
+ADD COLUMN "wsa" JSONB;

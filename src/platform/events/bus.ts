@@ -1,0 +1,83 @@
+// Live events across instances (issue 18 §3): triggers (migration 20261126120000_event_notify) NOTIFY the channel
+// `gateway_events` with ids only; every instance LISTENs once and fans the payloads out to its subscribers, who
+// read the rows themselves, so a subscriber sees writes made on any instance.
+import type { Logger } from '../http/logger.js'
+
+export const EVENT_CHANNEL = 'gateway_events'
+
+export type GatewayEvent =
+  | { k: 'audit'; id: string; p: string | null }
+  | { k: 'deployment'; p: string; e: string; kind: string; n: string; r: number }
+  | { k: 'bulkRun'; id: string; s: string }
+
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
+
+export interface EventBus {
+  /** calls `handler` for every event until the returned function is called */
+  subscribe(handler: (event: GatewayEvent) => void): () => void
+  close(): Promise<void>
+}
+
+export async function startEventBus(listen: Listen, logger: Logger): Promise<EventBus> {
+  const handlers = new Set<(event: GatewayEvent) => void>()
+  const unlisten = await listen(EVENT_CHANNEL, (payload) => {
+    let event: GatewayEvent
+    try {
+      event = JSON.parse(payload) as GatewayEvent
+    } catch {
+      logger.warn({ payload }, 'unreadable event notification ignored')
+      return
+    }
+    for (const handler of handlers) {
+      try {
+        handler(event)
+      } catch (err) {
+        logger.error({ err }, 'event handler failed')
+      }
+    }
+  })
+  return {
+    subscribe(handler) {
+      handlers.add(handler)
+      return () => void handlers.delete(handler)
+    },
+    close: async () => {
+      handlers.clear()
+      await unlisten()
+    },
+  }
+}
+
+/** Events as an async iterable for one subscriber; buffered so a slow consumer loses nothing. */
+export function eventStream(bus: EventBus, accept: (event: GatewayEvent) => boolean): AsyncIterableIterator<GatewayEvent> & { end(): void } {
+  const queue: GatewayEvent[] = []
+  let wake: (() => void) | null = null
+  let ended = false
+  const unsubscribe = bus.subscribe((event) => {
+    if (!accept(event)) return
+    queue.push(event)
+    wake?.()
+  })
+  const end = () => {
+    ended = true
+    unsubscribe()
+    wake?.()
+  }
+  const iterator: AsyncIterableIterator<GatewayEvent> & { end(): void } = {
+    end,
+    async next() {
+      while (!queue.length && !ended) await new Promise<void>((resolve) => (wake = resolve))
+      wake = null
+      if (queue.length) return { value: queue.shift()!, done: false }
+      return { value: undefined, done: true }
+    },
+    async return() {
+      end()
+      return { value: undefined, done: true }
+    },
+    [Symbol.asyncIterator]() {
+      return iterator
+    },
+  }
+  return iterator
+}
