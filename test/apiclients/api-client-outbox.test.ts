@@ -10,7 +10,7 @@ import { jsonOf } from '../support/http.js'
 // Revocation handed to the durable retry outbox (spec §2.6, §4.11): 202 + Location + PENDING, retried with
 // backoff until acknowledged, across a restart too; the durable read; leases that keep two deliverers apart.
 
-const FAST = { DEPLOY_TIMEOUT_MS: '1000', OUTBOX_POLL_INTERVAL_MS: '50' }
+const FAST = { OUTBOX_POLL_INTERVAL_MS: '50' }
 
 const bearer = (token: string, body?: unknown): RequestInit => ({
   method: body === undefined ? 'GET' : 'POST',

@@ -38,7 +38,7 @@ beforeAll(async () => {
   const bootstrap = sampleBootstrap({ dev: [worker.url] })
   bootstrap.users.push({ username: 'erin', password: 'erin-pass-1' })
   ;(bootstrap.projects[1] as { members?: unknown[] }).members = [{ username: 'erin', permissions: [{ category: 'IDENTITY', level: 'MANAGE' }] }]
-  svc = await startTestService({ bootstrap, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap })
   for (const [u, p] of [['root', 's3cret-root'], ['alice', 'alice-pass-1'], ['bob', 'bob-pass-1'], ['carol', 'carol-pass-1'], ['erin', 'erin-pass-1']]) tokens[u] = await svc.tokenFor(u, p)
   appKey = (await svc.deps.prisma.application.findFirstOrThrow({ where: { name: 'checkout' } })).applicationKey
 })

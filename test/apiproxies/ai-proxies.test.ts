@@ -46,7 +46,7 @@ async function provider(name: string, allowedModelIds: string[] = []) {
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['boot-mcp', 'MCP']]) /* the bootstrap file gives an MCP proxy no routing mode */, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['boot-mcp', 'MCP']]) /* the bootstrap file gives an MCP proxy no routing mode */ })
   erin = await svc.tokenFor('erin', 'erin-pass-1')
   frank = await svc.tokenFor('frank', 'frank-pass-1')
   alice = await svc.tokenFor('alice', 'alice-pass-1')

@@ -55,7 +55,7 @@ beforeAll(async () => {
     ['VIEW', 'MANAGE', 'DEPLOY_UNDEPLOY', 'EXPORT_IMPORT'].map((level) => ({ category, level })),
   )
   svc = await startTestService({
-    env: { DEPLOY_TIMEOUT_MS: '1000' },
+    env: {},
     bootstrap: {
       environments: [
         { name: 'dev', workerUrls: [dev.url], type: 'TEST', description: 'Development' },

@@ -57,7 +57,7 @@ async function expectRefused(write: () => Promise<{ status: number; body: any }>
 
 beforeAll(async () => {
   ;[dev, prod, spec] = await Promise.all([FakeWorker.start(), FakeWorker.start(), SpecServer.start()])
-  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }), env: { DEPLOY_TIMEOUT_MS: '1000', SPEC_FETCH_ALLOW_PRIVATE: 'true' } })
+  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }), env: { SPEC_FETCH_ALLOW_PRIVATE: 'true' } })
   ;[erin, frank, gina, alice] = await Promise.all([
     svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('gina', 'gina-pass-1'), svc.tokenFor('alice', 'alice-pass-1'),
   ])
@@ -165,7 +165,7 @@ describe('specUrl fetch guard', () => {
   })
 
   it('refuses loopback and private addresses unless the installation allows them', async () => {
-    const strict = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+    const strict = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [] }) })
     try {
       const token = await strict.tokenFor('erin', 'erin-pass-1')
       const before = spec.requests.length

@@ -45,7 +45,7 @@ beforeAll(async () => {
   ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
   const doc = automationBootstrap({ dev: [dev.url], prod: [prod.url] })
   doc.projects[1]!.members = [{ username: 'gina', permissions: [{ category: 'API_MANAGEMENT', level: 'MANAGE' }, { category: 'API_MANAGEMENT', level: 'EXPORT_IMPORT' }] }]
-  svc = await startTestService({ bootstrap: doc, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: doc })
   ;[erin, frank, gina] = await Promise.all([svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('gina', 'gina-pass-1')])
   const form = new FormData()
   form.append('metadata', JSON.stringify({ apiProxyName: 'MyAPI', apiProxyDescription: 'Pets', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/my-api'] }, routingInfo: { routingAddressList: [{ address: 'https://backend.example.com' }] } }))

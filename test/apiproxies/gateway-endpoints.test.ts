@@ -47,7 +47,7 @@ async function expectRefused(write: Promise<{ errors?: any[] }>, errorKey: strin
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['users-api', 'REST'], ['billing-soap', 'SOAP'], ['inventory-grpc', 'GRPC'], ['chat-ai', 'AI']]), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['users-api', 'REST'], ['billing-soap', 'SOAP'], ['inventory-grpc', 'GRPC'], ['chat-ai', 'AI']]) })
   erin = await svc.tokenFor('erin', 'erin-pass-1')
   frank = await svc.tokenFor('frank', 'frank-pass-1')
   alice = await svc.tokenFor('alice', 'alice-pass-1')

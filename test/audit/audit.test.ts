@@ -21,7 +21,7 @@ const eventCount = () => svc.deps.prisma.auditEvent.count()
 
 beforeAll(async () => {
   dev = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [dev.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [dev.url] }) })
   for (const [user, pw] of Object.entries(PASSWORDS)) tokens[user] = await svc.tokenFor(user, pw)
   tokens.secretPat = tokens.root
   SECRETS.push(...Object.values(tokens))

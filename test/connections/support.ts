@@ -28,7 +28,7 @@ export async function startConnectionEnv(env: Record<string, string> = {}): Prom
   const workers = { production: await FakeWorker.start(), staging: await FakeWorker.start() }
   const grants = (...pairs: [string, string][]) => pairs.map(([category, level]) => ({ category, level }))
   const svc = await startTestService({
-    env: { DEPLOY_TIMEOUT_MS: '1000', CONNECTION_TEST_TIMEOUT_MS: '1500', ...env },
+    env: { CONNECTION_TEST_TIMEOUT_MS: '1500', ...env },
     bootstrap: {
       environments: [
         { name: 'production', workerUrls: [workers.production.url] },

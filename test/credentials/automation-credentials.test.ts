@@ -85,7 +85,7 @@ beforeAll(async () => {
   devB = await FakeWorker.start()
   const bootstrap = sampleBootstrap({ dev: [devA.url, devB.url] })
   bootstrap.projects[0].apiProxies!.push({ name: 'MyAPI', groups: ['MyAPIGroup'], kind: 'REST' }, { name: 'PaymentAPI', groups: [], kind: 'REST' })
-  svc = await startTestService({ bootstrap, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap })
   for (const [user, pw] of [['root', 's3cret-root'], ['alice', 'alice-pass-1'], ['bob', 'bob-pass-1'], ['carol', 'carol-pass-1']]) tokens[user] = await svc.tokenFor(user, pw)
   for (const role of ['API_USER', 'DEVELOPER', 'ADMIN']) await createRole(role)
   const other = await call('POST', '/apiops/projects/other/credentials/', tokens.root, { email: 'o@example.com', fullName: 'Other', username: 'other-user', password: 'Other-pw-1' })

@@ -45,7 +45,7 @@ async function customCredential(username: string, project = 'payments') {
 beforeAll(async () => {
   devA = await FakeWorker.start()
   devB = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [devA.url, devB.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [devA.url, devB.url] }), env: { DEPLOY_TIMEOUT_MS: '3000' } })
   for (const [user, pw] of [['root', 's3cret-root'], ['alice', 'alice-pass-1'], ['bob', 'bob-pass-1'], ['carol', 'carol-pass-1']]) {
     tokens[user] = await svc.tokenFor(user, pw)
   }
@@ -106,11 +106,11 @@ describe('DELETE /apiops/projects/{projectName}/credentials/{username}/token/ (s
 
   it('reports a worker that does not answer in time as failed', async () => {
     await customCredential('reset-slow')
-    devA.delayMs = 1500
+    devA.delayMs = 4500
     const body = await jsonOf(await reset('payments', 'reset-slow', tokens.alice))
     const dev = body.deploymentResult.environmentResults.find((e: any) => e.environmentName === 'dev')
     expect(dev.success).toBe(false)
-    expect(dev.message).toMatch(/within 1000 ms/)
+    expect(dev.message).toMatch(/within 3000 ms/)
     expect((await storedCredential('reset-slow')).tokenSettings).toEqual(AFTER_RESET)
   })
 

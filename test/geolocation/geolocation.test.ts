@@ -39,7 +39,7 @@ const LOOKUP = `query($ip: String!) { geolocationLookup(ip: $ip) { ip found pref
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
   root = await svc.tokenFor('root', 's3cret-root')
   alice = await svc.tokenFor('alice', 'alice-pass-1')
 })

@@ -15,7 +15,7 @@ const tokens: Record<string, string> = {}
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
   for (const [user, pw] of [['root', 's3cret-root'], ['alice', 'alice-pass-1'], ['bob', 'bob-pass-1'], ['carol', 'carol-pass-1']]) {
     tokens[user] = await svc.tokenFor(user, pw)
   }

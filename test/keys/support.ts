@@ -19,7 +19,7 @@ export async function startKeysService(workerUrl: string, env: Record<string, st
   members.push({ username: 'tina', permissions: [{ category: 'CERTIFICATE', level: 'MANAGE' }, { category: 'CERTIFICATE', level: 'DEPLOY_UNDEPLOY' }] })
   members.push({ username: 'vic', permissions: [{ category: 'CERTIFICATE', level: 'VIEW' }] })
   members.push({ username: 'mo', permissions: [{ category: 'CERTIFICATE', level: 'MANAGE' }] })
-  return startTestService({ bootstrap, env: { DEPLOY_TIMEOUT_MS: '1000', ...env } })
+  return startTestService({ bootstrap, env: { ...env } })
 }
 
 export interface Answer { status: number; body: any; text: string; headers: Headers }

@@ -35,7 +35,7 @@ async function gqlRefused(run: () => Promise<{ errors?: any[] }>, errorKey: stri
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })) })
   for (const [u, p] of USERS) tokens[u] = await svc.tokenFor(u, p)
   call = caller(svc, tokens)
   const made = await call('POST', '/apiops/projects/payments/limit-plans', 'alice', { family: 'REQUEST_RATE', name: 'Surface plan', initialRuleSpec: rateSpec() }, { 'idempotency-key': key() })

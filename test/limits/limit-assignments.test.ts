@@ -46,7 +46,7 @@ async function publishedPlan(family: string, name: string) {
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })), env: { DEPLOY_TIMEOUT_MS: '3000' } })
+  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })) })
   for (const [u, p] of USERS) tokens[u] = await svc.tokenFor(u, p)
   call = caller(svc, tokens)
   ratePlan = await publishedPlan('REQUEST_RATE', 'Rate plan')

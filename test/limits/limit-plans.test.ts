@@ -30,7 +30,7 @@ async function publishedPlan(extra: object = {}, family = 'REQUEST_RATE') {
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })) })
   for (const [u, p] of USERS) tokens[u] = await svc.tokenFor(u, p)
   call = caller(svc, tokens)
 })

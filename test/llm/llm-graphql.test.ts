@@ -45,7 +45,7 @@ function expectError(result: { data?: unknown; errors?: any[] }, errorKey: strin
 beforeAll(async () => {
   worker = await FakeWorker.start()
   emb = await FakeEmbeddings.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
   alice = await svc.tokenFor('alice', 'alice-pass-1')
   carol = await svc.tokenFor('carol', 'carol-pass-1')
 })

@@ -10,7 +10,7 @@ export async function startLlmService(workerUrl: string): Promise<TestService> {
   const bootstrap = sampleBootstrap({ dev: [workerUrl] })
   bootstrap.users.push({ username: 'vic', password: 'vic-pass-1' })
   bootstrap.projects[0].members!.push({ username: 'vic', permissions: [{ category: 'AI_DEVELOPMENT', level: 'VIEW' }] })
-  return startTestService({ bootstrap, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  return startTestService({ bootstrap })
 }
 
 export interface LegacyAnswer { status: number; body: any }

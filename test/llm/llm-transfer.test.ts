@@ -34,7 +34,7 @@ beforeAll(async () => {
   for (const adapter of llmTransferAdapters) registerTransferAdapter(adapter, { replace: true })
   worker = await FakeWorker.start()
   emb = await FakeEmbeddings.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
   root = await svc.tokenFor('root', 's3cret-root')
   alice = await svc.tokenFor('alice', 'alice-pass-1')
 

@@ -16,7 +16,7 @@ let legacy: FakeWorker
 beforeAll(async () => {
   ;[batching, legacy] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
   legacy.batchStatus = 404
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [batching.url], prod: [legacy.url] }), env: { OUTBOX_POLL_INTERVAL_MS: '50', DEPLOY_TIMEOUT_MS: '10000' } })
+  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [batching.url], prod: [legacy.url] }), env: { OUTBOX_POLL_INTERVAL_MS: '50' } })
   alice = await svc.tokenFor('alice', 'alice-pass-1')
 })
 afterAll(async () => {

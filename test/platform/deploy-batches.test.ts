@@ -19,7 +19,7 @@ let call: ReturnType<typeof caller>
 
 beforeAll(async () => {
   worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })), env: { DEPLOY_TIMEOUT_MS: '2000' } })
+  svc = await startTestService({ bootstrap: limitsBootstrap(sampleBootstrap({ dev: [worker.url] })) })
   for (const [user, pw] of [['root', 's3cret-root'], ['alice', 'alice-pass-1']]) tokens[user] = await svc.tokenFor(user, pw)
   call = caller(svc, tokens)
 })

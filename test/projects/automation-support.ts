@@ -28,7 +28,7 @@ export async function startAutomationEnv(): Promise<AutomationEnv> {
   const workers = { production: await FakeWorker.start(), staging: await FakeWorker.start(), development: await FakeWorker.start() }
   const grants = (...pairs: [string, string][]) => pairs.map(([category, level]) => ({ category, level }))
   const svc = await startTestService({
-    env: { DEPLOY_TIMEOUT_MS: '1000' },
+    env: {},
     bootstrap: {
       environments: [
         { name: 'production', workerUrls: [workers.production.url], description: 'Production environment', type: 'PRODUCTION', accessUrl: 'https://api.production.example.com' },

@@ -40,6 +40,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DATA_DIR: db.dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     GATEWAY_SECRET_KEY: TEST_SECRET_KEY,
+    // generous: a loaded CI machine must not turn a fake worker's answer into a timeout; tests about a slow worker set their own
+    DEPLOY_TIMEOUT_MS: '10000',
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...options.env,
   }

@@ -100,7 +100,10 @@ class WireConnection {
         this.socket.write('N') // no TLS, no GSS encryption: loopback only
         return this.drain()
       }
-      if (code !== 196608) return this.socket.destroy() // cancel requests and old protocols
+      if (code !== 196608) {
+        this.socket.destroy() // cancel requests and old protocols
+        return
+      }
       await this.startup(body)
       return this.drain()
     }
