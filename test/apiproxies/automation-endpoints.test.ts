@@ -36,7 +36,7 @@ async function expectRefused(write: () => Promise<{ status: number; body: any }>
 
 beforeAll(async () => {
   ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
-  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }) })
   ;[erin, frank, gina] = await Promise.all([svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('gina', 'gina-pass-1')])
   const form = new FormData()
   form.append('metadata', JSON.stringify({ apiProxyName: 'MyAPI', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/api/users'] }, deploy: true, deployTargetEnvironmentNameList: ['dev'] }))

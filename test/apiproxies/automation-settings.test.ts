@@ -45,7 +45,7 @@ async function expectStored(page: string, body: unknown) {
 
 beforeAll(async () => {
   ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
-  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }) })
   ;[erin, frank, gina] = await Promise.all([svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('gina', 'gina-pass-1')])
   for (const [name, path, deploy] of [['MyAPI', '/api/users', true], ['Other', '/other', false]] as const) {
     const form = new FormData()

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const doc = rlclBootstrap({ dev: [dev.url], prod: [prod.url] })
   // more proxies than one batch, so that the stream crosses batch boundaries
   doc.projects[1]!.apiProxies = Array.from({ length: REPORT_BATCH + 5 }, (_, i) => ({ name: `bulk-${String(i).padStart(3, '0')}`, groups: [], kind: 'REST' })) as never
-  svc = await startTestService({ bootstrap: doc, env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: doc })
   ;[erin, gina, ana, root] = await Promise.all([svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('gina', 'gina-pass-1'), svc.tokenFor('ana', 'ana-pass-1'), svc.tokenFor('root', 's3cret-root')])
   await createPetstore(svc, erin, 'MyAPI')
   const call = (method: string, path: string, body?: unknown) => legacy(svc, method, `payments/${path}`, gina, body)

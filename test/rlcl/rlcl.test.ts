@@ -62,7 +62,7 @@ const get = async (name: string) => {
 
 beforeAll(async () => {
   ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
-  svc = await startTestService({ bootstrap: rlclBootstrap({ dev: [dev.url], prod: [prod.url] }), env: { DEPLOY_TIMEOUT_MS: '1000' } })
+  svc = await startTestService({ bootstrap: rlclBootstrap({ dev: [dev.url], prod: [prod.url] }) })
   ;[erin, frank, alice, ana, root] = await Promise.all([
     svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('alice', 'alice-pass-1'), svc.tokenFor('ana', 'ana-pass-1'), svc.tokenFor('root', 's3cret-root'),
   ])
