@@ -2,6 +2,7 @@ import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { policyDeploymentResult } from '../shared/deployment-shapes.js'
 import { addPolicy, deletePolicy, listPolicies, updatePolicy, type PolicyWrite } from './policies.js'
+import { policyTypeRoutes } from './rest-policy-types.js'
 import { policyDeleteInput, policyWriteInput } from './policy-inputs.js'
 
 // Vendor pages 05-policies/crud, legacy envelope (spec §7.1).
@@ -61,4 +62,5 @@ export const policyRoutes = defineRoutes([
   write('post'),
   write('put'),
   write('delete'),
+  ...policyTypeRoutes,
 ])
