@@ -235,9 +235,9 @@ export const CASES: Record<string, CatalogueCase> = {
     refused: /^policy\.errorMessageList: /,
   },
   'policy-response-protocol-transformation': {
-    valid: { description: 'SOAP back to REST' },
-    invalid: { active: 'no' },
-    refused: /^policy\.active: /,
+    valid: { apiMethodList: [{ id: 'method-1', name: 'getUser', active: true, httpMethod: 'GET', backendResourceUrl: '/soap/UserService', backendHttpMethod: 'POST' }] },
+    invalid: { apiMethodList: [{ id: 'method-1', name: 'getUser', httpMethod: 'FETCH', backendResourceUrl: '/soap/UserService', backendHttpMethod: 'POST' }] },
+    refused: /^policy\.apiMethodList\[0\]\.httpMethod: must be one of GET, POST/,
   },
   // validation
   'policy-json-schema-validation': {

@@ -1,6 +1,9 @@
-import { body, definePolicy, enumOf, flag, list, requireWhen, text } from './common.js'
+import { z } from 'zod'
+import { body, definePolicy, enumOf, flag, list, nonEmptyList, optText, requireWhen, text } from './common.js'
 
 // Transformation family: JSON (JOLT, JSON to XML), XML (XSLT, XML to JSON) and the REST/SOAP protocol switches.
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as const
 
 const jsonSpec = (value: string) => {
   try {
@@ -57,8 +60,13 @@ export const responseProtocolTransformation = definePolicy({
   type: 'policy-response-protocol-transformation',
   family: 'transformation',
   title: 'Response Protocol Transformation',
-  description: 'Turns SOAP responses back into REST responses (configured by the endpoint settings; only the common fields)',
-  fields: {},
+  description: 'Turns SOAP responses from the backend into REST responses, per API method (apiMethodList)',
+  fields: {
+    apiMethodList: nonEmptyList(
+      z.looseObject({ id: text(200), name: text(200), description: optText(), active: flag(), httpMethod: enumOf(HTTP_METHODS), backendResourceUrl: text(2000), backendHttpMethod: enumOf(HTTP_METHODS) }),
+      1000,
+    ),
+  },
 })
 
 export const TRANSFORMATION = [jsonTransformation, xmlTransformation, requestProtocolTransformation, responseProtocolTransformation]
