@@ -207,6 +207,12 @@ describe('GraphQL typed view', () => {
     expect(list.body.errors).toBeUndefined()
     const quota = list.body.data.apiProxyPolicies.requestPolicyList.find((p: any) => p.name === nameOf('policy-api-based-quota'))
     expect(quota).toEqual({ name: 't-api-based-quota', type: 'policy-api-based-quota', family: 'traffic', config: expect.objectContaining({ type: 'policy-api-based-quota', name: 't-api-based-quota', quotaInterval: 'ONE_DAY' }) })
+    // secrets are write-only: literal ones answer null, ${NAME} references stay visible
+    const configOf = (name: string) => list.body.data.apiProxyPolicies.requestPolicyList.find((p: any) => p.name === name).config
+    expect(configOf('t-ws-security-username')).toMatchObject({ username: 'myuser', password: null })
+    expect(configOf('t-oidc')).toMatchObject({ clientId: 'my-client', clientSecret: null })
+    expect(configOf('ref-env')).toMatchObject({ clientSecret: '${OIDC_SECRET}' })
+    expect(configOf('t-api-authentication').apiAuthCondExpressionList).toEqual([{ username: 'api-user', password: null }])
     const types = await svc.graphql('query { apiProxyPolicyTypes { type family schema } }', {}, frank)
     expect(types.body.data.apiProxyPolicyTypes).toHaveLength(45)
     expect(types.body.data.apiProxyPolicyTypes.find((t: any) => t.type === 'policy-script')).toMatchObject({ family: 'scripting', schema: { properties: { scriptLanguage: { enum: ['GROOVY', 'JAVASCRIPT'] } } } })

@@ -10,7 +10,7 @@ import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
 import { deployedEnvironments, environmentsNamed, pushProxy } from '../proxies/proxy-deploy.js'
 import { pathName } from '../proxies/proxy-inputs.js'
-import { policyTypeDef } from './catalogue/index.js'
+import { policyTypeDef, withoutSecrets } from './catalogue/index.js'
 import { policyDeleteInput, policyWriteInput, type OperationMetadata } from './policy-inputs.js'
 import { checkPolicyReferences } from './references.js'
 
@@ -178,11 +178,11 @@ export const policyView = (p: Pick<ApiProxyPolicy, 'name' | 'type' | 'descriptio
   name: p.name, type: p.type, ...(p.description ? { description: p.description } : {}), active: p.active, order: p.position,
 })
 
-/** The typed view (GraphQL): the summary plus the type's family and the stored configuration with its name. */
+/** The typed view (GraphQL): the summary plus the type's family and the stored configuration with its name, secrets null. */
 export const policyConfigView = (p: ApiProxyPolicy) => ({
   ...policyView(p),
   family: policyTypeDef(p.type)?.family ?? null,
-  config: { ...(p.config as Record<string, unknown>), type: p.type, name: p.name },
+  config: withoutSecrets({ ...(p.config as Record<string, unknown>), type: p.type, name: p.name }),
 })
 
 const lists = (rows: ApiProxyPolicy[], withConfig: boolean) => {

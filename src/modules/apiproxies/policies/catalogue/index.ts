@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ADVANCED } from './advanced.js'
 import { AUTHENTICATION } from './authentication.js'
-import { FAMILIES, type PolicyFamily, type PolicyTypeDef } from './common.js'
+import { ENV_REFERENCE, FAMILIES, type PolicyFamily, type PolicyTypeDef } from './common.js'
 import { CONTENT } from './content.js'
 import { IP_FILTERING } from './ip-filtering.js'
 import { MESSAGE_SECURITY } from './message-security.js'
@@ -32,15 +32,27 @@ export const policyTypeField = z.string({ error: unknownTypeMessage }).trim().re
 
 /** A policy of a known type validated as its page describes; issues are reported at their path inside the policy. */
 export function checkPolicyOfType(policy: { type: string }, ctx: z.RefinementCtx): Record<string, unknown> | undefined {
-  const def = byType.get(policy.type)
-  if (!def) return undefined
-  const parsed = def.schema.safeParse(policy)
+  if (!byType.has(policy.type)) return undefined
+  // the union picks the option by `type`; its issues are that option's, at their paths inside the policy
+  const parsed = policyUnion.safeParse(policy)
   if (parsed.success) return parsed.data as Record<string, unknown>
   for (const issue of parsed.error.issues) {
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path
     ctx.addIssue({ code: 'custom', path: path as (string | number)[], message: issue.message })
   }
   return undefined
+}
+
+/** Fields that hold secrets: answered as null unless they hold a `${NAME}` environment variable reference. */
+export const SECRET_FIELDS = new Set(['password', 'clientSecret', 'unPassword'])
+
+/** A stored policy as the doors show it: secrets (write-only) replaced by null, at any depth. */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k) && typeof v === 'string' && !ENV_REFERENCE.test(v.trim()) ? null : withoutSecrets(v)]),
+  )
 }
 
 /** The JSON Schema (2020-12) of one type's policy object, for console authors' forms. */
