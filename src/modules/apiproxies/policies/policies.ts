@@ -10,7 +10,9 @@ import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
 import { deployedEnvironments, environmentsNamed, pushProxy } from '../proxies/proxy-deploy.js'
 import { pathName } from '../proxies/proxy-inputs.js'
+import { policyTypeDef, withoutSecrets } from './catalogue/index.js'
 import { policyDeleteInput, policyWriteInput, type OperationMetadata } from './policy-inputs.js'
+import { checkPolicyReferences } from './references.js'
 
 // Policies on an API proxy's request, response and error pipelines, for all endpoints or one endpoint, in order
 // (vendor 05-policies/crud). A pipeline is (proxy, endpoint or none, pipeline); `position` is 1-based and dense.
@@ -74,6 +76,10 @@ async function openSlot(tx: Tx, where: ReturnType<typeof pipelineOf>, order: num
 const closeSlot = (tx: Tx, where: ReturnType<typeof pipelineOf>, position: number) =>
   tx.apiProxyPolicy.updateMany({ where: { ...where, position: { gt: position } }, data: { position: { decrement: 1 } } })
 
+/**
+ * A validated policy as stored: its configuration (the policy without its name, which is the path's). Policies
+ * stored before the catalogue stay as they were until their next write validates them (docs/policy-catalogue.md).
+ */
 const policyFields = (policy: Record<string, unknown> & { type: string; description?: string | null; active: boolean }) => {
   const { name: _ignored, ...config } = policy
   return { type: policy.type, description: policy.description ?? null, active: policy.active, config: config as Prisma.InputJsonValue }
@@ -91,6 +97,7 @@ async function policyWrite(deps: Deps, actor: Actor, projectName: string, proxyN
   const meta = input.operationMetadata
   const current = await findProxy(deps.prisma, access.project.id, proxyName)
   const targets = await deployTargets(deps.prisma, access, current, meta)
+  await checkPolicyReferences(deps, actor, access, input.policy)
   return { access, name, input, meta, current, targets }
 }
 
@@ -171,13 +178,24 @@ export const policyView = (p: Pick<ApiProxyPolicy, 'name' | 'type' | 'descriptio
   name: p.name, type: p.type, ...(p.description ? { description: p.description } : {}), active: p.active, order: p.position,
 })
 
-const lists = (rows: ApiProxyPolicy[]) => {
-  const of = (pipeline: string) => rows.filter((r) => r.pipeline === pipeline).sort((a, b) => a.position - b.position).map(policyView)
+/** The typed view (GraphQL): the summary plus the type's family and the stored configuration with its name, secrets null. */
+export const policyConfigView = (p: ApiProxyPolicy) => ({
+  ...policyView(p),
+  family: policyTypeDef(p.type)?.family ?? null,
+  config: withoutSecrets({ ...(p.config as Record<string, unknown>), type: p.type, name: p.name }),
+})
+
+const lists = (rows: ApiProxyPolicy[], withConfig: boolean) => {
+  const view = withConfig ? policyConfigView : policyView
+  const of = (pipeline: string) => rows.filter((r) => r.pipeline === pipeline).sort((a, b) => a.position - b.position).map(view)
   return { requestPolicyList: of('REQUEST'), responsePolicyList: of('RESPONSE'), errorPolicyList: of('ERROR') }
 }
 
-/** GET …/policies/: the proxy with its pipelines, and each endpoint with its own (API_MANAGEMENT VIEW). */
-export async function listPolicies(db: Tx, actor: Actor, projectName: string, proxyName: string) {
+/**
+ * GET …/policies/: the proxy with its pipelines, and each endpoint with its own (API_MANAGEMENT VIEW). With
+ * `withConfig` (the GraphQL typed view) each policy also carries its family and stored configuration.
+ */
+export async function listPolicies(db: Tx, actor: Actor, projectName: string, proxyName: string, { withConfig = false } = {}) {
   const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'VIEW')
   const proxy = await findProxy(db, access.project.id, proxyName)
   const [rows, endpoints] = await Promise.all([
@@ -189,8 +207,8 @@ export async function listPolicies(db: Tx, actor: Actor, projectName: string, pr
     type: proxy.kind,
     relativePath: proxy.relativePath,
     soapToRest: false,
-    ...lists(rows.filter((r) => r.endpointId === null)),
-    endpointList: endpoints.map((e) => ({ endpoint: e.path, active: e.enabled, httpMethod: e.method, ...lists(rows.filter((r) => r.endpointId === e.id)) })),
+    ...lists(rows.filter((r) => r.endpointId === null), withConfig),
+    endpointList: endpoints.map((e) => ({ endpoint: e.path, active: e.enabled, httpMethod: e.method, ...lists(rows.filter((r) => r.endpointId === e.id), withConfig) })),
   }
 }
 

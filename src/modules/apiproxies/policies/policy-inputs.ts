@@ -1,9 +1,11 @@
 import { z } from 'zod'
 import { objectName } from '../../../platform/validation/common.js'
 import { ENDPOINT_METHODS } from '../endpoints/endpoint-inputs.js'
+import { checkPolicyOfType, policyTypeField } from './catalogue/index.js'
 
 // Policies of the automation surface (vendor 05-policies/crud): the operation metadata is typed; a policy is the
-// vendor's typed JSON ("type": "policy-…"), checked on the envelope fields the pages show and stored as given.
+// vendor's typed JSON ("type": "policy-…"), validated against its type's entry in the catalogue (./catalogue/,
+// docs/policy-catalogue.md) and stored as validated.
 
 export const PIPELINES = ['REQUEST', 'RESPONSE', 'ERROR'] as const
 export type Pipeline = (typeof PIPELINES)[number]
@@ -42,19 +44,31 @@ export const operationMetadataInput = z
   })
 export type OperationMetadata = z.output<typeof operationMetadataInput>
 
-export const policyDocument = z
-  .looseObject({
-    type: z.string().trim().regex(/^policy-[a-z0-9]+(-[a-z0-9]+)*$/, "must be a policy type such as 'policy-api-based-throttling'").max(100, 'must be at most 100 characters'),
-    description: z.string().max(2000, 'must be at most 2000 characters').nullish(),
-    active: z.boolean().default(true),
-    policyCondition: z.looseObject({ conditionRuleList: z.array(z.record(z.string(), z.unknown())).max(100, 'at most 100 rules').nullish() }).nullish(),
-    errorMessageList: z.array(z.unknown()).max(100, 'at most 100 entries').nullish(),
-  })
-  .superRefine((p, ctx) => {
-    if (depthOf(p, MAX_POLICY_DEPTH) > MAX_POLICY_DEPTH) ctx.addIssue({ code: 'custom', message: `nests deeper than ${MAX_POLICY_DEPTH} levels` })
-    else if (Buffer.byteLength(JSON.stringify(p)) > MAX_POLICY_BYTES) ctx.addIssue({ code: 'custom', message: `is larger than ${MAX_POLICY_BYTES} bytes` })
-    else if (hasNul(p)) ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' })
-  })
+/** The envelope every policy shares, checked first so its fields are named the same for every type. */
+const policyEnvelope = z.looseObject({
+  type: policyTypeField,
+  description: z.string().max(2000, 'must be at most 2000 characters').nullish(),
+  active: z.boolean().default(true),
+  policyCondition: z.looseObject({ conditionRuleList: z.array(z.record(z.string(), z.unknown())).max(100, 'at most 100 rules').nullish() }).nullish(),
+  errorMessageList: z.array(z.unknown()).max(100, 'at most 100 entries').nullish(),
+})
+
+export type PolicyDocument = Record<string, unknown> & { type: string; description?: string | null; active: boolean }
+
+/**
+ * A policy: the envelope, the bounds on the whole document, then the fields of its type as the catalogue
+ * (./catalogue/) describes them. Unknown fields are kept and stored as given.
+ */
+export const policyDocument = policyEnvelope.transform((p, ctx): PolicyDocument => {
+  if (depthOf(p, MAX_POLICY_DEPTH) > MAX_POLICY_DEPTH) ctx.addIssue({ code: 'custom', message: `nests deeper than ${MAX_POLICY_DEPTH} levels` })
+  else if (Buffer.byteLength(JSON.stringify(p)) > MAX_POLICY_BYTES) ctx.addIssue({ code: 'custom', message: `is larger than ${MAX_POLICY_BYTES} bytes` })
+  else if (hasNul(p)) ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' })
+  else {
+    const typed = checkPolicyOfType(p, ctx)
+    if (typed) return typed as PolicyDocument
+  }
+  return z.NEVER
+})
 
 /** Add and update: operation metadata and the policy. */
 export const policyWriteInput = z.object({ operationMetadata: operationMetadataInput, policy: policyDocument })

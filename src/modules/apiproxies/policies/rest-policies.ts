@@ -2,6 +2,7 @@ import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { policyDeploymentResult } from '../shared/deployment-shapes.js'
 import { addPolicy, deletePolicy, listPolicies, updatePolicy, type PolicyWrite } from './policies.js'
+import { policyTypeRoutes } from './rest-policy-types.js'
 import { policyDeleteInput, policyWriteInput } from './policy-inputs.js'
 
 // Vendor pages 05-policies/crud, legacy envelope (spec §7.1).
@@ -9,7 +10,9 @@ import { policyDeleteInput, policyWriteInput } from './policy-inputs.js'
 const PATH = '/apiops/projects/:projectName/apiProxies/:apiProxyName/policies/:policyName/'
 const COMMON = { 401: 'missing, invalid, expired or revoked token' }
 const ERRORS_400 =
-  'unknown project, missing API_MANAGEMENT MANAGE, proxy not found, body field invalid (named: operationMetadata.*, policy.*), ' +
+  'unknown project, missing API_MANAGEMENT MANAGE, proxy not found, body field invalid (named: operationMetadata.*, policy.*; a policy is validated ' +
+  'against its type in GET /apiops/policy-types/{type}/schema), unknown policy type (the message lists the types), a certificate, keystore, crypto key, ' +
+  'JWK, connection, IP group or environment variable the policy names not found (named), ' +
   'targetEndpoint not an endpoint of the proxy, unknown environment in deployTargetEnvironmentNameList'
 
 const written = ({ deploymentResult }: PolicyWrite) => ({
@@ -61,4 +64,5 @@ export const policyRoutes = defineRoutes([
   write('post'),
   write('put'),
   write('delete'),
+  ...policyTypeRoutes,
 ])
