@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CRUD_EMAIL } from '../connections/examples.js'
 import { startConnectionEnv, type ConnectionEnv } from '../connections/support.js'
+import { startTestService } from '../support/app.js'
 
 // Event webhooks (issue 18 §4): a webhook connection subscribes to event types; matching events are delivered through
 // the outbox, signed (HMAC-SHA256 over `${timestamp}.${body}`), retried with the outbox's backoff; a delivery log per
@@ -142,6 +143,21 @@ describe('event webhooks (issue 18 §4)', () => {
     }
   })
 
+  it('sends bulkRun.finished once a bulk run of the project reaches a terminal status', async () => {
+    const put = await env.json('pm', 'PUT', `${P}/hook/events/`, { eventTypes: ['audit.CONNECTION', 'deployment.failed', 'bulkRun.finished'] })
+    expect(put.body).toMatchObject({ eventTypes: ['audit.CONNECTION', 'deployment.failed', 'bulkRun.finished'], signingSecretSet: true })
+    const prisma = env.svc.deps.prisma
+    const project = await prisma.project.findUniqueOrThrow({ where: { name: 'MyProject' } })
+    // the run's row as the runner writes it: the bus announces every change, only the terminal one is an event
+    await prisma.limitBulkRun.create({ data: { runId: 'run-webhook-1', projectId: project.id, activeProjectId: project.id, kind: 'ASSIGN', runStatus: 'RUNNING', trigger: 'API', triggeredBy: 'pm' } })
+    await prisma.limitBulkRun.update({ where: { runId: 'run-webhook-1' }, data: { runStatus: 'SUCCESS', activeProjectId: null, processedCount: 3, createdCount: 3, finishedAt: new Date() } })
+    const got = await until('the bulk run event', () => receiver.received.find((r) => r.eventType === 'bulkRun.finished' && r.answered === 200))
+    expect(got.signatureValid).toBe(true)
+    expect(got.eventId).toBe('bulkRun-run-webhook-1')
+    expect(got.body.data).toMatchObject({ runId: 'run-webhook-1', projectName: 'MyProject', runStatus: 'SUCCESS', processedCount: 3, createdCount: 3 })
+    expect(await prisma.webhookDelivery.count({ where: { eventType: 'bulkRun.finished' } })).toBe(1)
+  })
+
   it('does not deliver events of a type the connection does not subscribe to', async () => {
     const credential = await env.json('root', 'POST', '/apiops/projects/MyProject/credentials/', { username: 'not-sent', password: 'Pw-123456', fullName: 'Not Sent', email: 'not-sent@example.test' })
     expect(credential.status, JSON.stringify(credential.body)).toBe(200)
@@ -152,7 +168,7 @@ describe('event webhooks (issue 18 §4)', () => {
     await until('the marker event', () => receiver.received.find((r) => r.body.data?.objectName === 'marker-hook'))
     await new Promise((r) => setTimeout(r, 300))
     expect(await env.svc.deps.prisma.webhookDelivery.count({ where: { eventId: `audit-${audit.id}` } })).toBe(0)
-    expect(receiver.received.filter((r) => r.eventType !== 'audit.CONNECTION' && r.eventType !== 'deployment.failed')).toEqual([])
+    expect(new Set(receiver.received.map((r) => r.eventType))).toEqual(new Set(['audit.CONNECTION', 'deployment.failed', 'bulkRun.finished']))
   })
 
   it('refuses an unknown event type, a missing or short secret and unknown fields with a 400 naming them, writing nothing', async () => {
@@ -225,5 +241,22 @@ describe('event webhooks (issue 18 §4)', () => {
     const off = await env.json('manager', 'PUT', `${P}/no-secret-hook/events/`, { eventTypes: [] })
     expect(off.body).toMatchObject({ eventTypes: [], signingSecretSet: false })
     expect(await subscriptionRow('no-secret-hook')).toBeNull()
+  })
+})
+
+describe.runIf(process.env.TEST_DATABASE_URL)('event webhooks across instances on one PostgreSQL', () => {
+  it('writes one delivery per connection and event although both instances hear it', async () => {
+    // listening once started: both instances hear every event from here on, and both try to write its deliveries
+    const second = await startTestService({ db: env.svc.db, env: { OUTBOX_POLL_INTERVAL_MS: '50' } })
+    try {
+      const name = 'heard-by-both'
+      await createHook('pm', name)
+      const got = await until('the delivered event', () => receiver.received.find((r) => r.body.data?.objectName === name && r.answered === 200))
+      await new Promise((r) => setTimeout(r, 500))
+      expect(await env.svc.deps.prisma.webhookDelivery.count({ where: { eventId: got.eventId } })).toBe(1)
+      expect(receiver.received.filter((r) => r.eventId === got.eventId)).toHaveLength(2) // the 500, then the 200
+    } finally {
+      await second.close()
+    }
   })
 })
