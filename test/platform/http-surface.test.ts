@@ -92,7 +92,7 @@ describe('GraphQL door', () => {
     const html = await page.text()
     expect(html).not.toMatch(/https?:\/\//)
     const assets = [...html.matchAll(/(?:src|href)="(\/graphql\/explorer\/[^"]+)"/g)].map((m) => m[1])
-    expect(assets).toHaveLength(4)
+    expect(assets).toHaveLength(5) // GraphiQL, React, ReactDOM, its CSS and the graphql-ws client for subscriptions
     for (const asset of assets) expect((await svc.http(asset)).status).toBe(200)
   })
 

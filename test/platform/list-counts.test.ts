@@ -61,7 +61,7 @@ describe('list totals kept by triggers', () => {
     const project = 'other'
     const start = (await consumerTotals(project)).actual
     for (const username of ['lc-a', 'lc-b']) {
-      const res = await send('POST', `/apiops/projects/${project}/credentials/`, { username, password: 'pw-123456', fullName: username })
+      const res = await send('POST', `/apiops/projects/${project}/credentials/`, { username, password: 'pw-123456', fullName: username, email: `${username}@example.com` })
       expect(res.status, await res.clone().text()).toBe(200)
     }
     await expectExact(project, start + 2)

@@ -43,9 +43,16 @@ export const deepJson = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.r
 const DEEP = '\u0001deep\u0001'
 const bodyText = (value: unknown) => JSON.stringify(value).replace(JSON.stringify(DEEP), deepJson(5000))
 
-const styleOf = (op: { responses?: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }> }, path: string): Style => {
+type SchemaOrRef = { properties?: Record<string, unknown>; $ref?: string }
+type Components = { schemas?: Record<string, SchemaOrRef> }
+
+/** A component's schema for a `#/components/schemas/…` reference (the error bodies are shared components). */
+const resolved = (schema: SchemaOrRef | undefined, components: Components | undefined): SchemaOrRef | undefined =>
+  schema?.$ref?.startsWith('#/components/schemas/') ? components?.schemas?.[schema.$ref.slice('#/components/schemas/'.length)] : schema
+
+const styleOf = (op: { responses?: Record<string, { content?: Record<string, { schema?: SchemaOrRef }> }> }, path: string, components?: Components): Style => {
   for (const [status, answer] of Object.entries(op.responses ?? {})) {
-    const props = answer.content?.['application/json']?.schema?.properties
+    const props = resolved(answer.content?.['application/json']?.schema, components)?.properties
     if (Number(status) < 400 || !props) continue
     if ('errorKey' in props) return 'common'
     if ('resultMessage' in props) return 'legacy'
@@ -55,7 +62,7 @@ const styleOf = (op: { responses?: Record<string, { content?: Record<string, { s
 }
 
 /** Every operation of the document, with what the fuzz needs of it. */
-export function operationsOf(doc: { paths: Record<string, Record<string, any>> }): Operation[] {
+export function operationsOf(doc: { paths: Record<string, Record<string, any>>; components?: Components }): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => {
       const params = (op.parameters ?? []) as { name: string; in: string; schema: JsonSchema }[]
@@ -63,7 +70,7 @@ export function operationsOf(doc: { paths: Record<string, Record<string, any>> }
       return {
         method: method.toUpperCase(),
         path,
-        style: styleOf(op, path),
+        style: styleOf(op, path, doc.components),
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: content ? { mediaType: content[0], schema: content[1].schema ?? {}, required: op.requestBody.required === true } : undefined,

@@ -13,7 +13,7 @@ import { routeTables } from '../../src/routes.js'
 interface Operation { method: string; pattern: RegExp; path: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
 interface Checker { operations: Operation[]; ajv: Ajv2020; validators: Map<string, ValidateFunction | null> }
 
-const COMPONENTS = 'urn:openapi-components'
+const COMPONENTS = 'https://openapi.invalid/components' // an absolute id of no one's, for ajv's resolver
 
 // ajv-formats is CommonJS with only a default export: depending on the loader (Node, Vite) the plugin is the
 // namespace's default or that default's default

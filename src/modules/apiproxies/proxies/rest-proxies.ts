@@ -53,6 +53,8 @@ const proxySummary = z
   .meta({ id: 'ApiProxySummary' })
 
 /** One proxy (proxyDetailOf); clientRoute, routing and maintenanceModeSetting keep the vendor's free-form settings. */
+const section = z.record(z.string(), z.unknown()).nullable()
+
 const proxyDetailFields = {
   name: z.string(),
   description: z.string().nullable(),
@@ -66,6 +68,20 @@ const proxyDetailFields = {
   specUrl: z.string().nullable(),
   backendApiVersion: z.string().nullable(),
   maintenanceModeSetting: z.unknown(),
+  // the settings pages' sections (settings/settings.ts settingsViewOf): secrets only as …Set flags
+  apiKeys: z.object({ publicKey: z.string().nullable(), secretKeySet: z.boolean() }),
+  cacheSettings: section,
+  circuitBreakerSettings: section,
+  connectionSettings: section,
+  corsSettings: section,
+  forwardedIpHeaderParameter: section,
+  hideSpecFile: z.boolean(),
+  jsonErrorResponseTemplate: z.unknown(),
+  xmlErrorResponseTemplate: z.unknown(),
+  mtlsSettings: section,
+  ntlmSettings: z.object({ passwordSet: z.boolean() }).catchall(z.unknown()).nullable(),
+  proxyServerSettings: z.object({ proxyPasswordSet: z.boolean() }).catchall(z.unknown()).nullable(),
+  trafficLogSettings: z.unknown(),
   endpointCount: z.number().int(),
   revision: z.number().int(),
   deploymentList: z.array(z.object({ environmentName: z.string(), deployed: z.boolean(), redeployRequired: z.boolean(), deployedAt: z.string().nullable() })),
