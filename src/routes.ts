@@ -26,6 +26,7 @@ import { proxyEndpointRoutes } from './modules/apiproxies/endpoints/rest-endpoin
 import { proxySettingsRoutes } from './modules/apiproxies/settings/rest-settings.js'
 import { keysRoutes } from './modules/keys/rest.js'
 import { connectionRoutes } from './modules/connections/rest.js'
+import { webhookEventRoutes } from './modules/webhooks/events-rest.js'
 import { rlclRoutes } from './modules/rlcl/rest.js'
 import { reportRoutes } from './modules/reports/rest.js'
 
@@ -59,6 +60,7 @@ export const routeTables: RouteDef[] = [
   ...proxySettingsRoutes,
   ...keysRoutes,
   ...connectionRoutes,
+  ...webhookEventRoutes,
   ...rlclRoutes,
   ...reportRoutes,
 ]

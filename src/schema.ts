@@ -13,6 +13,7 @@ import { EntitlementResolver } from './modules/identity/entitlements-graphql.js'
 import { IdentityLifecycleResolver } from './modules/identity/lifecycle-graphql.js'
 import { GeolocationResolver } from './modules/geolocation/graphql.js'
 import { WebhookConnectionResolver } from './modules/webhooks/graphql.js'
+import { WebhookEventResolver } from './modules/webhooks/events-graphql.js'
 import { LimitBulkRunResolver } from './modules/limits/bulk/graphql.js'
 import { InstallationLicenseResolver } from './modules/licence/graphql.js'
 import { LimitDefaultResolver } from './modules/limits/defaults/graphql.js'
@@ -59,6 +60,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiClientManagerResolver,
   GeolocationResolver,
   WebhookConnectionResolver,
+  WebhookEventResolver,
   LimitBulkRunResolver,
   InstallationLicenseResolver,
   LimitDefaultResolver,

@@ -10,6 +10,7 @@ import { createDeployer } from './platform/deploy/pusher.js'
 import { recordingDeployer } from './modules/environments/deployment-records.js'
 import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
 import { API_CLIENT_OUTBOX_HANDLERS } from './modules/apiclients/runtime.js'
+import { startEventWebhooks, WEBHOOK_OUTBOX_HANDLERS, webhookOutboxTransports } from './modules/webhooks/events.js'
 import { limitBulkRunnerSettings } from './modules/limits/bulk/lease.js'
 import { startLimitBulkRunner } from './modules/limits/bulk/runner.js'
 import { createLogger, type Logger } from './platform/http/logger.js'
@@ -64,7 +65,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
     app.setReady(true)
     // retries of unacknowledged pushes, including rows a previous instance left behind
-    const deliverer = startOutboxDeliverer(deps, outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, API_CLIENT_OUTBOX_HANDLERS))
+    const deliverer = startOutboxDeliverer(
+      deps,
+      outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, { ...API_CLIENT_OUTBOX_HANDLERS, ...WEBHOOK_OUTBOX_HANDLERS }, webhookOutboxTransports(deps)),
+    )
+    // event webhooks: each bus event a webhook subscribes to becomes a delivery the outbox sends
+    const eventWebhooks = startEventWebhooks(deps)
     // durable bulk limit runs: interrupts runs whose worker died, then works through queued ones
     const bulkRunner = startLimitBulkRunner(deps, limitBulkRunnerSettings(process.env, config.deployTimeoutMs))
     if (db.wire) logger.info({ embeddedPg: db.wire }, `embedded database served on ${db.wire.host}:${db.wire.port} (PostgreSQL wire protocol)`)
@@ -77,7 +83,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       stop: async () => {
         // the deliverer finishes its delivery in flight before the database goes away
         auditRetention.stop()
-        await Promise.all([app.stop(), deliverer.stop(), bulkRunner.stop()])
+        await Promise.all([app.stop(), deliverer.stop(), bulkRunner.stop(), eventWebhooks.stop()])
         logger.info('HTTP server drained, outbox deliverer stopped')
         await deps.events?.close()
         await db.close()

@@ -317,11 +317,23 @@ export async function testWebhookConnection(db: Tx, actor: Actor, name: string):
   return sendOnce(conn)
 }
 
-function sendOnce(conn: WebhookConnectionView): Promise<WebhookTestResult> {
+/** What to send instead of the connection test's request (event deliveries: POST, their JSON body and headers). */
+export interface WebhookRequest { method: string; body: string; headers: Record<string, string> }
+
+/**
+ * Sends one request to the connection's fullUrl with its headers (plus `request.headers`) under its connect and
+ * response timeouts: the connection test's request, or `request` (an event delivery).
+ */
+export function sendOnce(conn: WebhookConnectionView, request?: WebhookRequest): Promise<WebhookTestResult> {
   const url = new URL(conn.fullUrl)
+  const method = request?.method ?? conn.method
   const headers: Record<string, string> = {}
   for (const h of conn.headers) headers[h.name] = h.value
-  const body = BODY_METHODS.has(conn.method) ? JSON.stringify({ event: 'webhookConnectionTest', connection: conn.name, time: new Date().toISOString() }) : undefined
+  for (const [name, value] of Object.entries(request?.headers ?? {})) {
+    for (const k of Object.keys(headers)) if (k.toLowerCase() === name.toLowerCase()) delete headers[k]
+    headers[name] = value
+  }
+  const body = request ? request.body : BODY_METHODS.has(conn.method) ? JSON.stringify({ event: 'webhookConnectionTest', connection: conn.name, time: new Date().toISOString() }) : undefined
   if (body !== undefined) {
     if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
     headers['content-length'] = String(Buffer.byteLength(body))
@@ -342,7 +354,7 @@ function sendOnce(conn: WebhookConnectionView): Promise<WebhookTestResult> {
       clearTimeout(timer)
       timer = setTimeout(() => finish({ success: false, status: null, error: `${what} timeout after ${seconds} s` }), seconds * 1000)
     }
-    const options: https.RequestOptions = { method: conn.method, headers, agent: false }
+    const options: https.RequestOptions = { method, headers, agent: false }
     if (url.protocol === 'https:') {
       // without a trust store the server certificate is not verified (spec §2.17)
       options.rejectUnauthorized = conn.trustStoreName !== null

@@ -16,6 +16,12 @@ export interface OutboxEntry { environment: DeployEnvironment; message: DeployMe
 /** Runs in the transaction that marks a row delivered, so the row and what it updates change together. */
 export type DeliveredHandler = (tx: Tx, row: DeliveryOutbox) => Promise<void>
 
+/**
+ * Delivers one attempt of a row by other means than a push to its environment's workers (an event webhook's
+ * HTTP call): success marks the row delivered, a failure schedules the next attempt with the same backoff.
+ */
+export type OutboxTransport = (row: DeliveryOutbox) => Promise<{ success: boolean; message: string }>
+
 export interface OutboxSettings {
   pollIntervalMs: number
   /** first retry delay; doubles per failed attempt up to backoffCapMs */
@@ -26,6 +32,8 @@ export interface OutboxSettings {
   batchSize: number
   /** by the subject's kind (the text before the first ':') */
   onDelivered: Record<string, DeliveredHandler>
+  /** by the subject's kind: rows of these kinds are not pushed to workers but handed to the transport */
+  transports?: Record<string, OutboxTransport>
 }
 
 export interface OutboxDeliverer {
@@ -43,8 +51,9 @@ export const backoffDelayMs = (attempts: number, baseMs: number, capMs: number) 
   Math.min(capMs, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)))
 
 /** Settings derived from the one poll interval setting: base = interval, cap = 60 × interval. */
-export function outboxSettings(pollIntervalMs: number, deployTimeoutMs: number, onDelivered: Record<string, DeliveredHandler>): OutboxSettings {
+export function outboxSettings(pollIntervalMs: number, deployTimeoutMs: number, onDelivered: Record<string, DeliveredHandler>, transports: Record<string, OutboxTransport> = {}): OutboxSettings {
   return {
+    transports,
     pollIntervalMs,
     backoffBaseMs: pollIntervalMs,
     backoffCapMs: pollIntervalMs * 60,
@@ -104,10 +113,13 @@ export function startOutboxDeliverer(deps: Pick<Deps, 'prisma' | 'deployer' | 'l
   let inFlight: Promise<number> = Promise.resolve(0)
 
   async function deliver(row: DeliveryOutbox): Promise<boolean> {
-    const outcome = await deployer.push([{ name: row.environmentName, workerUrls: row.workerUrls }], row.message as unknown as DeployMessage)
-    const result = outcome.environmentResults[0]
+    const kind = row.subject.split(':')[0]!
+    const transport = settings.transports?.[kind]
+    const result = transport
+      ? await transport(row)
+      : (await deployer.push([{ name: row.environmentName, workerUrls: row.workerUrls }], row.message as unknown as DeployMessage)).environmentResults[0]
     if (result?.success) {
-      const handler = settings.onDelivered[row.subject.split(':')[0]]
+      const handler = settings.onDelivered[kind]
       await prisma.$transaction(async (tx) => {
         // A row superseded meanwhile stays as it is; its acknowledgement no longer describes the latest push.
         const { count } = await tx.deliveryOutbox.updateMany({ where: { id: row.id, deliveredAt: null }, data: { deliveredAt: new Date(), leaseUntil: null, lastError: null } })
