@@ -170,4 +170,26 @@ describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQ
       await second.stop()
     }
   })
+
+  it('keeps listening after the database cut its listening session (a restart, a killed backend)', async () => {
+    // the sessions of this database that LISTEN: the service's event bus (one per instance)
+    const cut = await svc.deps.prisma.$queryRawUnsafe<{ cut: boolean }[]>(
+      `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+    )
+    expect(cut.length).toBeGreaterThan(0)
+    const client = wsClient(svc.url, { authorization: `Bearer ${root}` })
+    try {
+      const sub = follow(client, AUDIT, { p: 'payments' })
+      const first = sub.next()
+      let got: any
+      for (let i = 0; !got; i++) {
+        await createCredential(root, 'payments', `after-cut-${i}`)
+        got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 100))])
+        if (!got && i > 100) got = await first
+      }
+      expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials' })
+    } finally {
+      await client.dispose()
+    }
+  })
 })

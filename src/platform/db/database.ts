@@ -30,14 +30,47 @@ export interface Database {
   close(): Promise<void>
 }
 
-/** PostgreSQL: one dedicated session per listener (a pooled connection would drop its LISTEN). */
+/**
+ * PostgreSQL: one dedicated session per listener (a pooled connection would drop its LISTEN). A lost session (the
+ * database restarted, the connection was cut) is opened again with a growing pause, so live events survive a blink;
+ * notifications sent while no session listened are not replayed (subscribers read rows, not a log).
+ */
 async function listenOnServer(config: pg.ClientConfig, channel: string, onPayload: (payload: string) => void) {
-  const client = new pg.Client(config)
-  await client.connect()
-  client.on('notification', (n) => n.channel === channel && n.payload !== undefined && onPayload(n.payload))
-  client.on('error', () => undefined) // a lost session ends the live events of this instance, not the process
-  await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`)
-  return () => client.end().catch(() => undefined)
+  let closed = false
+  let client: pg.Client | undefined
+  let pauseMs = 250
+  const open = async () => {
+    const c = new pg.Client(config)
+    c.on('error', () => undefined) // followed by 'end', which reopens
+    c.on('notification', (n) => n.channel === channel && n.payload !== undefined && onPayload(n.payload))
+    c.once('end', () => {
+      if (!closed && client === c) reopen()
+    })
+    try {
+      await c.connect()
+      await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`)
+    } catch (err) {
+      await c.end().catch(() => undefined)
+      throw err
+    }
+    client = c
+    pauseMs = 250
+  }
+  const reopen = () => {
+    client = undefined
+    setTimeout(() => {
+      if (closed) return
+      open().catch(() => {
+        pauseMs = Math.min(pauseMs * 2, 5000)
+        reopen()
+      })
+    }, pauseMs).unref()
+  }
+  await open()
+  return async () => {
+    closed = true
+    await client?.end().catch(() => undefined)
+  }
 }
 
 /**
