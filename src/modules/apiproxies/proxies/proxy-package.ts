@@ -17,16 +17,16 @@ import { normalize, rowData, storedFields } from '../endpoints/endpoint-rules.js
 import { endpointSettingsData } from '../endpoints/endpoint-vendor.js'
 import { cacheInput, wsaInput } from '../settings/settings-inputs.js'
 import { policyDocument, PIPELINES, type PolicyDocument } from '../policies/policy-inputs.js'
-import { getAt, isSecretLiteral, markAbsentSecrets, parsePathLabel, pathLabel, sealPolicySecrets, setAt, withoutSecretValues, type SecretPath } from '../policies/policy-secrets.js'
+import { getAt, markAbsentSecrets, parsePathLabel, pathLabel, sealPolicySecrets, setAt, withoutSecretValues, type SecretPath } from '../policies/policy-secrets.js'
 import { environmentsNamed, requestedDeployment } from './proxy-deploy.js'
 import { importMetadataInput, pathName, relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
 
 // Export and import of one API proxy (vendor 04-api-proxies/crud export/import pages) in the transfer module's
 // package format: one object file `<name>.json` of type API_PROXY plus service-transfer-manifest.json with the
 // fingerprints, written and read by the same package code (zip bounds, zip-slip, checksums) as /transfer-*.
-// Secrets (policy secrets, the settings' secretKey and passwords) travel as secretHandling NONE: left out of `data`,
-// named in the object file's `secrets` (`policies/<policy>/<field path>`, `settings/<section>.<field>`); an import
-// creates without them and an override keeps the target's. Never this installation's ciphertext in a package.
+// Policy secrets travel as secretHandling NONE: left out of `data`, named in the object file's `secrets`
+// (`policies/<policy>/<field path>`); an import creates without them and an override keeps the target's. (The
+// settings' secrets still travel sealed inside `settings`, as the settings pages document.)
 
 const TYPE = 'API_PROXY'
 export const EXPORT_FILE_NAME = 'apiProxyExportFile.zip'
@@ -54,14 +54,12 @@ export async function exportProxy(deps: Deps, actor: Actor, projectName: string,
   ])
   const endpointKey = new Map(endpoints.map((e) => [e.id, { version: e.version, method: e.method, path: e.path }]))
   const secrets: ObjectFile['secrets'] = {}
-  const settings = settingsWithoutSecrets(proxy.settings)
-  for (const label of settings.removed) secrets[`settings/${label}`] = { handling: 'NONE' }
   const data = {
     kind: proxy.kind,
     description: proxy.description,
     creationType: proxy.creationType,
     relativePath: proxy.relativePath,
-    settings: settings.settings,
+    settings: proxy.settings,
     endpoints: endpoints.map((e) => ({ version: e.version, ...storedFields(e), cache: e.cache, wsa: e.wsa })),
     policies: policies.map((p) => {
       const { config, removed } = withoutSecretValues(p.config)
@@ -96,20 +94,6 @@ const portableProxy = z.object({
 type PortableProxy = z.output<typeof portableProxy>
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v)
-
-/** The settings' secrets (section, field), sealed by the settings pages (../settings/settings.ts). */
-const SETTINGS_SECRETS = [['apiKeys', 'secretKey'], ['ntlm', 'password'], ['proxyServer', 'proxyPassword']] as const
-
-/** The stored settings for a package: their secrets left out (null), and the `section.field` labels of those they had. */
-function settingsWithoutSecrets(stored: unknown): { settings: unknown; removed: string[] } {
-  if (!isObject(stored)) return { settings: stored ?? null, removed: [] }
-  const settings = structuredClone(stored)
-  const removed = SETTINGS_SECRETS.filter(([section, field]) => isSecretLiteral(getAt(settings, [section, field]))).map(([section, field]) => {
-    setAt(settings, [section, field], null)
-    return `${section}.${field}`
-  })
-  return { settings, removed }
-}
 
 /**
  * The secrets an object file names, by key, with the clear value when the package carries one it can be read here
@@ -153,29 +137,9 @@ function placeCarriedPolicySecrets(raw: unknown, carried: Map<string, string | n
   return kept
 }
 
-/**
- * The package's settings as stored: a secret it holds in clear is sealed (one this installation sealed stays),
- * one it carries in `secrets` is sealed, one it only names keeps the target's value (`target`, on an override).
- */
-function importedSettings(keyring: SecretKeyring, settings: Json | null | undefined, carried: Map<string, string | null>, target: unknown): Json | null {
-  if (!settings) return null
-  const out = structuredClone(settings)
-  for (const [section, field] of SETTINGS_SECRETS) {
-    const path = [section, field]
-    const value = getAt(out, path)
-    const key = `settings/${section}.${field}`
-    if (isSecretLiteral(value)) setAt(out, path, keyring.knows(value) ? value : keyring.encrypt(value))
-    else if (carried.get(key)) setAt(out, path, keyring.encrypt(carried.get(key)!))
-    else if (carried.has(key) && isSecretLiteral(getAt(target, path))) setAt(out, path, getAt(target, path))
-  }
-  return out
-}
-
 interface ProxyPackage {
   name: string
   data: PortableProxy
-  /** the secrets the object file names, with the clear value when carried */
-  carried: Map<string, string | null>
   /** per policy (name, lower case): the secret paths the package names but does not carry */
   keptSecrets: Map<string, SecretPath[]>
 }
@@ -201,7 +165,7 @@ function readProxyPackage(keyring: SecretKeyring, file: { bytes: Buffer; fileNam
     const issue = data.error.issues[0]!
     throw malformed(`apiProxyExportFile: ${issue.path.join('.') || 'data'}: ${issue.message}`, { field: 'apiProxyExportFile' })
   }
-  return { name: name.data, data: data.data, carried, keptSecrets }
+  return { name: name.data, data: data.data, keptSecrets }
 }
 
 /** The package's endpoints as rows for `proxy`, validated by the endpoint rules (a package is untrusted input). */
@@ -265,7 +229,7 @@ export async function importProxy(deps: Deps, actor: Actor, projectName: string,
     for (let n = 0; n <= 100 && !slot; n++) slot = await free(n)
     if (!slot) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${ref}' and 100 numbered variants already exist`, { apiProxy: ref })
     const proxy = await tx.apiProxy.create({
-      data: { projectId, name: slot.name, kind: 'REST', description: data.description ?? null, creationType: data.creationType ?? null, relativePath: slot.path, settings: json(withPath(importedSettings(deps.keyring, data.settings, pkg.carried, null), slot.path)), revision: 1 },
+      data: { projectId, name: slot.name, kind: 'REST', description: data.description ?? null, creationType: data.creationType ?? null, relativePath: slot.path, settings: json(withPath(data.settings, slot.path)), revision: 1 },
     })
     await writeContent(tx, deps.keyring, proxy.id, rows, pkg)
     return proxy
@@ -302,7 +266,7 @@ export async function importProxyOverride(deps: Deps, actor: Actor, projectName:
       const clash = await tx.apiProxy.findFirst({ where: { projectId, relativePath: data.relativePath, ...(current ? { id: { not: current.id } } : {}) }, select: { name: true } })
       if (clash) throw new DomainError('conflict', 'relativePathAlreadyUsed', `apiProxyExportFile: relative path '${data.relativePath}' is already that of API proxy '${clash.name}'`, { field: 'apiProxyExportFile', apiProxy: clash.name })
     }
-    const settings = overriddenSettings(importedSettings(deps.keyring, data.settings, pkg.carried, current?.settings) as ProxySettings | null, meta)
+    const settings = overriddenSettings(data.settings as ProxySettings | null | undefined, meta)
     const fields = { description: data.description ?? null, creationType: data.creationType ?? null, relativePath: data.relativePath ?? null, settings: json(settings) }
     let proxy: ApiProxy
     const stored = new Map<string, unknown>()
