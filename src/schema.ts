@@ -38,6 +38,8 @@ import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
 import { ConnectionResolver } from './modules/connections/graphql.js'
 import { EventSubscriptionResolver } from './modules/events/graphql.js'
+import { RlclResolver } from './modules/rlcl/graphql.js'
+import { ReportResolver } from './modules/reports/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -89,6 +91,8 @@ export const resolvers: NonEmptyArray<Function> = [
   TrustMaterialResolver,
   ConnectionResolver,
   EventSubscriptionResolver,
+  RlclResolver,
+  ReportResolver,
 ]
 
 /**

@@ -25,6 +25,17 @@ async function get(path: string, token: string | null) {
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : undefined }
 }
+const SECRET_FIELDS = ['password', 'clientSecret', 'unPassword']
+/** The policy with each literal secret replaced by "some sealed value" (v1.<key id>.…). */
+const sealedLike = (value: unknown): any => {
+  if (Array.isArray(value)) return value.map(sealedLike)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.includes(k) && typeof v === 'string' && !v.startsWith('${') ? expect.stringMatching(/^v1\./) : sealedLike(v)]))
+}
+const clearSecrets = (value: unknown): string[] =>
+  Array.isArray(value) ? value.flatMap(clearSecrets)
+    : value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => (SECRET_FIELDS.includes(k) && typeof v === 'string' && !v.startsWith('${') ? [v] : clearSecrets(v)))
+      : []
 const nameOf = (type: string) => `t-${type.slice('policy-'.length)}`
 const policyRows = () => svc.deps.prisma.apiProxyPolicy.findMany({ orderBy: [{ pipeline: 'asc' }, { position: 'asc' }], select: { name: true, type: true, pipeline: true, position: true, config: true } })
 const proxyRevision = async () => (await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'CatalogueAPI' } })).revision
@@ -94,7 +105,9 @@ describe('every policy type of the vendor folder', () => {
     expect(res.body).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true, detailList: [{ envName: 'dev', success: true }] } })
     const row = await svc.deps.prisma.apiProxyPolicy.findFirstOrThrow({ where: { name } })
     expect(row.type).toBe(type)
-    expect(row.config).toMatchObject(policy)
+    // secrets (write-only) are stored sealed: the row holds everything else as given, and no clear secret
+    expect(row.config).toMatchObject(sealedLike(policy))
+    for (const secret of clearSecrets(policy)) expect(JSON.stringify(row.config)).not.toContain(secret)
     expect(dev.received.length).toBe(pushes + 1)
     const pushed = (dev.received.at(-1)!.config.policies as any).request.find((p: any) => p.name === name)
     expect(pushed).toMatchObject({ ...policy, name })
@@ -207,12 +220,14 @@ describe('GraphQL typed view', () => {
     expect(list.body.errors).toBeUndefined()
     const quota = list.body.data.apiProxyPolicies.requestPolicyList.find((p: any) => p.name === nameOf('policy-api-based-quota'))
     expect(quota).toEqual({ name: 't-api-based-quota', type: 'policy-api-based-quota', family: 'traffic', config: expect.objectContaining({ type: 'policy-api-based-quota', name: 't-api-based-quota', quotaInterval: 'ONE_DAY' }) })
-    // secrets are write-only: literal ones answer null, ${NAME} references stay visible
+    // secrets are write-only: literal ones answer <field>Set, ${NAME} references stay visible
     const configOf = (name: string) => list.body.data.apiProxyPolicies.requestPolicyList.find((p: any) => p.name === name).config
-    expect(configOf('t-ws-security-username')).toMatchObject({ username: 'myuser', password: null })
-    expect(configOf('t-oidc')).toMatchObject({ clientId: 'my-client', clientSecret: null })
+    expect(configOf('t-ws-security-username')).toMatchObject({ username: 'myuser', passwordSet: true })
+    expect(configOf('t-ws-security-username')).not.toHaveProperty('password')
+    expect(configOf('t-oidc')).toMatchObject({ clientId: 'my-client', clientSecretSet: true })
+    expect(configOf('t-oidc')).not.toHaveProperty('clientSecret')
     expect(configOf('ref-env')).toMatchObject({ clientSecret: '${OIDC_SECRET}' })
-    expect(configOf('t-api-authentication').apiAuthCondExpressionList).toEqual([{ username: 'api-user', password: null }])
+    expect(configOf('t-api-authentication').apiAuthCondExpressionList).toEqual([{ username: 'api-user', passwordSet: true }])
     const types = await svc.graphql('query { apiProxyPolicyTypes { type family schema } }', {}, frank)
     expect(types.body.data.apiProxyPolicyTypes).toHaveLength(45)
     expect(types.body.data.apiProxyPolicyTypes.find((t: any) => t.type === 'policy-script')).toMatchObject({ family: 'scripting', schema: { properties: { scriptLanguage: { enum: ['GROOVY', 'JAVASCRIPT'] } } } })

@@ -194,3 +194,36 @@ describe('the analyzer role', () => {
     expect(await svc.deps.prisma.apiProxyGroup.count({ where: { name: 'x' } })).toBe(0)
   })
 })
+
+describe('GraphQL twins (one page, JSON)', () => {
+  it('pages the API report and the access report with the REST page\'s content', async () => {
+    const api = await svc.graphql('query { apiProxyReport(projectName: "payments", includeEndpoints: true, page: 0, size: 200) { page size totalCount items { objectType name policyCount endpointCount deploymentState environments { environmentName deployed } endpoints { method path } groups apiProxies } } }', {}, ana)
+    expect(api.body.errors).toBeUndefined()
+    const rest = await report('api-proxies?projectName=payments&includeEndpoints=true&page=0&size=200', ana)
+    const page = api.body.data.apiProxyReport
+    expect(page).toMatchObject({ page: 0, size: 200, totalCount: rest.body.totalCount })
+    expect(page.items.map((e: any) => e.name)).toEqual(rest.body.resultList.map((e: any) => e.name))
+    const myApi = page.items.find((e: any) => e.name === 'MyAPI')
+    const restMyApi = rest.body.resultList.find((e: any) => e.name === 'MyAPI')
+    expect(myApi).toMatchObject({ objectType: 'API_PROXY', endpointCount: restMyApi.endpointCount, policyCount: restMyApi.policyCount, deploymentState: restMyApi.deploymentState, groups: restMyApi.groups })
+    expect(myApi.endpoints).toHaveLength(restMyApi.endpoints.length)
+
+    const access = await svc.graphql('query { organizationAccessReport(projectName: "payments", size: 1) { page size totalCount items { apiProxyName projectName accessList { credentialUsername source via } } } }', {}, root)
+    expect(access.body.errors).toBeUndefined()
+    const restAccess = await report('organization-api-data-model-access?page=0&size=1&projectName=payments', root)
+    expect(access.body.data.organizationAccessReport).toMatchObject({ page: 0, size: 1, totalCount: restAccess.body.totalCount, items: [{ apiProxyName: restAccess.body.result.apiProxyList[0].apiProxyName }] })
+    expect(access.body.data.organizationAccessReport.items[0].accessList).toHaveLength(restAccess.body.result.apiProxyList[0].accessList.length)
+  })
+
+  it('refuses other callers and bad arguments with the REST messages', async () => {
+    const denied = await svc.graphql('query { apiProxyReport { totalCount } }', {}, gina)
+    expect(denied.body.errors![0].message).toMatch(/Reports are for system administrators and analyzers/)
+    expect(denied.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    const deniedAccess = await svc.graphql('query { organizationAccessReport { totalCount } }', {}, erin)
+    expect(deniedAccess.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    const size = await svc.graphql('query { apiProxyReport(size: 500) { totalCount } }', {}, ana)
+    expect(size.body.errors![0].message).toBe('size must be an integer from 1 to 200')
+    const project = await svc.graphql('query { organizationAccessReport(projectName: "ghost") { totalCount } }', {}, ana)
+    expect(project.body.errors![0].message).toBe("Project 'ghost' not found")
+  })
+})

@@ -266,3 +266,45 @@ describe('analyzer and delete', () => {
     await expectRefused(() => call('DELETE', 'IPBasedRLCL/', frank), /lacks permission API_MANAGEMENT MANAGE/)
   })
 })
+
+describe('GraphQL twins', () => {
+  const RLCL_FIELDS = 'name description enabled timeIntervalWindowType credentialNameList endpointRateLimitList condition'
+  const gql = async (query: string, variables: Record<string, unknown>, token: string) => (await svc.graphql(query, variables, token)).body
+
+  it('writes through the same service as the pages and reads what REST reads', async () => {
+    const created = await gql(`mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { ${RLCL_FIELDS} } }`, { i: { ...BASIC, name: 'GqlRLCL' } }, erin)
+    expect(created.errors).toBeUndefined()
+    expect(created.data.createRlcl).toMatchObject({ name: 'GqlRLCL', enabled: true, timeIntervalWindowType: 'FIXED', credentialNameList: [], endpointRateLimitList: [], condition: null })
+    const creds = await gql('mutation { addRlclCredentials(projectName: "payments", name: "GqlRLCL", credentialNameList: ["api-user-1"]) { credentialNameList } }', {}, erin)
+    expect(creds.data.addRlclCredentials.credentialNameList).toEqual(['api-user-1'])
+    const eps = await gql('mutation($l: JSON!) { addRlclEndpoints(projectName: "payments", name: "GqlRLCL", endpointRateLimitList: $l) { endpointRateLimitList } }', { l: [entry('/pets', 'GET')] }, erin)
+    expect(eps.errors).toBeUndefined()
+    expect(eps.data.addRlclEndpoints.endpointRateLimitList).toEqual([expect.objectContaining({ apiProxyName: 'MyAPI', endpointName: '/pets', endpointHTTPMethod: 'GET', permittedMessageCount: 100 })])
+    const cond = await gql('mutation($c: JSON!) { addRlclCondition(projectName: "payments", name: "GqlRLCL", conditionRuleList: $c) { condition } }', { c: CONDITION.conditionRuleList }, erin)
+    expect(cond.data.addRlclCondition.condition).toEqual(CONDITION)
+    const read = await gql('query { rlcl(projectName: "payments", name: "GqlRLCL") { id name credentialNameList endpointRateLimitList condition } }', {}, frank)
+    const rest = await get('GqlRLCL')
+    expect(read.data.rlcl).toEqual({ id: rest.id, name: rest.name, credentialNameList: rest.credentialNameList, endpointRateLimitList: rest.endpointRateLimitList, condition: rest.condition })
+    const list = await gql('query { rlcls(projectName: "payments") { name } }', {}, ana)
+    expect(list.data.rlcls.map((r: any) => r.name)).toContain('GqlRLCL')
+    expect(await svc.deps.prisma.auditEvent.count({ where: { surface: 'GRAPHQL', operation: 'addRlclCredentials', objectName: 'GqlRLCL' } })).toBe(1)
+    const removed = await gql('mutation { removeRlclCondition(projectName: "payments", name: "GqlRLCL") { condition } }', {}, erin)
+    expect(removed.data.removeRlclCondition.condition).toBeNull()
+    expect((await gql('mutation { deleteRlcl(projectName: "payments", name: "GqlRLCL") }', {}, erin)).data.deleteRlcl).toBe(true)
+    expect(await svc.deps.prisma.rlcl.count({ where: { name: 'GqlRLCL' } })).toBe(0)
+  })
+
+  it('refuses a reader, a caller without API_MANAGEMENT and an invalid body, writing nothing', async () => {
+    const before = await snapshot()
+    const denied = await gql('mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { name } }', { i: { name: 'Nope' } }, frank)
+    expect(denied.errors![0].message).toMatch(/lacks permission API_MANAGEMENT MANAGE/)
+    expect(denied.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    const analyzer = await gql('mutation { deleteRlcl(projectName: "payments", name: "IPBasedRLCL") }', {}, ana)
+    expect(analyzer.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    const blind = await gql('query { rlcls(projectName: "payments") { name } }', {}, alice)
+    expect(blind.errors![0].message).toMatch(/lacks permission API_MANAGEMENT VIEW/)
+    const invalid = await gql('mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { name } }', { i: { name: 'Bad', executionOrder: 'MIDDLE' } }, erin)
+    expect(invalid.errors![0].message).toMatch(/^executionOrder: /)
+    expect(await snapshot()).toBe(before)
+  })
+})

@@ -1,11 +1,9 @@
 import { z } from 'zod'
-import type { Tx } from '../../platform/context.js'
-import { notFound } from '../../platform/errors/domain-error.js'
 import { defineRoutes, requireActor, type RouteResult } from '../../platform/http/routes.js'
 import { csvLine, wantsCsv } from './csv.js'
 import {
-  accessReportBatches, accessReportPage, apiReportBatches, apiReportPage, parseReportQuery, requireReportReader,
-  type AccessReportEntry, type ApiReportEntry, type ReportQuery,
+  accessReportBatches, accessReportPage, apiReportBatches, apiReportPage, checkReportProject, parseReportQuery, requireReportReader,
+  type AccessReportEntry, type ApiReportEntry,
 } from './service.js'
 
 // Vendor pages 02-api-reference/14-reports, legacy envelope (spec §7.1). System administrators and analyzers only.
@@ -20,12 +18,6 @@ const paging = {
   size: z.string().optional().describe('objects per page, 1 to 200 (default 20)'),
 }
 const ACCEPT_HEADER = [{ name: 'Accept', description: 'text/csv for CSV (one row per object, or per access row); JSON otherwise' }]
-
-async function checkProject(db: Tx, q: ReportQuery) {
-  if (q.projectName !== null && !(await db.project.findUnique({ where: { name: q.projectName }, select: { id: true } }))) {
-    throw notFound(`Project '${q.projectName}' not found`, { project: q.projectName })
-  }
-}
 
 /** JSON text of a stream: the head, the items of every batch separated by commas, then the tail. */
 async function* jsonStream<T>(head: string, batches: AsyncGenerator<T[]>, tail: (count: number) => string) {
@@ -76,7 +68,7 @@ export const reportRoutes = defineRoutes([
       requireReportReader(requireActor(ctx))
       const q = parseReportQuery(input.query, ['includeEndpoints', 'projectName', 'page', 'size'])
       const db = ctx.deps.prisma
-      await checkProject(db, q)
+      await checkReportProject(db, q)
       const csv = wantsCsv(input.headers.accept)
       if (q.page) {
         const { items, total } = await apiReportPage(db, { ...q, page: q.page })
@@ -101,7 +93,7 @@ export const reportRoutes = defineRoutes([
       requireReportReader(requireActor(ctx))
       const q = parseReportQuery(input.query, ['projectName', 'page', 'size'])
       const db = ctx.deps.prisma
-      await checkProject(db, q)
+      await checkReportProject(db, q)
       const csv = wantsCsv(input.headers.accept)
       if (q.page) {
         const { items, total } = await accessReportPage(db, { ...q, page: q.page })

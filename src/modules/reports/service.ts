@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js'
 import { isAnalyzer, isSystemAdmin, type Actor } from '../../platform/auth/actor.js'
 import type { Tx } from '../../platform/context.js'
-import { DomainError, malformed } from '../../platform/errors/domain-error.js'
+import { DomainError, malformed, notFound } from '../../platform/errors/domain-error.js'
 
 // Reports (vendor 02-api-reference/14-reports, issue 17 §5), for system administrators and the read-only
 // ANALYZER role, across every project. Large installations: the objects are walked in keyset batches (one
@@ -48,6 +48,27 @@ export function parseReportQuery(query: Record<string, unknown>, allowed: readon
     projectName,
     page: page === undefined && size === undefined ? null : { page: page ?? 0, size: size ?? 20 },
   }
+}
+
+/** The projectName filter names a project of the installation (404 otherwise). */
+export async function checkReportProject(db: Tx, q: ReportQuery): Promise<void> {
+  if (q.projectName !== null && !(await db.project.findUnique({ where: { name: q.projectName }, select: { id: true } }))) {
+    throw notFound(`Project '${q.projectName}' not found`, { project: q.projectName })
+  }
+}
+
+/** What a paging door (GraphQL) asks for; the query's rules are those of the REST query parameters. */
+export interface ReportPageArgs { projectName?: string | null; includeEndpoints?: boolean | null; page?: number | null; size?: number | null }
+
+/** The reader, the query (same rules and messages as the REST parameters) and the project filter of one page. */
+async function pageQuery(db: Tx, actor: Actor, args: ReportPageArgs, allowed: readonly string[]) {
+  requireReportReader(actor)
+  const raw: Record<string, string> = { page: String(args.page ?? 0), size: String(args.size ?? 20) }
+  if (args.projectName != null) raw.projectName = args.projectName
+  if (args.includeEndpoints != null) raw.includeEndpoints = String(args.includeEndpoints)
+  const q = parseReportQuery(raw, allowed)
+  await checkReportProject(db, q)
+  return { ...q, page: q.page! }
 }
 
 // ---- the API report ----
@@ -171,6 +192,12 @@ export async function* apiReportBatches(db: Tx, q: ReportQuery): AsyncGenerator<
 }
 
 /** One page of the API report and the total number of objects. */
+/** One page of the API report for `actor` (system administrator or analyzer). */
+export async function apiReportPageFor(db: Tx, actor: Actor, args: ReportPageArgs) {
+  const q = await pageQuery(db, actor, args, ['includeEndpoints', 'projectName', 'page', 'size'])
+  return { ...(await apiReportPage(db, q)), page: q.page.page, size: q.page.size }
+}
+
 export async function apiReportPage(db: Tx, q: ReportQuery & { page: { page: number; size: number } }) {
   const [rows, total] = await Promise.all([objectBatch(db, q.projectName, null, q.page.size, q.page.page * q.page.size), countObjects(db, q.projectName)])
   return { items: await enrich(db, rows, q.includeEndpoints), total }
@@ -268,6 +295,12 @@ export async function* accessReportBatches(db: Tx, q: ReportQuery): AsyncGenerat
     after = { projectName: last.projectName, name: last.name, id: last.id }
     if (proxies.length < REPORT_BATCH) return
   }
+}
+
+/** One page of the organization access report for `actor` (system administrator or analyzer). */
+export async function accessReportPageFor(db: Tx, actor: Actor, args: ReportPageArgs) {
+  const q = await pageQuery(db, actor, { ...args, includeEndpoints: null }, ['projectName', 'page', 'size'])
+  return { ...(await accessReportPage(db, q)), page: q.page.page, size: q.page.size }
 }
 
 export async function accessReportPage(db: Tx, q: ReportQuery & { page: { page: number; size: number } }) {

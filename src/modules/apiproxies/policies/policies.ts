@@ -10,8 +10,9 @@ import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
 import { deployedEnvironments, environmentsNamed, pushProxy } from '../proxies/proxy-deploy.js'
 import { pathName } from '../proxies/proxy-inputs.js'
-import { policyTypeDef, withoutSecrets } from './catalogue/index.js'
-import { policyDeleteInput, policyWriteInput, type OperationMetadata } from './policy-inputs.js'
+import { policyTypeDef } from './catalogue/index.js'
+import { policyDeleteInput, policyWriteInput, type OperationMetadata, type PolicyDocument } from './policy-inputs.js'
+import { markAbsentSecrets, policySecretsView, sealPolicySecrets, secretPaths, type SecretPath } from './policy-secrets.js'
 import { checkPolicyReferences } from './references.js'
 
 // Policies on an API proxy's request, response and error pipelines, for all endpoints or one endpoint, in order
@@ -77,11 +78,12 @@ const closeSlot = (tx: Tx, where: ReturnType<typeof pipelineOf>, position: numbe
   tx.apiProxyPolicy.updateMany({ where: { ...where, position: { gt: position } }, data: { position: { decrement: 1 } } })
 
 /**
- * A validated policy as stored: its configuration (the policy without its name, which is the path's). Policies
- * stored before the catalogue stay as they were until their next write validates them (docs/policy-catalogue.md).
+ * A validated policy as stored: its configuration (the policy without its name, which is the path's), its secrets
+ * sealed (the `kept` ones taken from `stored`, the policy's configuration before this write). Policies stored before
+ * the catalogue, or with their secrets in clear, stay as they were until their next write (docs/policy-catalogue.md).
  */
-const policyFields = (policy: Record<string, unknown> & { type: string; description?: string | null; active: boolean }) => {
-  const { name: _ignored, ...config } = policy
+const policyFields = (deps: Deps, policy: PolicyDocument, kept: SecretPath[] = [], stored: unknown = null) => {
+  const { name: _ignored, ...config } = sealPolicySecrets(deps.keyring, policy, kept, stored)
   return { type: policy.type, description: policy.description ?? null, active: policy.active, config: config as Prisma.InputJsonValue }
 }
 
@@ -89,16 +91,28 @@ const manage = (db: Tx, actor: Actor, projectName: string) => authorizeInProject
 
 const bump = (tx: Tx, proxyId: string) => tx.apiProxy.update({ where: { id: proxyId }, data: { revision: { increment: 1 } } })
 
-/** What an add and an update of a policy both start from: MANAGE, the validated body, the proxy and where to deploy. */
-async function policyWrite(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown) {
+/** The body with its policy replaced by the marked one. */
+const withPolicy = (body: object, marked: { policy: unknown; kept: SecretPath[] }) => ({ body: { ...body, policy: marked.policy }, kept: marked.kept })
+
+/**
+ * What an add and an update of a policy both start from: MANAGE, the validated body, the proxy and where to deploy.
+ * On an update (`keepSecrets`), a secret the stored policy holds and the body leaves out is kept: `kept` names them.
+ */
+async function policyWrite(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown, keepSecrets = false) {
   const access = await manage(deps.prisma, actor, projectName)
   const name = policyNameOf(rawPolicyName)
-  const input = parseInput(policyWriteInput, body ?? {})
+  let kept: SecretPath[] = []
+  let raw = body ?? {}
+  if (keepSecrets && raw && typeof raw === 'object' && 'policy' in raw) {
+    const stored = await deps.prisma.apiProxyPolicy.findFirst({ where: { nameKey: name.toLowerCase(), apiProxy: { projectId: access.project.id, name: objectName.safeParse(proxyName).data ?? proxyName } }, select: { config: true } })
+    if (stored) ({ body: raw, kept } = withPolicy(raw, markAbsentSecrets((raw as { policy: unknown }).policy, secretPaths(stored.config))))
+  }
+  const input = parseInput(policyWriteInput, raw)
   const meta = input.operationMetadata
   const current = await findProxy(deps.prisma, access.project.id, proxyName)
   const targets = await deployTargets(deps.prisma, access, current, meta)
   await checkPolicyReferences(deps, actor, access, input.policy)
-  return { access, name, input, meta, current, targets }
+  return { access, name, input, meta, current, targets, kept }
 }
 
 /** POST …/policies/{policyName}/: adds the policy at `order` (or at the end) of the target pipeline. */
@@ -110,7 +124,7 @@ export async function addPolicy(deps: Deps, actor: Actor, projectName: string, p
     if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `A policy named '${clash.name}' already exists in API proxy '${current.name}'`, { field: 'policyName', policy: clash.name })
     const where = pipelineOf(current.id, endpointId, meta.targetPipeline)
     const position = await openSlot(tx, where, meta.order)
-    await tx.apiProxyPolicy.create({ data: { ...where, name, nameKey: name.toLowerCase(), position, ...policyFields(input.policy) } })
+    await tx.apiProxyPolicy.create({ data: { ...where, name, nameKey: name.toLowerCase(), position, ...policyFields(deps, input.policy) } })
     return bump(tx, current.id)
   }).catch((err: unknown) => {
     if ((err as { code?: string } | null)?.code === 'P2002') throw new DomainError('conflict', 'nameAlreadyExists', `A policy named '${name}' already exists in API proxy '${current.name}'`, { field: 'policyName', policy: name })
@@ -130,7 +144,7 @@ async function existingPolicy(tx: Tx, proxy: ApiProxy, name: string): Promise<Ap
  * moves it within its pipeline (null keeps its place, or puts it at the end of a new pipeline). The type stays.
  */
 export async function updatePolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
-  const { access, name, input, meta, current, targets } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body)
+  const { access, name, input, meta, current, targets, kept } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body, true)
   const proxy = await deps.prisma.$transaction(async (tx) => {
     const policy = await existingPolicy(tx, current, name)
     if (policy.type !== input.policy.type) {
@@ -147,7 +161,7 @@ export async function updatePolicy(deps: Deps, actor: Actor, projectName: string
       await closeSlot(tx, from, policy.position)
       position = await openSlot(tx, to, meta.order ?? (moves ? null : policy.position))
     }
-    await tx.apiProxyPolicy.update({ where: { id: policy.id }, data: { endpointId: to.endpointId, pipeline: to.pipeline, position, ...policyFields(input.policy) } })
+    await tx.apiProxyPolicy.update({ where: { id: policy.id }, data: { endpointId: to.endpointId, pipeline: to.pipeline, position, ...policyFields(deps, input.policy, kept, policy.config) } })
     return bump(tx, current.id)
   })
   return { deploymentResult: await deployAfter(deps, access, proxy, targets) }
@@ -178,11 +192,11 @@ export const policyView = (p: Pick<ApiProxyPolicy, 'name' | 'type' | 'descriptio
   name: p.name, type: p.type, ...(p.description ? { description: p.description } : {}), active: p.active, order: p.position,
 })
 
-/** The typed view (GraphQL): the summary plus the type's family and the stored configuration with its name, secrets null. */
+/** The typed view (GraphQL): the summary plus the type's family and the stored configuration with its name, secrets as `<field>Set`. */
 export const policyConfigView = (p: ApiProxyPolicy) => ({
   ...policyView(p),
   family: policyTypeDef(p.type)?.family ?? null,
-  config: withoutSecrets({ ...(p.config as Record<string, unknown>), type: p.type, name: p.name }),
+  config: policySecretsView({ ...(p.config as Record<string, unknown>), type: p.type, name: p.name }),
 })
 
 const lists = (rows: ApiProxyPolicy[], withConfig: boolean) => {

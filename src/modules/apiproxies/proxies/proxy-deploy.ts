@@ -4,7 +4,9 @@ import type { Deps, Tx } from '../../../platform/context.js'
 import { notDeployed, projectEnvironments } from '../../../platform/deploy/project.js'
 import type { DeployEnvironment, DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { notFound } from '../../../platform/errors/domain-error.js'
+import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { runtimeRouting } from '../ai/routing-store.js'
+import { openPolicySecrets } from '../policies/policy-secrets.js'
 import { runtimeSettings } from '../settings/settings.js'
 
 // Per-environment deployment of a whole API proxy (kind API_PROXY): its settings, policies and endpoints in one
@@ -27,8 +29,9 @@ export async function environmentsNamed(db: Tx, access: ProjectAccess, names: re
 
 type PolicyRow = { name: string; type: string; description: string | null; active: boolean; pipeline: string; position: number; endpointId: string | null; config: unknown }
 
-const byPipeline = (rows: PolicyRow[]) =>
-  Object.fromEntries(PIPELINES.map((p) => [p.toLowerCase(), rows.filter((r) => r.pipeline === p).sort((a, b) => a.position - b.position).map((r) => ({ ...(r.config as object), name: r.name, type: r.type, active: r.active }))]))
+/** Each pipeline's policies as the gateway runs them: their secrets opened (sealed at rest, policies/policy-secrets.ts). */
+const byPipeline = (keyring: SecretKeyring, rows: PolicyRow[]) =>
+  Object.fromEntries(PIPELINES.map((p) => [p.toLowerCase(), rows.filter((r) => r.pipeline === p).sort((a, b) => a.position - b.position).map((r) => ({ ...(openPolicySecrets(keyring, r.config) as object), name: r.name, type: r.type, active: r.active }))]))
 
 /** The proxies as the gateway runs them (settings, proxy-wide policies, endpoints with their own), in two queries. */
 export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
@@ -43,13 +46,13 @@ export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
     creationType: proxy.creationType,
     settings: runtimeSettings(deps, proxy.settings),
     ...(ROUTED_KINDS.includes(proxy.kind) ? { routingMode: proxy.routingMode, routing: runtimeRouting(deps.keyring, proxy.routing) } : {}),
-    policies: byPipeline(policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
+    policies: byPipeline(deps.keyring, policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
     endpoints: endpoints
       .filter((e) => e.apiProxyId === proxy.id)
       .map((e) => ({
         operationId: e.operationId, method: e.method, path: e.path, backendPath: e.backendPath, backendMethod: e.backendMethod, enabled: e.enabled,
         cache: e.cache, wsa: e.wsa,
-        policies: byPipeline(policies.filter((p) => p.endpointId === e.id)),
+        policies: byPipeline(deps.keyring, policies.filter((p) => p.endpointId === e.id)),
       })),
   }))
 }

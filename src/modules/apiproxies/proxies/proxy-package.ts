@@ -3,25 +3,30 @@ import type { ApiProxy, Prisma } from '../../../generated/prisma/client.js'
 import type { Actor } from '../../../platform/auth/actor.js'
 import { requireAnyPermission, requirePermission, type ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../../platform/context.js'
+import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { resolveProjectAccess } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
-import { buildManifest, encodeJson, FORMAT_VERSION, readPackageFiles } from '../../transfer/package/format.js'
+import { buildManifest, encodeJson, FORMAT_VERSION, readPackageFiles, type ObjectFile } from '../../transfer/package/format.js'
 import { attachmentDisposition, MANIFEST_FILE, objectFileName } from '../../transfer/package/names.js'
 import { readPackageZip, writePackageZip } from '../../transfer/package/zip.js'
 import { endpointCreateInput } from '../endpoints/endpoint-inputs.js'
 import { normalize, rowData, storedFields } from '../endpoints/endpoint-rules.js'
 import { endpointSettingsData } from '../endpoints/endpoint-vendor.js'
 import { cacheInput, wsaInput } from '../settings/settings-inputs.js'
-import { policyDocument, PIPELINES } from '../policies/policy-inputs.js'
+import { policyDocument, PIPELINES, type PolicyDocument } from '../policies/policy-inputs.js'
+import { getAt, markAbsentSecrets, parsePathLabel, pathLabel, sealPolicySecrets, setAt, withoutSecretValues, type SecretPath } from '../policies/policy-secrets.js'
 import { environmentsNamed, requestedDeployment } from './proxy-deploy.js'
 import { importMetadataInput, pathName, relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
 
 // Export and import of one API proxy (vendor 04-api-proxies/crud export/import pages) in the transfer module's
 // package format: one object file `<name>.json` of type API_PROXY plus service-transfer-manifest.json with the
 // fingerprints, written and read by the same package code (zip bounds, zip-slip, checksums) as /transfer-*.
+// Policy secrets travel as secretHandling NONE: left out of `data`, named in the object file's `secrets`
+// (`policies/<policy>/<field path>`); an import creates without them and an override keeps the target's. (The
+// settings' secrets still travel sealed inside `settings`, as the settings pages document.)
 
 const TYPE = 'API_PROXY'
 export const EXPORT_FILE_NAME = 'apiProxyExportFile.zip'
@@ -48,6 +53,7 @@ export async function exportProxy(deps: Deps, actor: Actor, projectName: string,
     deps.prisma.apiProxyPolicy.findMany({ where: { apiProxyId: proxy.id }, orderBy: [{ pipeline: 'asc' }, { position: 'asc' }] }),
   ])
   const endpointKey = new Map(endpoints.map((e) => [e.id, { version: e.version, method: e.method, path: e.path }]))
+  const secrets: ObjectFile['secrets'] = {}
   const data = {
     kind: proxy.kind,
     description: proxy.description,
@@ -55,12 +61,14 @@ export async function exportProxy(deps: Deps, actor: Actor, projectName: string,
     relativePath: proxy.relativePath,
     settings: proxy.settings,
     endpoints: endpoints.map((e) => ({ version: e.version, ...storedFields(e), cache: e.cache, wsa: e.wsa })),
-    policies: policies.map((p) => ({
-      name: p.name, pipeline: p.pipeline, order: p.position, endpoint: p.endpointId ? endpointKey.get(p.endpointId) ?? null : null, policy: { ...(p.config as object), type: p.type, active: p.active },
-    })),
+    policies: policies.map((p) => {
+      const { config, removed } = withoutSecretValues(p.config)
+      for (const path of removed) secrets[`policies/${p.name}/${pathLabel(path)}`] = { handling: 'NONE' }
+      return { name: p.name, pipeline: p.pipeline, order: p.position, endpoint: p.endpointId ? endpointKey.get(p.endpointId) ?? null : null, policy: { ...(config as object), type: p.type, active: p.active } }
+    }),
   }
   const ref = { type: TYPE, kind: null, name: proxy.name }
-  const file = { name: objectFileName(ref, 'SELECTED'), bytes: encodeJson({ formatVersion: FORMAT_VERSION, role: 'SELECTED', ...ref, data, secrets: {}, dependencies: [] }) }
+  const file = { name: objectFileName(ref, 'SELECTED'), bytes: encodeJson({ formatVersion: FORMAT_VERSION, role: 'SELECTED', ...ref, data, secrets, dependencies: [] }) }
   const manifest = buildManifest(
     {
       criticalFeatures: [], formatVersion: FORMAT_VERSION, generator: 'gateway-management-api', type: TYPE, kind: null, withDependencies: false, secretHandling: 'NONE',
@@ -84,9 +92,60 @@ const portableProxy = z.object({
   policies: z.array(z.object({ name: objectName, pipeline: z.enum(PIPELINES), order: z.number().int().min(1).max(100_000), endpoint: endpointRef.nullish(), policy: policyDocument })).max(2000),
 })
 type PortableProxy = z.output<typeof portableProxy>
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/**
+ * The secrets an object file names, by key, with the clear value when the package carries one it can be read here
+ * (DECRYPTED_FOR_EXPORT, or CIPHERTEXT_VERBATIM sealed by this installation's keys), else null (NONE).
+ */
+function carriedSecrets(keyring: SecretKeyring, secrets: ObjectFile['secrets']): Map<string, string | null> {
+  return new Map(Object.entries(secrets).map(([key, s]) => {
+    if (s.handling === 'DECRYPTED_FOR_EXPORT' && s.value) return [key, s.value]
+    if (s.handling === 'CIPHERTEXT_VERBATIM' && s.value && keyring.knows(s.value)) {
+      try {
+        return [key, keyring.decrypt(s.value)]
+      } catch {
+        return [key, null]
+      }
+    }
+    return [key, null]
+  }))
+}
+
+/**
+ * Puts the secrets the package carries into its policies (before validation) and marks those it only names, so a
+ * required secret the package left out does not fail validation: the returned paths (per policy name, lower case)
+ * are filled from the target's policy of that name on an override, and stay empty on a new proxy.
+ */
+function placeCarriedPolicySecrets(raw: unknown, carried: Map<string, string | null>): Map<string, SecretPath[]> {
+  const kept = new Map<string, SecretPath[]>()
+  const policies = isObject(raw) && Array.isArray(raw.policies) ? raw.policies : []
+  for (const entry of policies) {
+    if (!isObject(entry) || typeof entry.name !== 'string' || !isObject(entry.policy)) continue
+    const prefix = `policies/${entry.name}/`
+    const missing: SecretPath[] = []
+    for (const [key, clear] of carried) {
+      const path = key.startsWith(prefix) ? parsePathLabel(key.slice(prefix.length)) : null
+      if (!path || getAt(entry.policy, path) !== undefined) continue
+      if (clear === null || !setAt(entry.policy, path, clear)) missing.push(path)
+    }
+    const marked = markAbsentSecrets(entry.policy, missing)
+    entry.policy = marked.policy
+    if (marked.kept.length) kept.set(entry.name.toLowerCase(), marked.kept)
+  }
+  return kept
+}
+
+interface ProxyPackage {
+  name: string
+  data: PortableProxy
+  /** per policy (name, lower case): the secret paths the package names but does not carry */
+  keptSecrets: Map<string, SecretPath[]>
+}
 
 /** The one API proxy of an uploaded package, checked like any transfer package, then like any proxy write. */
-function readProxyPackage(file: { bytes: Buffer; fileName?: string } | undefined): { name: string; data: PortableProxy } {
+function readProxyPackage(keyring: SecretKeyring, file: { bytes: Buffer; fileName?: string } | undefined): ProxyPackage {
   if (!file?.bytes.length) throw malformed('apiProxyExportFile: is required (a .zip export of an API proxy)', { field: 'apiProxyExportFile' })
   if (!/\.zip$/i.test(file.fileName ?? '')) throw malformed('apiProxyExportFile: must be a ZIP file whose name ends with .zip', { field: 'apiProxyExportFile' })
   const reading = readPackageFiles(readPackageZip(file.bytes))
@@ -98,12 +157,15 @@ function readProxyPackage(file: { bytes: Buffer; fileName?: string } | undefined
   if (!name.success) throw malformed(`apiProxyExportFile: the proxy name ${name.error.issues[0]?.message ?? 'is invalid'}`, { field: 'apiProxyExportFile' })
   // text columns and JSONB refuse NUL characters: refused here, named, instead of by the database
   if (JSON.stringify(proxies[0]!.body.data).includes('\\u0000')) throw malformed('apiProxyExportFile: the proxy data contains NUL characters', { field: 'apiProxyExportFile' })
-  const data = portableProxy.safeParse(proxies[0]!.body.data)
+  const carried = carriedSecrets(keyring, proxies[0]!.body.secrets)
+  const raw = structuredClone(proxies[0]!.body.data)
+  const keptSecrets = placeCarriedPolicySecrets(raw, carried)
+  const data = portableProxy.safeParse(raw)
   if (!data.success) {
     const issue = data.error.issues[0]!
     throw malformed(`apiProxyExportFile: ${issue.path.join('.') || 'data'}: ${issue.message}`, { field: 'apiProxyExportFile' })
   }
-  return { name: name.data, data: data.data }
+  return { name: name.data, data: data.data, keptSecrets }
 }
 
 /** The package's endpoints as rows for `proxy`, validated by the endpoint rules (a package is untrusted input). */
@@ -122,8 +184,12 @@ function endpointRows(data: PortableProxy, proxy: Pick<ApiProxy, 'kind' | 'name'
   })
 }
 
-/** Writes endpoints and policies of the package under a proxy that has none (new, or just emptied). */
-async function writeContent(tx: Tx, proxyId: string, rows: ReturnType<typeof endpointRows>, data: PortableProxy) {
+/**
+ * Writes endpoints and policies of the package under a proxy that has none (new, or just emptied); policy secrets
+ * sealed, those the package only names taken from `stored` (the target's policies before the override, by name).
+ */
+async function writeContent(tx: Tx, keyring: SecretKeyring, proxyId: string, rows: ReturnType<typeof endpointRows>, pkg: ProxyPackage, stored: Map<string, unknown> = new Map()) {
+  const { data } = pkg
   if (rows.length) await tx.gatewayEndpoint.createMany({ data: rows.map((r) => ({ apiProxyId: proxyId, ...r })) })
   const ids = new Map((await tx.gatewayEndpoint.findMany({ where: { apiProxyId: proxyId }, select: { id: true, version: true, method: true, path: true } })).map((e) => [`${e.version} ${e.method} ${e.path}`, e.id]))
   const seen = new Set<string>()
@@ -137,7 +203,8 @@ async function writeContent(tx: Tx, proxyId: string, rows: ReturnType<typeof end
     const key = `${endpointId ?? ''} ${p.pipeline}`
     const position = (positions.get(key) ?? 0) + 1
     positions.set(key, position)
-    const { name: _n, ...config } = p.policy as Record<string, unknown>
+    const nameKey = p.name.toLowerCase()
+    const { name: _n, ...config } = sealPolicySecrets(keyring, p.policy as PolicyDocument, pkg.keptSecrets.get(nameKey) ?? [], stored.get(nameKey) ?? null)
     return { apiProxyId: proxyId, endpointId, pipeline: p.pipeline, position, name: p.name, nameKey: p.name.toLowerCase(), type: p.policy.type, description: p.policy.description ?? null, active: p.policy.active, config: config as Prisma.InputJsonValue }
   })
   if (policies.length) await tx.apiProxyPolicy.createMany({ data: policies })
@@ -147,7 +214,8 @@ async function writeContent(tx: Tx, proxyId: string, rows: ReturnType<typeof end
 export async function importProxy(deps: Deps, actor: Actor, projectName: string, file: { bytes: Buffer; fileName?: string } | undefined): Promise<ApiProxy> {
   const access = await exportImportAccess(deps.prisma, actor, projectName)
   requirePermission(access, 'API_MANAGEMENT', 'MANAGE')
-  const { name: ref, data } = readProxyPackage(file)
+  const pkg = readProxyPackage(deps.keyring, file)
+  const { name: ref, data } = pkg
   const rows = endpointRows(data, { kind: 'REST', name: ref })
   const projectId = access.project.id
   return deps.prisma.$transaction(async (tx) => {
@@ -163,7 +231,7 @@ export async function importProxy(deps: Deps, actor: Actor, projectName: string,
     const proxy = await tx.apiProxy.create({
       data: { projectId, name: slot.name, kind: 'REST', description: data.description ?? null, creationType: data.creationType ?? null, relativePath: slot.path, settings: json(withPath(data.settings, slot.path)), revision: 1 },
     })
-    await writeContent(tx, proxy.id, rows, data)
+    await writeContent(tx, deps.keyring, proxy.id, rows, pkg)
     return proxy
   })
 }
@@ -186,7 +254,8 @@ export async function importProxyOverride(deps: Deps, actor: Actor, projectName:
   const target = objectName.safeParse(name)
   if (!target.success) throw malformed(`apiProxyName: ${target.error.issues[0]?.message ?? 'is invalid'}`, { field: 'apiProxyName' })
   const meta: ImportMetadata = parseInput(importMetadataInput, rawMetadata ?? {})
-  const { data } = readProxyPackage(file)
+  const pkg = readProxyPackage(deps.keyring, file)
+  const { data } = pkg
   const rows = endpointRows(data, { kind: 'REST', name: target.data })
   const environments = meta.deploy ? await environmentsNamed(deps.prisma, access, meta.deployTargetEnvironmentNameList ?? []) : []
   const projectId = access.project.id
@@ -200,14 +269,16 @@ export async function importProxyOverride(deps: Deps, actor: Actor, projectName:
     const settings = overriddenSettings(data.settings as ProxySettings | null | undefined, meta)
     const fields = { description: data.description ?? null, creationType: data.creationType ?? null, relativePath: data.relativePath ?? null, settings: json(settings) }
     let proxy: ApiProxy
+    const stored = new Map<string, unknown>()
     if (current) {
+      for (const p of await tx.apiProxyPolicy.findMany({ where: { apiProxyId: current.id }, select: { nameKey: true, config: true } })) stored.set(p.nameKey, p.config)
       await tx.gatewayEndpoint.deleteMany({ where: { apiProxyId: current.id } })
       await tx.apiProxyPolicy.deleteMany({ where: { apiProxyId: current.id } })
       proxy = await tx.apiProxy.update({ where: { id: current.id }, data: { ...fields, revision: { increment: 1 } } })
     } else {
       proxy = await tx.apiProxy.create({ data: { projectId, name: target.data, kind: 'REST', ...fields, revision: 1 } })
     }
-    await writeContent(tx, proxy.id, rows, data)
+    await writeContent(tx, deps.keyring, proxy.id, rows, pkg, stored)
     return proxy
   })
   return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!meta.deploy, environments) }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ADVANCED } from './advanced.js'
 import { AUTHENTICATION } from './authentication.js'
-import { ENV_REFERENCE, FAMILIES, type PolicyFamily, type PolicyTypeDef } from './common.js'
+import { FAMILIES, type PolicyFamily, type PolicyTypeDef } from './common.js'
 import { CONTENT } from './content.js'
 import { IP_FILTERING } from './ip-filtering.js'
 import { MESSAGE_SECURITY } from './message-security.js'
@@ -43,17 +43,11 @@ export function checkPolicyOfType(policy: { type: string }, ctx: z.RefinementCtx
   return undefined
 }
 
-/** Fields that hold secrets: answered as null unless they hold a `${NAME}` environment variable reference. */
+/**
+ * Fields that hold secrets, at any depth of a policy: sealed when written, shown as `<field>Set`, opened only for
+ * the workers (../policy-secrets.ts), unless they hold a `${NAME}` environment variable reference.
+ */
 export const SECRET_FIELDS = new Set(['password', 'clientSecret', 'unPassword'])
-
-/** A stored policy as the doors show it: secrets (write-only) replaced by null, at any depth. */
-export function withoutSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSecrets)
-  if (!value || typeof value !== 'object') return value
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.has(k) && typeof v === 'string' && !ENV_REFERENCE.test(v.trim()) ? null : withoutSecrets(v)]),
-  )
-}
 
 /** The JSON Schema (2020-12) of one type's policy object, for console authors' forms. */
 export function policyJsonSchema(type: string): Record<string, unknown> | null {
