@@ -98,7 +98,7 @@ describe.runIf(bin || onPostgresRun)(`a PostgreSQL outage under load answers 503
   })
   afterAll(async () => {
     // a service that died under the outage is the finding: show how
-    if (proc && proc.child.exitCode !== null) console.log(`[outage] the service exited ${proc.child.exitCode}:\n${proc.output().slice(-6000)}`)
+    if (proc && proc.child.exitCode !== null && proc.child.exitCode !== 0) console.log(`[outage] the service exited ${proc.child.exitCode}:\n${proc.output().slice(-6000)}`)
     proc?.child.kill('SIGKILL')
     await worker?.stop()
     await cluster?.destroy()
