@@ -49,7 +49,8 @@ export const rlclTransferAdapter: TransferAdapter = {
     try {
       await writeImportedRlcl(ctx.db, ctx.access.project.id, object.name, object.data, existing)
     } catch (err) {
-      if (err instanceof DomainError && err.kind === 'notFound') {
+      // the pages' notFound of a credential, API proxy or endpoint (not of the RLCL itself, deleted meanwhile)
+      if (err instanceof DomainError && err.kind === 'notFound' && !('rlcl' in err.params)) {
         throw malformedReason('rlclReferenceMissing', `RLCL '${object.name}': ${err.message}`, { ...err.params, rlcl: object.name })
       }
       throw err
