@@ -101,18 +101,22 @@ export function compileRlcl(r: RlclRow) {
   }
 }
 
+/** The deploy message of one stored RLCL, as its batch item (a newer push supersedes an older one in the outbox). */
+function deployItem(access: ProjectAccess, row: RlclRow) {
+  const message: DeployMessage = { action: 'DEPLOY', project: access.project.name, kind: DEPLOY_KIND, name: row.name, revision: row.revision, config: compileRlcl(row) }
+  return { message, subject: `rlcl:${row.id}:${row.revision}`, supersedePrefix: `rlcl:${row.id}:` }
+}
+
 async function push(deps: Pick<Deps, 'prisma' | 'deployer'>, access: ProjectAccess, rlclId: string, undeploy?: { name: string; revision: number }) {
   const row = undeploy ? null : await deps.prisma.rlcl.findUniqueOrThrow({ where: { id: rlclId }, include: rlclInclude })
-  const message: DeployMessage = {
-    action: row ? 'DEPLOY' : 'UNDEPLOY',
-    project: access.project.name,
-    kind: DEPLOY_KIND,
-    name: row?.name ?? undeploy!.name,
-    revision: row?.revision ?? undeploy!.revision,
-    config: row ? compileRlcl(row) : null,
-  }
+  const item = row
+    ? deployItem(access, row)
+    : (() => {
+        const message: DeployMessage = { action: 'UNDEPLOY', project: access.project.name, kind: DEPLOY_KIND, name: undeploy!.name, revision: undeploy!.revision, config: null }
+        return { message, subject: `rlcl:${rlclId}:${message.revision}`, supersedePrefix: `rlcl:${rlclId}:` }
+      })()
   const environments = await projectEnvironments(deps.prisma, access.project.id)
-  await pushBatchWithOutbox(deps, environments, [{ message, subject: `rlcl:${rlclId}:${message.revision}`, supersedePrefix: `rlcl:${rlclId}:` }])
+  await pushBatchWithOutbox(deps, environments, [item])
 }
 
 /** One write on an RLCL in a transaction that bumps its revision, then the push of the result. */
@@ -154,6 +158,8 @@ const rlclFields = (input: ReturnType<typeof rlclInput.parse>) => ({
   targetVariable: input.targetVariable ? json(input.targetVariable) : Prisma.DbNull,
 })
 
+const exists = (name: string) => new DomainError('conflict', 'nameAlreadyExists', `An RLCL with same name (${name}) already exists in project!`, { field: 'name', rlcl: name })
+
 const emptyBody = (field: string) => malformed(`${field} value can not be empty!`, { field })
 
 /** POST …/rlcl/: a new, empty RLCL (no credentials, endpoints or condition); the name is unique in the project. */
@@ -163,7 +169,6 @@ export async function createRlcl(deps: Deps, actor: Actor, projectName: string, 
   if (typeof raw !== 'object' || raw.name === undefined || raw.name === null || raw.name === '') throw emptyBody('name')
   const input = parseInput(rlclInput, body)
   const projectId = access.project.id
-  const exists = (name: string) => new DomainError('conflict', 'nameAlreadyExists', `An RLCL with same name (${name}) already exists in project!`, { field: 'name', rlcl: name })
   const clash = await deps.prisma.rlcl.findFirst({ where: { projectId, name: { equals: input.name, mode: 'insensitive' } }, select: { name: true } })
   if (clash) throw exists(clash.name)
   const row = await deps.prisma.rlcl
@@ -332,4 +337,72 @@ export async function changeCondition(deps: Deps, actor: Actor, projectName: str
     if (change === 'replace' && stored.condition === null) throw notFound(`RLCL (${stored.name}) has no condition to update; use the add endpoint`, { rlcl: stored.name })
     await tx.rlcl.update({ where: { id: row.id }, data: { condition: json(input.conditionRuleList) } })
   })
+}
+
+// ---- transfer (export/import packages: modules/rlcl/transfer-adapter.ts) ----
+
+export type { RlclRow }
+
+/** The project's RLCLs named `names` (exact names), with what their portable form needs. */
+export function findRlclsByName(db: Tx, projectId: string, names: string[]): Promise<RlclRow[]> {
+  return db.rlcl.findMany({ where: { projectId, name: { in: names } }, include: rlclInclude, orderBy: { name: 'asc' } })
+}
+
+/** The create/update body's fields of an RLCL view (the name apart). */
+const RLCL_FIELDS = ['description', 'enabled', 'executionOrder', 'cacheConnectionTimeoutInSeconds', 'cacheErrorHandlingType', 'timeIntervalWindowType', 'showRateLimitStatisticsInResponseHeader', 'targetVariable'] as const
+
+/**
+ * Creates (replace false) or replaces an RLCL from its view (rlclView without id: the fields, `condition`,
+ * `credentialNameList`, `endpointRateLimitList`) inside the caller's transaction, through the pages' own rules:
+ * rlclInput, conditionInput, credentialListInput and endpointListInput, each entry's rate through the engine's
+ * validateRuleSpec, and the same resolution of credentials (by username), proxies and endpoints. A name the
+ * project lacks is the pages' notFound (`Credential with name (X) is not found in project!`…). Everything is
+ * validated before anything is written. Replace drops the stored credentials and entries for the view's.
+ * Nothing is pushed: deployImportedRlcls does after the commit.
+ */
+export async function writeImportedRlcl(tx: Tx, projectId: string, name: string, view: Record<string, unknown>, replace: boolean): Promise<void> {
+  const input = parseInput(rlclInput, { name, ...Object.fromEntries(RLCL_FIELDS.filter((f) => view[f] !== undefined).map((f) => [f, view[f]])) })
+  const condition = view.condition === null || view.condition === undefined ? null : parseInput(conditionInput, view.condition).conditionRuleList
+  const rawCredentials = view.credentialNameList ?? []
+  const credentialNames = Array.isArray(rawCredentials) && rawCredentials.length === 0 ? [] : [...new Set(parseInput(credentialListInput, { credentialNameList: rawCredentials }).credentialNameList)]
+  const rawEntries = view.endpointRateLimitList ?? []
+  const entries = Array.isArray(rawEntries) && rawEntries.length === 0 ? [] : parseInput(endpointListInput, { endpointRateLimitList: rawEntries }).endpointRateLimitList
+  const specs = entries.map(ruleSpecOf)
+
+  const credentials = credentialNames.length ? await tx.credential.findMany({ where: { projectId, username: { in: credentialNames } }, select: { id: true, username: true } }) : []
+  const missing = credentialNames.find((n) => !credentials.some((c) => c.username === n))
+  if (missing !== undefined) throw notFound(`Credential with name (${missing}) is not found in project!`, { credential: missing })
+  const resolved = entries.length ? ((await resolveEntries(tx, projectId, entries, false)) as Omit<ResolvedEntry, 'entry'>[]) : []
+
+  const data = { ...rlclFields(input), condition: condition ? json(condition) : Prisma.DbNull }
+  let rlclId: string
+  if (replace) {
+    const row = await findRlcl(tx, projectId, name)
+    await tx.rlcl.update({ where: { id: row.id }, data: { ...data, revision: { increment: 1 } } })
+    await tx.rlclCredential.deleteMany({ where: { rlclId: row.id } })
+    await tx.rlclEndpoint.deleteMany({ where: { rlclId: row.id } })
+    rlclId = row.id
+  } else {
+    const clash = await tx.rlcl.findFirst({ where: { projectId, name: { equals: input.name, mode: 'insensitive' } }, select: { name: true } })
+    if (clash) throw exists(clash.name)
+    rlclId = (await tx.rlcl.create({ data: { projectId, name: input.name, ...data } })).id
+  }
+  if (credentials.length) await tx.rlclCredential.createMany({ data: credentials.map((c) => ({ rlclId, credentialId: c.id })) })
+  const seen = new Set<string>()
+  const rows: Prisma.RlclEndpointCreateManyInput[] = []
+  for (const r of resolved) {
+    if (seen.has(r.entryKey)) continue // as on the pages: the first entry for an endpoint stays
+    seen.add(r.entryKey)
+    rows.push({ rlclId, apiProxyId: r.apiProxyId, endpointId: r.endpointId, entryKey: r.entryKey, ruleSpec: json(specs[r.index]), settings: json(settingsOf(entries[r.index]!)), position: rows.length + 1 })
+  }
+  if (rows.length) await tx.rlclEndpoint.createMany({ data: rows })
+}
+
+/** After an import committed: the named RLCLs pushed to the project's environments as one batch, as writes do. */
+export async function deployImportedRlcls(deps: Pick<Deps, 'prisma' | 'deployer'>, access: ProjectAccess, names: string[]): Promise<void> {
+  if (!names.length) return
+  const rows = await findRlclsByName(deps.prisma, access.project.id, names)
+  if (!rows.length) return
+  const environments = await projectEnvironments(deps.prisma, access.project.id)
+  await pushBatchWithOutbox(deps, environments, rows.map((row) => deployItem(access, row)))
 }

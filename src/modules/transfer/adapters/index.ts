@@ -1,5 +1,6 @@
 import { connectionTransferAdapter } from '../../connections/transfer-adapter.js'
 import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
+import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
 import { credentialAdapter } from './credentials.js'
 import { storedObjectAdapters } from './stored-objects.js'
@@ -10,7 +11,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, rlclTransferAdapter]
 
 let loading: Promise<void> | null = null
 

@@ -1,0 +1,65 @@
+import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
+import type { AdapterContext, ObjectRef, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import { deployImportedRlcls, findRlclsByName, rlclView, writeImportedRlcl, type RlclRow } from './service.js'
+
+/**
+ * Rate-limit control lists travel as RLCL objects (category API_MANAGEMENT, like their pages). `data` is the
+ * RLCL as GET answers it without its id: the fields, `condition`, `credentialNameList` (usernames) and
+ * `endpointRateLimitList` (by apiProxyName, endpointName and endpointHTTPMethod). No secrets.
+ *
+ * Dependencies: the credentials it names (CREDENTIAL, so withDependencies packages them). The API proxies are
+ * named in the entries but not declared as dependencies: API proxies are no transfer type (they move with
+ * their own export/import pages), so a declared one could only be listed as not written (unknownType) and,
+ * after every import, reported as an unresolved reference even though the write has just found it.
+ *
+ * An import writes through the RLCL service's own rules (writeImportedRlcl); a credential, API proxy or
+ * endpoint the target project lacks (and the package does not carry) refuses the whole import, nothing
+ * written: malformedRequest with reason `rlclReferenceMissing` and the pages' message. Like the knowledge
+ * base's provider, this is checked when writing, not in the preflight: a preflight cannot see whether the
+ * package carries the credential. After the commit the imported RLCLs are pushed as RLCL writes are.
+ */
+const TYPE = 'RLCL'
+
+function toPortable(row: RlclRow): PortableObject {
+  const { id: _id, name, ...data } = rlclView(row)
+  const dependencies: ObjectRef[] = data.credentialNameList.map((username) => ({ type: 'CREDENTIAL', kind: null, name: username }))
+  return { type: TYPE, kind: null, name, data, secrets: {}, dependencies }
+}
+
+const find = async (ctx: AdapterContext, names: string[]) => (await findRlclsByName(ctx.db, ctx.access.project.id, names)).map(toPortable)
+
+export const rlclTransferAdapter: TransferAdapter = {
+  type: TYPE,
+  category: 'API_MANAGEMENT',
+  kinds: null,
+  secretFields: [],
+  scope: 'project',
+  source: 'rlcl',
+
+  findByName: (ctx, name) => find(ctx, [name]),
+
+  findManyByName: (ctx, refs) => (refs.length ? find(ctx, [...new Set(refs.map((r) => r.name))]) : Promise.resolve([])),
+
+  async listNames(ctx) {
+    const rows = await ctx.db.rlcl.findMany({ where: { projectId: ctx.access.project.id }, select: { name: true }, orderBy: { name: 'asc' } })
+    return rows.map((r) => r.name)
+  },
+
+  async write(ctx, object, existing) {
+    try {
+      await writeImportedRlcl(ctx.db, ctx.access.project.id, object.name, object.data, existing)
+    } catch (err) {
+      // the pages' notFound of a credential, API proxy or endpoint (not of the RLCL itself, deleted meanwhile)
+      if (err instanceof DomainError && err.kind === 'notFound' && !('rlcl' in err.params)) {
+        throw malformedReason('rlclReferenceMissing', `RLCL '${object.name}': ${err.message}`, { ...err.params, rlcl: object.name })
+      }
+      throw err
+    }
+    return []
+  },
+
+  async afterImport(deps, access, written) {
+    await deployImportedRlcls(deps, access, written.filter((o) => o.type === TYPE).map((o) => o.name))
+    return []
+  },
+}
