@@ -1,18 +1,15 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import path from 'node:path'
 import type { Deps, Tx } from '../../platform/context.js'
 import { SYSTEM } from '../../platform/auth/actor.js'
+import { FIRST_RUN_ADMIN, initialPasswordFile } from './initial-password.js'
 import { createUser } from './users.js'
 
-/** RUNTIME.md §3.1: the user an installation without any user gets, so that it can be signed in to. */
-export const FIRST_RUN_ADMIN = 'admin'
-export const INITIAL_PASSWORD_FILE = 'initial-admin-password'
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'
 
 /** 24 characters drawn without modulo bias (rejection sampling over random bytes). */
-export function randomPassword(length = 24): string {
+function randomPassword(length = 24): string {
   let out = ''
   while (out.length < length) {
     for (const byte of crypto.randomBytes(length * 2)) {
@@ -21,8 +18,6 @@ export function randomPassword(length = 24): string {
   }
   return out
 }
-
-export const initialPasswordFile = (dataDir: string) => path.join(dataDir, INITIAL_PASSWORD_FILE)
 
 /**
  * Creates `admin` when no user exists. Runs inside the bootstrap transaction, under its advisory lock, so instances
@@ -45,9 +40,4 @@ export async function ensureFirstRunAdmin(deps: Deps, tx: Tx): Promise<{ created
   fs.writeFileSync(file, password + '\n', { mode: 0o600, flag: 'wx' })
   deps.logger.warn({ username: FIRST_RUN_ADMIN, file }, `first run: created user admin; its initial password is in ${file} (read it, then change the password)`)
   return { created: true, passwordFile: file }
-}
-
-/** The file has served its purpose once the first-run admin chose a password of its own. */
-export function forgetInitialPassword(dataDir: string | undefined, username: string) {
-  if (dataDir && username === FIRST_RUN_ADMIN) fs.rmSync(initialPasswordFile(dataDir), { force: true })
 }

@@ -8,7 +8,7 @@ import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { orderByFor, parsePaging, findPage, type PagingQuery, containsText } from '../../platform/envelopes/paging.js'
 import { objectName } from '../../platform/validation/common.js'
-import { forgetInitialPassword } from './first-run.js'
+import { forgetInitialPassword } from './initial-password.js'
 
 const password = z.string().min(1, 'must not be empty').max(1024)
 const tokenLifetimeSeconds = z.number().int().min(1).nullable()
