@@ -4134,6 +4134,23 @@ export interface components {
             deployed: boolean;
             redeployRequired: boolean;
         };
+        /** @description An environment variable as the pages show it: secret values are null, *Set says one is stored */
+        EnvironmentVariable: {
+            projectId: string;
+            projectName: string;
+            name: string;
+            description: string | null;
+            global: boolean;
+            globalValue: string | null;
+            globalVisible: boolean;
+            globalValueSet: boolean;
+            environmentValueList: {
+                environmentName: string;
+                value: string | null;
+                visible: boolean;
+                valueSet: boolean;
+            }[] | null;
+        };
         ProjectSummary: {
             name: string;
             description: string | null;
@@ -6718,7 +6735,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, credential not found in the project, or missing IDENTITY MANAGE */
             400: {
@@ -17202,7 +17223,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["EnvironmentVariable"][];
+                    };
+                };
             };
             /** @description unknown project, not a member, or missing PROJECT_MANAGEMENT VIEW */
             400: {
@@ -17241,7 +17268,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["EnvironmentVariable"][];
+                    };
+                };
             };
             /** @description variable not found, unknown project, not a member, or missing PROJECT_MANAGEMENT VIEW */
             400: {
@@ -17298,7 +17331,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description variable not found, new name already exists, invalid body, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17355,7 +17394,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description name empty, path name differing from body name, name already exists, global value or environment values missing, unknown environment, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17394,7 +17439,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description variable not found, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17439,7 +17490,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description name empty or invalid, name already exists in the project, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17485,7 +17541,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description name empty or differing from the path, IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17524,7 +17585,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17569,7 +17635,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description ipList missing or holding an invalid IP/CIDR, IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17614,7 +17685,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description ipList missing, empty or holding an invalid IP/CIDR, IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
@@ -17659,7 +17735,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description ipList missing, empty or holding an invalid IP/CIDR, IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
             400: {
