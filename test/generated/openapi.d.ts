@@ -4048,6 +4048,24 @@ export interface components {
             expiresAt: string | null;
             version: number;
         };
+        /** @description An endpoint of an API proxy, without policies */
+        ApiProxyEndpoint: {
+            id: string;
+            endpoint: string;
+            description: string | null;
+            active: boolean;
+            httpMethod: string;
+            backendResourceUrl: string;
+            backendHttpMethod: string;
+            version: string;
+            operationId: string;
+        };
+        /** @description An API proxy group of a project */
+        ApiProxyGroup: {
+            id: string;
+            name: string;
+            description: string | null;
+        };
         ApiProxySummary: {
             name: string;
             description: string | null;
@@ -4160,6 +4178,20 @@ export interface components {
             success: boolean;
             message: string;
             deploymentResults: components["schemas"]["EnvironmentResult"][];
+        };
+        /** @description An AI, MCP or A2A API proxy with its routing config (backend secrets as presence flags) */
+        RoutedApiProxy: {
+            name: string;
+            kind: string;
+            description: string | null;
+            routingMode: string | null;
+            groups: string[];
+            routing: {
+                [key: string]: unknown;
+            } | null;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
         };
         Session: {
             username: string;
@@ -12652,7 +12684,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body */
             400: {
@@ -12749,7 +12786,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body */
             400: {
@@ -12866,7 +12908,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body */
             400: {
@@ -12905,7 +12952,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found or of another kind */
             400: {
@@ -12980,7 +13031,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body, proxy not found or of another kind */
             400: {
@@ -13019,7 +13075,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found or of another kind */
             400: {
@@ -13109,7 +13169,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body, proxy not found or of another kind */
             400: {
@@ -13148,7 +13213,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found or of another kind */
             400: {
@@ -13255,7 +13324,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["RoutedApiProxy"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body, proxy not found or of another kind */
             400: {
@@ -18803,7 +18877,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["ApiProxyGroup"][];
+                    };
+                };
             };
             /** @description unknown project or missing API_MANAGEMENT VIEW */
             400: {
@@ -18860,7 +18940,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, field invalid (named: name, clientRoute, clientRoute.relativePathList …), group not found */
             400: {
@@ -18917,7 +19002,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, field invalid (named: name, clientRoute, clientRoute.relativePathList …), group already exists */
             400: {
@@ -18956,7 +19046,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, group not found */
             400: {
@@ -18996,7 +19092,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, group not found, proxy not found */
             400: {
@@ -19036,7 +19137,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, group not found, proxy not found */
             400: {
@@ -19075,7 +19181,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: {
+                            environmentName: string;
+                            deployed: boolean;
+                        }[];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, group not found */
             400: {
@@ -19115,7 +19230,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, group not found, environment not found in the project */
             400: {
@@ -19155,7 +19276,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, group not found, environment not found in the project */
             400: {
@@ -19194,7 +19321,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyEndpoint"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found */
             400: {
@@ -19246,7 +19377,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                        id: string;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy not REST, field missing or invalid (named), name + httpMethod already taken */
             400: {
@@ -19286,7 +19424,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        endpoint: string;
+                        description: string | null;
+                        active: boolean;
+                        httpMethod: string;
+                        backendResourceUrl: string;
+                        backendHttpMethod: string;
+                        version: string;
+                        operationId: string;
+                        cacheSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        wsaSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, endpoint id not found in the proxy */
             400: {
@@ -19326,7 +19482,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy not REST, endpoint id not found in the proxy */
             400: {
@@ -19379,7 +19541,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, endpoint id not found in the proxy, empty body, field invalid (named), name + httpMethod taken by another endpoint */
             400: {
@@ -19425,7 +19593,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, endpoint id not found in the proxy, active missing or not a boolean */
             400: {
@@ -19516,7 +19690,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, endpoint id not found in the proxy, name or handlingAction missing, enum invalid, CUSTOM key without variableList, variable missing the field its type needs */
             400: {
@@ -19587,7 +19767,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, endpoint id not found in the proxy, endpoint not SOAP, address not a URI, wsaAction/wsaTo/wsaMessageId missing when their default is off */
             400: {
@@ -19627,7 +19813,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        endpoint: string;
+                        description: string | null;
+                        active: boolean;
+                        httpMethod: string;
+                        backendResourceUrl: string;
+                        backendHttpMethod: string;
+                        version: string;
+                        operationId: string;
+                        cacheSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        wsaSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        requestPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        responsePolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        errorPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, endpoint id not found in the proxy */
             400: {
