@@ -4169,6 +4169,149 @@ export interface components {
                 valueSet: boolean;
             }[] | null;
         };
+        /** @description A limit assignment (spec §2.13) */
+        LimitAssignment: {
+            bindingKey: string;
+            subject: {
+                type: string;
+                key?: string;
+            };
+            family: string;
+            actorScope: string;
+            mode: string;
+            planKeys: string[];
+            cacheErrorHandlingType: string | null;
+            cacheConnectionTimeoutInSeconds: number | null;
+            showRateLimitStatisticsInResponseHeader: boolean | null;
+            customMessageTemplate: string | null;
+            customMessageContentType: string | null;
+            customMessageHttpStatusCode: number | null;
+            source: string;
+            status: string;
+            validFrom: string | null;
+            validUntil: string | null;
+            assignedAt: string;
+            assignedBy: string;
+            endedAt: string | null;
+            endedBy: string | null;
+            endedReason?: string | null;
+            operatorOverride: boolean;
+            version: number;
+            bulkRunId?: string;
+            replacedBindingKey?: string;
+            target: {
+                type: string;
+                apiProxyName?: string;
+                apiProxyGroupName?: string;
+                environmentName?: string;
+                targetKey?: string;
+                httpMethods?: string[];
+            };
+            customRuleSpec: components["schemas"]["LimitRuleSpec"] | null;
+            audienceRule: {
+                /** @enum {string} */
+                identitySource: "AUTH_RESOLVED" | "VARIABLE";
+                variableId: string | null;
+                /** @enum {string} */
+                operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                value: string | string[];
+                /** @enum {string} */
+                outOfTargetAction: "BLOCK" | "GENERAL_QUOTA" | "NONE";
+                generalQuotaMode: ("TOTAL" | "PER_IDENTITY") | null;
+                generalQuotaWindows: {
+                    permittedMessageCount: number;
+                    /** @enum {string} */
+                    interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                    periodLength?: number;
+                    /** @enum {string} */
+                    windowType?: "FIXED" | "SLIDING";
+                    /** @enum {string} */
+                    countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                }[] | null;
+            } | null;
+        };
+        /** @description A limit plan (spec §2.12) */
+        LimitPlan: {
+            planKey: string;
+            family: string;
+            name: string;
+            nameTr: string | null;
+            description: string | null;
+            labels: string[];
+            lifecycle: string;
+            currentPublishedRevision: number | null;
+            platformScoped: boolean;
+            managedBySubscriptionPlanId: string | null;
+            managedBySubscriptionPlanName: string | null;
+            retiredAt: string | null;
+            retiredBy: string | null;
+            version: number;
+        };
+        /** @description A revision of a limit plan with its rule spec (spec §2.12) */
+        LimitPlanRevision: {
+            planKey: string;
+            revision: number;
+            status: string;
+            semanticChecksum: string;
+            changeReason: string | null;
+            publishedAt: string | null;
+            publishedBy: string | null;
+            ruleSpec: components["schemas"]["LimitRuleSpec"];
+        };
+        /** @description A limit rule spec: requestRate for REQUEST_RATE plans, aiBudget for AI_TOKEN_BUDGET plans */
+        LimitRuleSpec: {
+            requestRate: {
+                windows: {
+                    permittedMessageCount: number;
+                    /** @enum {string} */
+                    interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                    periodLength?: number;
+                    /** @enum {string} */
+                    windowType?: "FIXED" | "SLIDING";
+                    /** @enum {string} */
+                    countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                }[];
+                /** @enum {string} */
+                overflowAction?: "BLOCK" | "COUNT_ONLY";
+            };
+        } | {
+            aiBudget: {
+                enabled?: boolean;
+                tokensPerHour?: number | null;
+                tokensPerMinute?: number | null;
+                tokensPerDay?: number | null;
+                tokensPerMonth?: number | null;
+                monthlyBudgetUsd?: number | null;
+                usdPerHour?: number | null;
+                usdPerDay?: number | null;
+                softCapPercents?: number[] | null;
+                hardCapPercent?: number | null;
+                overflowAction?: ("BLOCK" | "FAILOVER" | "ALERT_ONLY" | "CHEAPER_MODEL") | null;
+                cheaperModelId?: string | null;
+                modelBudgets?: {
+                    modelId: string;
+                    tokensPerHour?: number | null;
+                    tokensPerDay?: number | null;
+                    tokensPerMonth?: number | null;
+                    monthlyBudgetUsd?: number | null;
+                    usdPerHour?: number | null;
+                    usdPerDay?: number | null;
+                    /** @enum {string} */
+                    overflowAction?: "BLOCK" | "FAILOVER" | "ALERT_ONLY" | "CHEAPER_MODEL";
+                }[] | null;
+                providerBudgets?: {
+                    providerRef: string;
+                    tokensPerHour?: number | null;
+                    tokensPerDay?: number | null;
+                    tokensPerMonth?: number | null;
+                    monthlyBudgetUsd?: number | null;
+                    usdPerHour?: number | null;
+                    usdPerDay?: number | null;
+                    /** @enum {string} */
+                    overflowAction?: "BLOCK" | "FAILOVER" | "ALERT_ONLY" | "CHEAPER_MODEL";
+                }[] | null;
+            };
+        };
         ProjectSummary: {
             name: string;
             description: string | null;
@@ -7745,7 +7888,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"][];
+                };
             };
             /** @description malformedRequest (platformScopeNotSupported for the admin project, a bad filter or paging value) or unsupportedSortField (params.supported) */
             400: {
@@ -8046,7 +8191,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"][];
+                };
             };
             /** @description malformedRequest (platformScopeNotSupported for the admin project, a bad filter or paging value) or unsupportedSortField (params.supported) */
             400: {
@@ -13812,7 +13959,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitPlan"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -13875,7 +14026,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                    name?: string | null;
+                    nameTr?: string | null;
+                    description?: string | null;
+                    labels?: string[] | null;
+                    initialRuleSpec?: components["schemas"]["LimitRuleSpec"];
+                };
             };
         };
         responses: {
@@ -13884,7 +14042,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported); idempotencyKeyRequired */
             400: {
@@ -13950,7 +14110,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14011,7 +14173,13 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    nameTr?: string | null;
+                    description?: string | null;
+                    labels?: string[] | null;
+                    version?: number | null;
+                };
             };
         };
         responses: {
@@ -14020,7 +14188,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14152,7 +14322,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"][];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14218,7 +14390,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14284,7 +14458,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14351,7 +14527,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14412,7 +14590,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    ruleSpec?: components["schemas"]["LimitRuleSpec"];
+                    changeReason?: string | null;
+                };
             };
         };
         responses: {
@@ -14421,7 +14602,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14483,7 +14666,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    ruleSpec?: components["schemas"]["LimitRuleSpec"];
+                    changeReason?: string | null;
+                };
             };
         };
         responses: {
@@ -14492,7 +14678,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14554,7 +14742,9 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    changeReason?: string | null;
+                };
             };
         };
         responses: {
@@ -14563,7 +14753,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14629,7 +14821,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14700,7 +14894,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitPlan"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14763,7 +14961,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                    name?: string | null;
+                    nameTr?: string | null;
+                    description?: string | null;
+                    labels?: string[] | null;
+                    initialRuleSpec?: components["schemas"]["LimitRuleSpec"];
+                };
             };
         };
         responses: {
@@ -14772,7 +14977,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported); idempotencyKeyRequired */
             400: {
@@ -14839,7 +15046,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -14901,7 +15110,13 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    nameTr?: string | null;
+                    description?: string | null;
+                    labels?: string[] | null;
+                    version?: number | null;
+                };
             };
         };
         responses: {
@@ -14910,7 +15125,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15044,7 +15261,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"][];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15111,7 +15330,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15178,7 +15399,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15246,7 +15469,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15308,7 +15533,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    ruleSpec?: components["schemas"]["LimitRuleSpec"];
+                    changeReason?: string | null;
+                };
             };
         };
         responses: {
@@ -15317,7 +15545,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15380,7 +15610,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    ruleSpec?: components["schemas"]["LimitRuleSpec"];
+                    changeReason?: string | null;
+                };
             };
         };
         responses: {
@@ -15389,7 +15622,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15452,7 +15687,9 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    changeReason?: string | null;
+                };
             };
         };
         responses: {
@@ -15461,7 +15698,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlanRevision"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15528,7 +15767,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitPlan"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason limit.plan.familyRequired, nameRequired, ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField (params.supported) */
             400: {
@@ -15601,7 +15842,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitAssignment"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -15664,7 +15909,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    subject?: {
+                        /** @enum {string} */
+                        type: "PLATFORM" | "PROJECT" | "ORGANIZATION" | "CONSUMER" | "APPLICATION" | "API_CLIENT" | "API_PROXY" | "AUDIENCE_RULE";
+                        key?: string | null;
+                    };
+                    content?: {
+                        family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                        actorScope?: ("ANY" | "AUTHENTICATED" | "ANONYMOUS") | null;
+                        target?: {
+                            type?: ("ALL" | "API_PROXY" | "API_PROXY_ENV" | "API_PROXY_GROUP" | "API_PROXY_GROUP_ENV" | "API_ENDPOINT" | "AI_MODEL" | "AI_PROVIDER") | null;
+                            apiProxyName?: string | null;
+                            apiProxyGroupName?: string | null;
+                            environmentName?: string | null;
+                            targetKey?: string | null;
+                            httpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE")[] | null;
+                        } | null;
+                        mode?: ("PLAN" | "CUSTOM" | "INHERIT" | "OFF") | null;
+                        planKeys?: string[] | null;
+                        customRuleSpec?: components["schemas"]["LimitRuleSpec"] | null;
+                        cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        showRateLimitStatisticsInResponseHeader?: boolean | null;
+                        customMessageTemplate?: string | null;
+                        customMessageContentType?: string | null;
+                        customMessageHttpStatusCode?: number | null;
+                        validFrom?: string | null;
+                        validUntil?: string | null;
+                    } | null;
+                    audienceRule?: {
+                        identitySource?: ("AUTH_RESOLVED" | "VARIABLE") | null;
+                        variableId?: string | null;
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                        value: string | string[];
+                        outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA" | "NONE") | null;
+                        generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                        generalQuotaWindows?: {
+                            permittedMessageCount: number;
+                            /** @enum {string} */
+                            interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                            periodLength?: number;
+                            /** @enum {string} */
+                            windowType?: "FIXED" | "SLIDING";
+                            /** @enum {string} */
+                            countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                        }[] | null;
+                    } | null;
+                    status?: ("DRAFT" | "ACTIVE" | "ENDED") | null;
+                    version?: number | null;
+                    bindingKey?: string | null;
+                };
             };
         };
         responses: {
@@ -15673,7 +15969,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField; idempotencyKeyRequired */
             400: {
@@ -15733,7 +16031,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    subject?: {
+                        /** @enum {string} */
+                        type: "PLATFORM" | "PROJECT" | "ORGANIZATION" | "CONSUMER" | "APPLICATION" | "API_CLIENT" | "API_PROXY" | "AUDIENCE_RULE";
+                        key?: string | null;
+                    };
+                    content?: {
+                        family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                        actorScope?: ("ANY" | "AUTHENTICATED" | "ANONYMOUS") | null;
+                        target?: {
+                            type?: ("ALL" | "API_PROXY" | "API_PROXY_ENV" | "API_PROXY_GROUP" | "API_PROXY_GROUP_ENV" | "API_ENDPOINT" | "AI_MODEL" | "AI_PROVIDER") | null;
+                            apiProxyName?: string | null;
+                            apiProxyGroupName?: string | null;
+                            environmentName?: string | null;
+                            targetKey?: string | null;
+                            httpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE")[] | null;
+                        } | null;
+                        mode?: ("PLAN" | "CUSTOM" | "INHERIT" | "OFF") | null;
+                        planKeys?: string[] | null;
+                        customRuleSpec?: components["schemas"]["LimitRuleSpec"] | null;
+                        cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        showRateLimitStatisticsInResponseHeader?: boolean | null;
+                        customMessageTemplate?: string | null;
+                        customMessageContentType?: string | null;
+                        customMessageHttpStatusCode?: number | null;
+                        validFrom?: string | null;
+                        validUntil?: string | null;
+                    } | null;
+                    audienceRule?: {
+                        identitySource?: ("AUTH_RESOLVED" | "VARIABLE") | null;
+                        variableId?: string | null;
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                        value: string | string[];
+                        outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA" | "NONE") | null;
+                        generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                        generalQuotaWindows?: {
+                            permittedMessageCount: number;
+                            /** @enum {string} */
+                            interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                            periodLength?: number;
+                            /** @enum {string} */
+                            windowType?: "FIXED" | "SLIDING";
+                            /** @enum {string} */
+                            countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                        }[] | null;
+                    } | null;
+                    status?: ("DRAFT" | "ACTIVE" | "ENDED") | null;
+                    version?: number | null;
+                    bindingKey?: string | null;
+                };
             };
         };
         responses: {
@@ -15808,7 +16157,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -15869,7 +16220,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    subject?: {
+                        /** @enum {string} */
+                        type: "PLATFORM" | "PROJECT" | "ORGANIZATION" | "CONSUMER" | "APPLICATION" | "API_CLIENT" | "API_PROXY" | "AUDIENCE_RULE";
+                        key?: string | null;
+                    };
+                    content?: {
+                        family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                        actorScope?: ("ANY" | "AUTHENTICATED" | "ANONYMOUS") | null;
+                        target?: {
+                            type?: ("ALL" | "API_PROXY" | "API_PROXY_ENV" | "API_PROXY_GROUP" | "API_PROXY_GROUP_ENV" | "API_ENDPOINT" | "AI_MODEL" | "AI_PROVIDER") | null;
+                            apiProxyName?: string | null;
+                            apiProxyGroupName?: string | null;
+                            environmentName?: string | null;
+                            targetKey?: string | null;
+                            httpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE")[] | null;
+                        } | null;
+                        mode?: ("PLAN" | "CUSTOM" | "INHERIT" | "OFF") | null;
+                        planKeys?: string[] | null;
+                        customRuleSpec?: components["schemas"]["LimitRuleSpec"] | null;
+                        cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        showRateLimitStatisticsInResponseHeader?: boolean | null;
+                        customMessageTemplate?: string | null;
+                        customMessageContentType?: string | null;
+                        customMessageHttpStatusCode?: number | null;
+                        validFrom?: string | null;
+                        validUntil?: string | null;
+                    } | null;
+                    audienceRule?: {
+                        identitySource?: ("AUTH_RESOLVED" | "VARIABLE") | null;
+                        variableId?: string | null;
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                        value: string | string[];
+                        outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA" | "NONE") | null;
+                        generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                        generalQuotaWindows?: {
+                            permittedMessageCount: number;
+                            /** @enum {string} */
+                            interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                            periodLength?: number;
+                            /** @enum {string} */
+                            windowType?: "FIXED" | "SLIDING";
+                            /** @enum {string} */
+                            countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                        }[] | null;
+                    } | null;
+                    status?: ("DRAFT" | "ACTIVE" | "ENDED") | null;
+                    version?: number | null;
+                    bindingKey?: string | null;
+                };
             };
         };
         responses: {
@@ -15878,7 +16280,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -15939,7 +16343,9 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    version?: number | null;
+                };
             };
         };
         responses: {
@@ -15948,7 +16354,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16009,7 +16417,10 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    version?: number | null;
+                    reason?: string | null;
+                };
             };
         };
         responses: {
@@ -16018,7 +16429,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16085,7 +16498,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"][];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16151,7 +16566,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"][];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16218,7 +16635,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"][];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16290,7 +16709,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitAssignment"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16353,7 +16776,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    subject?: {
+                        /** @enum {string} */
+                        type: "PLATFORM" | "PROJECT" | "ORGANIZATION" | "CONSUMER" | "APPLICATION" | "API_CLIENT" | "API_PROXY" | "AUDIENCE_RULE";
+                        key?: string | null;
+                    };
+                    content?: {
+                        family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                        actorScope?: ("ANY" | "AUTHENTICATED" | "ANONYMOUS") | null;
+                        target?: {
+                            type?: ("ALL" | "API_PROXY" | "API_PROXY_ENV" | "API_PROXY_GROUP" | "API_PROXY_GROUP_ENV" | "API_ENDPOINT" | "AI_MODEL" | "AI_PROVIDER") | null;
+                            apiProxyName?: string | null;
+                            apiProxyGroupName?: string | null;
+                            environmentName?: string | null;
+                            targetKey?: string | null;
+                            httpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE")[] | null;
+                        } | null;
+                        mode?: ("PLAN" | "CUSTOM" | "INHERIT" | "OFF") | null;
+                        planKeys?: string[] | null;
+                        customRuleSpec?: components["schemas"]["LimitRuleSpec"] | null;
+                        cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        showRateLimitStatisticsInResponseHeader?: boolean | null;
+                        customMessageTemplate?: string | null;
+                        customMessageContentType?: string | null;
+                        customMessageHttpStatusCode?: number | null;
+                        validFrom?: string | null;
+                        validUntil?: string | null;
+                    } | null;
+                    audienceRule?: {
+                        identitySource?: ("AUTH_RESOLVED" | "VARIABLE") | null;
+                        variableId?: string | null;
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                        value: string | string[];
+                        outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA" | "NONE") | null;
+                        generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                        generalQuotaWindows?: {
+                            permittedMessageCount: number;
+                            /** @enum {string} */
+                            interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                            periodLength?: number;
+                            /** @enum {string} */
+                            windowType?: "FIXED" | "SLIDING";
+                            /** @enum {string} */
+                            countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                        }[] | null;
+                    } | null;
+                    status?: ("DRAFT" | "ACTIVE" | "ENDED") | null;
+                    version?: number | null;
+                    bindingKey?: string | null;
+                };
             };
         };
         responses: {
@@ -16362,7 +16836,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField; idempotencyKeyRequired */
             400: {
@@ -16422,7 +16898,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    subject?: {
+                        /** @enum {string} */
+                        type: "PLATFORM" | "PROJECT" | "ORGANIZATION" | "CONSUMER" | "APPLICATION" | "API_CLIENT" | "API_PROXY" | "AUDIENCE_RULE";
+                        key?: string | null;
+                    };
+                    content?: {
+                        family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                        actorScope?: ("ANY" | "AUTHENTICATED" | "ANONYMOUS") | null;
+                        target?: {
+                            type?: ("ALL" | "API_PROXY" | "API_PROXY_ENV" | "API_PROXY_GROUP" | "API_PROXY_GROUP_ENV" | "API_ENDPOINT" | "AI_MODEL" | "AI_PROVIDER") | null;
+                            apiProxyName?: string | null;
+                            apiProxyGroupName?: string | null;
+                            environmentName?: string | null;
+                            targetKey?: string | null;
+                            httpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE")[] | null;
+                        } | null;
+                        mode?: ("PLAN" | "CUSTOM" | "INHERIT" | "OFF") | null;
+                        planKeys?: string[] | null;
+                        customRuleSpec?: components["schemas"]["LimitRuleSpec"] | null;
+                        cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        showRateLimitStatisticsInResponseHeader?: boolean | null;
+                        customMessageTemplate?: string | null;
+                        customMessageContentType?: string | null;
+                        customMessageHttpStatusCode?: number | null;
+                        validFrom?: string | null;
+                        validUntil?: string | null;
+                    } | null;
+                    audienceRule?: {
+                        identitySource?: ("AUTH_RESOLVED" | "VARIABLE") | null;
+                        variableId?: string | null;
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                        value: string | string[];
+                        outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA" | "NONE") | null;
+                        generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                        generalQuotaWindows?: {
+                            permittedMessageCount: number;
+                            /** @enum {string} */
+                            interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                            periodLength?: number;
+                            /** @enum {string} */
+                            windowType?: "FIXED" | "SLIDING";
+                            /** @enum {string} */
+                            countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                        }[] | null;
+                    } | null;
+                    status?: ("DRAFT" | "ACTIVE" | "ENDED") | null;
+                    version?: number | null;
+                    bindingKey?: string | null;
+                };
             };
         };
         responses: {
@@ -16498,7 +17025,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16560,7 +17089,58 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    subject?: {
+                        /** @enum {string} */
+                        type: "PLATFORM" | "PROJECT" | "ORGANIZATION" | "CONSUMER" | "APPLICATION" | "API_CLIENT" | "API_PROXY" | "AUDIENCE_RULE";
+                        key?: string | null;
+                    };
+                    content?: {
+                        family?: ("REQUEST_RATE" | "AI_TOKEN_BUDGET") | null;
+                        actorScope?: ("ANY" | "AUTHENTICATED" | "ANONYMOUS") | null;
+                        target?: {
+                            type?: ("ALL" | "API_PROXY" | "API_PROXY_ENV" | "API_PROXY_GROUP" | "API_PROXY_GROUP_ENV" | "API_ENDPOINT" | "AI_MODEL" | "AI_PROVIDER") | null;
+                            apiProxyName?: string | null;
+                            apiProxyGroupName?: string | null;
+                            environmentName?: string | null;
+                            targetKey?: string | null;
+                            httpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE")[] | null;
+                        } | null;
+                        mode?: ("PLAN" | "CUSTOM" | "INHERIT" | "OFF") | null;
+                        planKeys?: string[] | null;
+                        customRuleSpec?: components["schemas"]["LimitRuleSpec"] | null;
+                        cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        showRateLimitStatisticsInResponseHeader?: boolean | null;
+                        customMessageTemplate?: string | null;
+                        customMessageContentType?: string | null;
+                        customMessageHttpStatusCode?: number | null;
+                        validFrom?: string | null;
+                        validUntil?: string | null;
+                    } | null;
+                    audienceRule?: {
+                        identitySource?: ("AUTH_RESOLVED" | "VARIABLE") | null;
+                        variableId?: string | null;
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "MATCHES";
+                        value: string | string[];
+                        outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA" | "NONE") | null;
+                        generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                        generalQuotaWindows?: {
+                            permittedMessageCount: number;
+                            /** @enum {string} */
+                            interval: "ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH";
+                            periodLength?: number;
+                            /** @enum {string} */
+                            windowType?: "FIXED" | "SLIDING";
+                            /** @enum {string} */
+                            countingMode?: "ALL_REQUESTS" | "ACCEPTED_ONLY";
+                        }[] | null;
+                    } | null;
+                    status?: ("DRAFT" | "ACTIVE" | "ENDED") | null;
+                    version?: number | null;
+                    bindingKey?: string | null;
+                };
             };
         };
         responses: {
@@ -16569,7 +17149,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16631,7 +17213,9 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    version?: number | null;
+                };
             };
         };
         responses: {
@@ -16640,7 +17224,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
@@ -16702,7 +17288,10 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    version?: number | null;
+                    reason?: string | null;
+                };
             };
         };
         responses: {
@@ -16711,7 +17300,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitAssignment"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, subjectKeyRequiresSubjectType, limit.binding.methodAxisNotAllowed, audienceRuleShape, audienceRuleFamily, limit.plan.ruleSpecRequired, ruleSpecFamilyMismatch) or unsupportedSortField */
             400: {
