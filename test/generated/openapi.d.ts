@@ -4230,6 +4230,98 @@ export interface components {
                 }[] | null;
             } | null;
         };
+        /** @description A bulk assignment run with its progress (spec §2.14) */
+        LimitBulkRun: {
+            runId: string;
+            runStatus: string;
+            kind: string;
+            phase: string;
+            startedAt: string;
+            runningAt: string | null;
+            heartbeatAt: string | null;
+            finishedAt: string | null;
+            durationMs: number | null;
+            trigger: string;
+            triggeredBy: string;
+            includedSubjectCount: number;
+            excludedSubjectCount: number;
+            selectorFingerprint: string | null;
+            conflictPolicy: string;
+            expectedCount: number | null;
+            actualCount: number;
+            processedCount: number;
+            createdCount: number;
+            replacedCount: number;
+            skippedCount: number;
+            failedCount: number;
+            licenseSkippedCount: number;
+            endedCount: number;
+            restoredCount: number;
+            issueCount: number;
+            issuesTruncated: boolean;
+            cancelRequested: boolean;
+            rollbackOfRunId: string | null;
+            retryOfRunId: string | null;
+            idempotencyKey: string | null;
+            deploymentState: string | null;
+            messageKey: string | null;
+            selector: {
+                [key: string]: unknown;
+            } | null;
+            content: {
+                [key: string]: unknown;
+            } | null;
+            messageParams: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A kept issue of a bulk run */
+        LimitBulkRunIssue: {
+            seq: number;
+            subjectType: string;
+            subjectName: string;
+            outcome: string;
+            bindingKey: string | null;
+            messageKey: string | null;
+            occurredAt: string;
+            messageParams: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description The 202 receipt of a queued bulk run (spec §2.14) */
+        LimitBulkRunReceipt: {
+            /** @constant */
+            status: "SUCCESS";
+            runId: string;
+            kind: string;
+            runStatus: string;
+            queuedAt: string;
+            expectedCount: number | null;
+        };
+        /** @description A limit default of the platform, a project or an organization (spec §4.11) */
+        LimitDefault: {
+            defaultKey: string;
+            owner: {
+                type: string;
+                projectId?: string;
+                organizationCode?: string;
+            };
+            name: string | null;
+            description: string | null;
+            family: string;
+            actorScope: string;
+            mode: string;
+            planKeys: string[];
+            status: string;
+            version: number;
+            createdAt: string;
+            createdBy: string;
+            updatedAt: string;
+            updatedBy: string;
+            activatedAt: string | null;
+            disabledAt: string | null;
+            customRuleSpec: components["schemas"]["LimitRuleSpec"] | null;
+        };
         /** @description A limit plan (spec §2.12) */
         LimitPlan: {
             planKey: string;
@@ -9291,7 +9383,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "SUCCESS";
+                        selectorFingerprint: string;
+                        expectedCount: number;
+                        willCreate: number;
+                        willSkip: number;
+                        willReplace: number;
+                        licenseBlocked: number;
+                        includedSubjectCount: number;
+                        excludedSubjectCount: number;
+                        estimated: boolean;
+                        sample: {
+                            subjectName: string;
+                            /** @enum {string} */
+                            outcome: "CREATED" | "REPLACED" | "SKIPPED_EXISTING" | "SKIPPED_LICENSE";
+                            existingBindingKey?: string;
+                        }[];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9360,7 +9472,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitBulkRun"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9463,7 +9579,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRunReceipt"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9529,7 +9647,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRun"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9599,7 +9719,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitBulkRunIssue"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9665,7 +9789,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRun"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9734,7 +9860,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRunReceipt"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -9803,7 +9931,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRunReceipt"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10023,7 +10153,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "SUCCESS";
+                        selectorFingerprint: string;
+                        expectedCount: number;
+                        willCreate: number;
+                        willSkip: number;
+                        willReplace: number;
+                        licenseBlocked: number;
+                        includedSubjectCount: number;
+                        excludedSubjectCount: number;
+                        estimated: boolean;
+                        sample: {
+                            subjectName: string;
+                            /** @enum {string} */
+                            outcome: "CREATED" | "REPLACED" | "SKIPPED_EXISTING" | "SKIPPED_LICENSE";
+                            existingBindingKey?: string;
+                        }[];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10091,7 +10241,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitBulkRun"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10194,7 +10348,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRunReceipt"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10259,7 +10415,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRun"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10328,7 +10486,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitBulkRunIssue"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10393,7 +10555,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRun"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10461,7 +10625,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRunReceipt"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10529,7 +10695,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitBulkRunReceipt"];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -10874,7 +11042,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitDefault"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField */
             400: {
@@ -10959,7 +11131,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitDefault"];
+                };
             };
             /** @description malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField */
             400: {
@@ -11109,7 +11283,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitDefault"];
+                };
             };
             /** @description malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField */
             400: {
@@ -11190,7 +11366,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitDefault"];
+                };
             };
             /** @description malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField */
             400: {
@@ -11326,7 +11504,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitDefault"];
+                };
             };
             /** @description malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField */
             400: {
@@ -11397,7 +11577,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LimitDefault"];
+                };
             };
             /** @description malformedRequest (params.field; content rules of §2.13 with their reasons; bodyRequired), unsupportedSortField */
             400: {

@@ -4,7 +4,7 @@ import { projectNameOfRun } from '../bulk/access.js'
 import { previewInput, runInput } from '../bulk/inputs.js'
 import { previewBulkAssignment } from '../bulk/preview.js'
 import { getBulkRun, listBulkRunIssues, listBulkRuns } from '../bulk/reads.js'
-import { accepted, BULK_REFUSALS, IDEMPOTENCY_HEADER, pagingQuery } from '../bulk/rest.js'
+import { accepted, BULK_REFUSALS, bulkResponses, IDEMPOTENCY_HEADER, pagingQuery } from '../bulk/rest.js'
 import { cancelBulkRun, createBulkRun, retryFailedBulkRun, rollbackBulkRun } from '../bulk/runs.js'
 import { runView } from '../bulk/views.js'
 import { backfillPortalSubscriptions, backfillQuery, limitImpact, limitImpactQuery } from './portal.js'
@@ -27,6 +27,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'post', path: '/api/limit-assignment-previews', style: 'common', auth: 'token', tag: 'limit-bulk', audit: false,
     summary: 'Preview a bulk assignment in the project named by projectId (writes nothing)',
     query: projectQuery, body: { kind: 'json', required: true, schema: previewInput },
+    response: bulkResponses.preview,
     responses: { 200: 'the preview', ...BULK_REFUSALS },
     async handle(ctx, input) {
       return { body: await previewBulkAssignment(ctx.deps.prisma, requireActor(ctx), requireProjectName(input.query), input.body) }
@@ -36,6 +37,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'post', path: RUNS, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Queue a bulk ASSIGN run in the project named by projectId',
     query: projectQuery, body: { kind: 'json', required: true, schema: runInput }, headers: IDEMPOTENCY_HEADER,
+    response: bulkResponses.receipt,
     responses: { 202: 'receipt; Location /api/limit-assignment-runs/{runId}', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const projectName = requireProjectName(input.query)
@@ -47,6 +49,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'get', path: RUNS, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Bulk runs of the project named by projectId, paged (sort startedAt, status or kind)',
     query: projectQuery.extend(pagingQuery.shape),
+    response: bulkResponses.runs,
     responses: { 200: 'paged envelope of runs', ...BULK_REFUSALS },
     async handle(ctx, input) {
       return { body: await listBulkRuns(ctx.deps.prisma, requireActor(ctx), requireProjectName(input.query), input.query) }
@@ -55,6 +58,7 @@ export const limitBulkManagerRoutes = defineRoutes([
   {
     method: 'get', path: `${RUNS}/:runId`, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'One run',
+    response: bulkResponses.run,
     responses: { 200: 'the run', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const actor = requireActor(ctx)
@@ -66,6 +70,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'get', path: `${RUNS}/:runId/issues`, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Kept issues of a run, paged',
     query: pagingQuery,
+    response: bulkResponses.issues,
     responses: { 200: 'paged envelope of issues', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const actor = requireActor(ctx)
@@ -76,6 +81,7 @@ export const limitBulkManagerRoutes = defineRoutes([
   {
     method: 'post', path: `${RUNS}/:runId/actions/cancel`, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Cancel a queued or running run',
+    response: bulkResponses.run,
     responses: { 200: 'the run', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const actor = requireActor(ctx)
@@ -86,6 +92,7 @@ export const limitBulkManagerRoutes = defineRoutes([
   {
     method: 'post', path: `${RUNS}/:runId/actions/rollback`, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Queue a ROLLBACK run of a finished ASSIGN or RETRY run', headers: IDEMPOTENCY_HEADER,
+    response: bulkResponses.receipt,
     responses: { 202: 'receipt of the new run; Location', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const actor = requireActor(ctx)
@@ -97,6 +104,7 @@ export const limitBulkManagerRoutes = defineRoutes([
   {
     method: 'post', path: `${RUNS}/:runId/actions/retry-failed`, style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Queue a RETRY run over the failed subjects of a finished run', headers: IDEMPOTENCY_HEADER,
+    response: bulkResponses.receipt,
     responses: { 202: 'receipt of the new run; Location', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const actor = requireActor(ctx)
