@@ -4169,6 +4169,26 @@ export interface components {
                 valueSet: boolean;
             }[] | null;
         };
+        /** @description A knowledge base (spec §2.10) with its document and chunk counts */
+        KnowledgeBase: {
+            id: string;
+            projectId: string;
+            projectName: string;
+            name: string;
+            description: string | null;
+            embeddingProviderId: string;
+            embeddingProviderName: string;
+            embeddingModel: string;
+            vectorDbId: string | null;
+            vectorDbName: string | null;
+            collectionName: string | null;
+            chunkSize: number;
+            chunkOverlap: number;
+            documentCount: number;
+            chunkCount: number;
+            createdAt: string;
+            updatedAt: string;
+        };
         /** @description A limit assignment (spec §2.13) */
         LimitAssignment: {
             bindingKey: string;
@@ -4404,6 +4424,107 @@ export interface components {
                 }[] | null;
             };
         };
+        /** @description A model catalog entry of a project */
+        LlmModel: {
+            id: string;
+            projectId: string;
+            projectName: string;
+            modelId: string;
+            displayName: string | null;
+            description: string | null;
+            providerType: string | null;
+            contextWindow: number | null;
+            maxOutputTokens: number | null;
+            pricePerMillionInput: number | null;
+            pricePerMillionOutput: number | null;
+            pricePerMillionCached: number | null;
+            capabilities: string[];
+            modality: string | null;
+            isDeprecated: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description An LLM provider (spec §2.7): secrets as apiKeySet, apiSecretSet, serviceAccountJsonSet */
+        LlmProvider: {
+            /** @constant */
+            _class: "llm";
+            id: string;
+            projectId: string;
+            projectName: string;
+            name: string;
+            description: string | null;
+            enabled: boolean;
+            providerType: string;
+            endpoint: string;
+            apiVersion: string | null;
+            organizationId: string | null;
+            authScheme: string;
+            authHeaderName: string | null;
+            apiKeySet: boolean;
+            apiSecretSet: boolean;
+            serviceAccountJsonSet: boolean;
+            region: string | null;
+            supportedModels: {
+                modelId: string;
+                displayName: string | null;
+                contextWindow: number | null;
+                maxOutputTokens: number | null;
+                pricePerMillionInput: number | null;
+                pricePerMillionOutput: number | null;
+                pricePerMillionCached: number | null;
+                capabilities: string[];
+                modality: string | null;
+                isDeprecated: boolean;
+            }[];
+            providerRpmLimit: number | null;
+            providerTpmLimit: number | null;
+            coldStartRetryEnabled: boolean;
+            deploymentType: string;
+            providerDefinitionId: string | null;
+            allowedModelIds: string[];
+            metadata: {
+                key: string;
+                value: string | null;
+                secret: boolean;
+            }[];
+            wireProtocol: string;
+            lastHealthCheckAt: string | null;
+            healthStatus: string;
+            lastLatencyMs: number | null;
+            builtIn: boolean;
+            createdAt: string;
+            updatedAt: string;
+            usedByRefs?: string[];
+            defaultChatCompletionPath: string | null;
+            defaultEmbeddingPath: string | null;
+            defaultAudioTranscriptionPath: string | null;
+            defaultAudioSpeechPath: string | null;
+            defaultImageGenerationPath: string | null;
+            defaultResponsesPath: string | null;
+        };
+        /** @description An LLM provider definition: built-in (projectId null) or the project’s own */
+        LlmProviderDefinition: {
+            id: string;
+            name: string;
+            displayName: string | null;
+            description: string | null;
+            providerType: string;
+            wireProtocol: string;
+            defaultEndpoint: string | null;
+            defaultApiVersion: string | null;
+            defaultAuthScheme: string | null;
+            defaultAuthHeaderName: string | null;
+            deploymentType: string | null;
+            builtIn: boolean;
+            projectId: string | null;
+            projectName: string | null;
+            defaultChatCompletionPath: string | null;
+            defaultEmbeddingPath: string | null;
+            defaultAudioTranscriptionPath: string | null;
+            defaultAudioSpeechPath: string | null;
+            defaultImageGenerationPath: string | null;
+            defaultResponsesPath: string | null;
+        };
         ProjectSummary: {
             name: string;
             description: string | null;
@@ -4433,6 +4554,40 @@ export interface components {
             role: string;
             audience: string;
             expiresAt: string | null;
+        };
+        /** @description A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet */
+        VectorDb: {
+            /** @constant */
+            _class: "vector-db";
+            id: string;
+            projectId: string;
+            projectName: string;
+            name: string;
+            description: string | null;
+            dbType: string;
+            defaultCollectionName: string | null;
+            embeddingDimension: number | null;
+            distanceMetric: string | null;
+            transport: {
+                /** @constant */
+                family: "jdbc";
+                connectTimeoutMs: number;
+                jdbcUrl: string;
+                username: string | null;
+                passwordSet?: boolean;
+                apiKeySet?: boolean;
+            } | {
+                /** @constant */
+                family: "http";
+                endpoint: string;
+                apiVersion: string | null;
+                authScheme: string;
+                authHeaderName: string | null;
+                passwordSet?: boolean;
+                apiKeySet?: boolean;
+            };
+            createdAt: string;
+            updatedAt: string;
         };
         /** @description One event sent to one webhook connection */
         WebhookDelivery: {
@@ -11640,7 +11795,41 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @constant */
+                    _class: "vector-db";
+                    name?: string | null;
+                    description?: string | null;
+                    /** @enum {string} */
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    defaultCollectionName?: string | null;
+                    embeddingDimension?: number | null;
+                    distanceMetric?: string | null;
+                    transport: {
+                        /** @constant */
+                        family: "jdbc";
+                        connectTimeoutMs?: number | null;
+                        jdbcUrl: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "http";
+                        /** Format: uri */
+                        endpoint: string;
+                        apiVersion?: string | null;
+                        authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
+                        authHeaderName?: string | null;
+                        apiKey?: string | null;
+                        apiKeySet?: unknown;
+                    };
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -11688,7 +11877,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["KnowledgeBase"][];
+                    };
+                };
             };
             /** @description unknown project or knowledge base, embedding failed (nothing changed), missing AI_DEVELOPMENT MANAGE */
             400: {
@@ -11855,7 +12049,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, knowledge base or document */
             400: {
@@ -11893,7 +12091,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["LlmProvider"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -11932,7 +12134,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["LlmProvider"][];
+                    };
+                };
             };
             /** @description unknown project, LLM provider not found, or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -11966,7 +12172,67 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @constant */
+                    _class: "llm";
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    endpoint?: string | null;
+                    apiVersion?: string | null;
+                    organizationId?: string | null;
+                    authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2" | "NONE" | "CUSTOM" | "AWS_SIGV4") | null;
+                    authHeaderName?: string | null;
+                    apiKey?: string | null;
+                    apiSecret?: string | null;
+                    region?: string | null;
+                    serviceAccountJson?: string | null;
+                    supportedModels?: {
+                        modelId: string;
+                        displayName?: string | null;
+                        contextWindow?: number | null;
+                        maxOutputTokens?: number | null;
+                        pricePerMillionInput?: number | null;
+                        pricePerMillionOutput?: number | null;
+                        pricePerMillionCached?: number | null;
+                        capabilities?: string[] | null;
+                        modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
+                        isDeprecated?: unknown;
+                    }[] | null;
+                    providerRpmLimit?: number | null;
+                    providerTpmLimit?: number | null;
+                    coldStartRetryEnabled?: boolean | null;
+                    deploymentType?: ("CLOUD" | "ON_PREM") | null;
+                    providerDefinitionId?: string | null;
+                    allowedModelIds?: string[] | null;
+                    metadata?: {
+                        key: string;
+                        value?: string | null;
+                        secret?: boolean | null;
+                    }[] | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    apiKeySet?: unknown;
+                    apiSecretSet?: unknown;
+                    serviceAccountJsonSet?: unknown;
+                    wireProtocol?: unknown;
+                    defaultChatCompletionPath?: unknown;
+                    defaultEmbeddingPath?: unknown;
+                    defaultAudioTranscriptionPath?: unknown;
+                    defaultAudioSpeechPath?: unknown;
+                    defaultImageGenerationPath?: unknown;
+                    defaultResponsesPath?: unknown;
+                    lastHealthCheckAt?: unknown;
+                    healthStatus?: unknown;
+                    lastLatencyMs?: unknown;
+                    builtIn?: unknown;
+                    usedByRefs?: unknown;
+                    resolvedUrls?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -11975,7 +12241,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["LlmProvider"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); LLM provider not found; name different from the path */
             400: {
@@ -12009,7 +12280,67 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @constant */
+                    _class: "llm";
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    endpoint?: string | null;
+                    apiVersion?: string | null;
+                    organizationId?: string | null;
+                    authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2" | "NONE" | "CUSTOM" | "AWS_SIGV4") | null;
+                    authHeaderName?: string | null;
+                    apiKey?: string | null;
+                    apiSecret?: string | null;
+                    region?: string | null;
+                    serviceAccountJson?: string | null;
+                    supportedModels?: {
+                        modelId: string;
+                        displayName?: string | null;
+                        contextWindow?: number | null;
+                        maxOutputTokens?: number | null;
+                        pricePerMillionInput?: number | null;
+                        pricePerMillionOutput?: number | null;
+                        pricePerMillionCached?: number | null;
+                        capabilities?: string[] | null;
+                        modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
+                        isDeprecated?: unknown;
+                    }[] | null;
+                    providerRpmLimit?: number | null;
+                    providerTpmLimit?: number | null;
+                    coldStartRetryEnabled?: boolean | null;
+                    deploymentType?: ("CLOUD" | "ON_PREM") | null;
+                    providerDefinitionId?: string | null;
+                    allowedModelIds?: string[] | null;
+                    metadata?: {
+                        key: string;
+                        value?: string | null;
+                        secret?: boolean | null;
+                    }[] | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    apiKeySet?: unknown;
+                    apiSecretSet?: unknown;
+                    serviceAccountJsonSet?: unknown;
+                    wireProtocol?: unknown;
+                    defaultChatCompletionPath?: unknown;
+                    defaultEmbeddingPath?: unknown;
+                    defaultAudioTranscriptionPath?: unknown;
+                    defaultAudioSpeechPath?: unknown;
+                    defaultImageGenerationPath?: unknown;
+                    defaultResponsesPath?: unknown;
+                    lastHealthCheckAt?: unknown;
+                    healthStatus?: unknown;
+                    lastLatencyMs?: unknown;
+                    builtIn?: unknown;
+                    usedByRefs?: unknown;
+                    resolvedUrls?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12018,7 +12349,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["LlmProvider"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); name missing or different from the path */
             400: {
@@ -12057,7 +12393,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, LLM provider not found or still in use, missing AI_DEVELOPMENT MANAGE */
             400: {
@@ -12095,7 +12435,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["LlmProviderDefinition"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12134,7 +12478,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["LlmProviderDefinition"][];
+                    };
+                };
             };
             /** @description unknown project, provider definition not found, or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12168,7 +12516,29 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    _class?: unknown;
+                    name?: string | null;
+                    displayName?: string | null;
+                    description?: string | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    wireProtocol?: ("OPENAI" | "ANTHROPIC" | "GEMINI" | "BEDROCK" | "COHERE") | null;
+                    defaultEndpoint?: string | null;
+                    defaultApiVersion?: string | null;
+                    defaultAuthScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2" | "NONE" | "CUSTOM" | "AWS_SIGV4") | null;
+                    defaultAuthHeaderName?: string | null;
+                    deploymentType?: ("CLOUD" | "ON_PREM") | null;
+                    defaultChatCompletionPath?: string | null;
+                    defaultEmbeddingPath?: string | null;
+                    defaultAudioTranscriptionPath?: string | null;
+                    defaultAudioSpeechPath?: string | null;
+                    defaultImageGenerationPath?: string | null;
+                    defaultResponsesPath?: string | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    builtIn?: unknown;
+                };
             };
         };
         responses: {
@@ -12177,7 +12547,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["LlmProviderDefinition"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); provider definition not found; name different from the path */
             400: {
@@ -12211,7 +12586,29 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    _class?: unknown;
+                    name?: string | null;
+                    displayName?: string | null;
+                    description?: string | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    wireProtocol?: ("OPENAI" | "ANTHROPIC" | "GEMINI" | "BEDROCK" | "COHERE") | null;
+                    defaultEndpoint?: string | null;
+                    defaultApiVersion?: string | null;
+                    defaultAuthScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2" | "NONE" | "CUSTOM" | "AWS_SIGV4") | null;
+                    defaultAuthHeaderName?: string | null;
+                    deploymentType?: ("CLOUD" | "ON_PREM") | null;
+                    defaultChatCompletionPath?: string | null;
+                    defaultEmbeddingPath?: string | null;
+                    defaultAudioTranscriptionPath?: string | null;
+                    defaultAudioSpeechPath?: string | null;
+                    defaultImageGenerationPath?: string | null;
+                    defaultResponsesPath?: string | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    builtIn?: unknown;
+                };
             };
         };
         responses: {
@@ -12220,7 +12617,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["LlmProviderDefinition"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); name missing or different from the path */
             400: {
@@ -12259,7 +12661,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, provider definition not found or still in use, missing AI_DEVELOPMENT MANAGE */
             400: {
@@ -12297,7 +12703,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["LlmModel"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12336,7 +12746,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["LlmModel"][];
+                    };
+                };
             };
             /** @description unknown project, model catalog entry not found, or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12370,7 +12784,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    _class?: unknown;
+                    modelId?: string | null;
+                    displayName?: string | null;
+                    description?: string | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    contextWindow?: number | null;
+                    maxOutputTokens?: number | null;
+                    pricePerMillionInput?: number | null;
+                    pricePerMillionOutput?: number | null;
+                    pricePerMillionCached?: number | null;
+                    capabilities?: string[] | null;
+                    modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
+                    isDeprecated?: boolean | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12379,7 +12812,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["LlmModel"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); model catalog entry not found; name different from the path */
             400: {
@@ -12413,7 +12851,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    _class?: unknown;
+                    modelId?: string | null;
+                    displayName?: string | null;
+                    description?: string | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    contextWindow?: number | null;
+                    maxOutputTokens?: number | null;
+                    pricePerMillionInput?: number | null;
+                    pricePerMillionOutput?: number | null;
+                    pricePerMillionCached?: number | null;
+                    capabilities?: string[] | null;
+                    modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
+                    isDeprecated?: boolean | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12422,7 +12879,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["LlmModel"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); name missing or different from the path */
             400: {
@@ -12461,7 +12923,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, model catalog entry not found or still in use, missing AI_DEVELOPMENT MANAGE */
             400: {
@@ -12499,7 +12965,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["VectorDb"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12538,7 +13008,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["VectorDb"][];
+                    };
+                };
             };
             /** @description unknown project, vector store connection not found, or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12572,7 +13046,41 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @constant */
+                    _class: "vector-db";
+                    name?: string | null;
+                    description?: string | null;
+                    /** @enum {string} */
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    defaultCollectionName?: string | null;
+                    embeddingDimension?: number | null;
+                    distanceMetric?: string | null;
+                    transport: {
+                        /** @constant */
+                        family: "jdbc";
+                        connectTimeoutMs?: number | null;
+                        jdbcUrl: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "http";
+                        /** Format: uri */
+                        endpoint: string;
+                        apiVersion?: string | null;
+                        authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
+                        authHeaderName?: string | null;
+                        apiKey?: string | null;
+                        apiKeySet?: unknown;
+                    };
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12581,7 +13089,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["VectorDb"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); vector store connection not found; name different from the path */
             400: {
@@ -12615,7 +13128,41 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @constant */
+                    _class: "vector-db";
+                    name?: string | null;
+                    description?: string | null;
+                    /** @enum {string} */
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    defaultCollectionName?: string | null;
+                    embeddingDimension?: number | null;
+                    distanceMetric?: string | null;
+                    transport: {
+                        /** @constant */
+                        family: "jdbc";
+                        connectTimeoutMs?: number | null;
+                        jdbcUrl: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "http";
+                        /** Format: uri */
+                        endpoint: string;
+                        apiVersion?: string | null;
+                        authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
+                        authHeaderName?: string | null;
+                        apiKey?: string | null;
+                        apiKeySet?: unknown;
+                    };
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12624,7 +13171,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["VectorDb"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); name missing or different from the path */
             400: {
@@ -12663,7 +13215,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, vector store connection not found or still in use, missing AI_DEVELOPMENT MANAGE */
             400: {
@@ -12701,7 +13257,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["KnowledgeBase"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12740,7 +13300,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["KnowledgeBase"][];
+                    };
+                };
             };
             /** @description unknown project, knowledge base not found, or missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12774,7 +13338,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    _class?: unknown;
+                    name?: string | null;
+                    description?: string | null;
+                    embeddingProviderId: string;
+                    embeddingModel: string;
+                    vectorDbId?: string | null;
+                    collectionName?: string | null;
+                    chunkSize?: number | null;
+                    chunkOverlap?: number | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    embeddingProviderName?: unknown;
+                    vectorDbName?: unknown;
+                    documentCount?: unknown;
+                    chunkCount?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12783,7 +13366,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["KnowledgeBase"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); knowledge base not found; name different from the path */
             400: {
@@ -12817,7 +13405,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    _class?: unknown;
+                    name?: string | null;
+                    description?: string | null;
+                    embeddingProviderId: string;
+                    embeddingModel: string;
+                    vectorDbId?: string | null;
+                    collectionName?: string | null;
+                    chunkSize?: number | null;
+                    chunkOverlap?: number | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    embeddingProviderName?: unknown;
+                    vectorDbName?: unknown;
+                    documentCount?: unknown;
+                    chunkCount?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
             };
         };
         responses: {
@@ -12826,7 +13433,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["KnowledgeBase"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); name missing or different from the path */
             400: {
@@ -12865,7 +13477,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, knowledge base not found or still in use, missing AI_DEVELOPMENT MANAGE */
             400: {
