@@ -4085,6 +4085,31 @@ export interface components {
             lifecycleRevision: number;
             trafficLogDisabled?: boolean;
         };
+        /** @description A certificate of a project, per environment */
+        Certificate: {
+            name: string;
+            description: string;
+            certificateEnvironmentList: {
+                environmentId: string | null;
+                environmentName: string;
+                alias: string | null;
+                startDate: string | null;
+                endDate: string | null;
+                base64EncodedContent?: string;
+                sha1Thumbprint: string | null;
+                sha256Fingerprint: string | null;
+                subjectDn: string | null;
+                issuerDn: string | null;
+                serialNumber: string | null;
+                keyAlgorithm: string | null;
+                keySize: number | null;
+                curve: string | null;
+                subjectAltNames: string[];
+                expired: boolean;
+                notYetValid: boolean;
+                chainLength: number;
+            }[];
+        };
         Consumer: {
             consumerKey: string;
             username: string;
@@ -4111,6 +4136,23 @@ export interface components {
             name: string;
             /** @enum {string} */
             type: "API_PROXY" | "API_PROXY_GROUP";
+        };
+        /** @description A key of a project, per environment: the public key and metadata (the private key is write-only) */
+        CryptoKey: {
+            name: string;
+            description: string;
+            projectId: string;
+            keyType: string | null;
+            cryptoKeyInfoEnvironmentList: {
+                environmentId: string | null;
+                environmentName: string;
+                publicKey: string | null;
+                keyAlgorithm: string | null;
+                keySize: number | null;
+                curve: string | null;
+                publicKeyFingerprint: string | null;
+                privateKeyPresent: boolean;
+            }[];
         };
         /** @description The outcome of a deploying write, per environment (spec §2.1) */
         DeploymentResult: {
@@ -4168,6 +4210,69 @@ export interface components {
                 visible: boolean;
                 valueSet: boolean;
             }[] | null;
+        };
+        /** @description A JWK of a project: public members only (private members are write-only) */
+        Jwk: {
+            name: string;
+            description: string;
+            projectId: string;
+            sourceType: string | null;
+            sourceId: string | null;
+            sourceUrl: string | null;
+            type: string | null;
+            kid: string | null;
+            use: string | null;
+            alg: string | null;
+            notBeforeTime: string | null;
+            expirationTime: string | null;
+            privateKeyPresent: boolean;
+            rsa?: {
+                [key: string]: unknown;
+            };
+            ec?: {
+                [key: string]: unknown;
+            };
+            oct?: {
+                [key: string]: unknown;
+            };
+            okp?: {
+                [key: string]: unknown;
+            };
+            jwk?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A keystore of a project, per environment: type, size and entries (the file and passwords are write-only) */
+        Keystore: {
+            name: string;
+            description: string;
+            projectId: string;
+            keyStoreEnvironmentList: {
+                environmentId: string | null;
+                environmentName: string;
+                type: string | null;
+                fileSize: number | null;
+                entries: {
+                    alias: string;
+                    /** @enum {string} */
+                    entryType: "PRIVATE_KEY" | "TRUSTED_CERTIFICATE";
+                    privateKeyPresent: boolean;
+                    certificateChain: {
+                        subjectDn: string;
+                        issuerDn: string;
+                        serialNumber: string;
+                        startDate: string;
+                        endDate: string;
+                        sha1Thumbprint: string;
+                        sha256Fingerprint: string;
+                        keyAlgorithm: string;
+                        keySize: number | null;
+                        curve: string | null;
+                        subjectAltNames: string[];
+                        selfSigned: boolean;
+                    }[];
+                }[];
+            }[];
         };
         /** @description A knowledge base (spec §2.10) with its document and chunk counts */
         KnowledgeBase: {
@@ -22223,7 +22328,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission */
             400: {
@@ -22275,7 +22384,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        warnings: string[];
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; a required field empty; not a certificate; a private key in the file; name or alias taken; unknown environment */
             400: {
@@ -22314,7 +22431,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment */
             400: {
@@ -22353,7 +22474,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; certificate not found */
             400: {
@@ -22409,7 +22534,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        warnings: string[];
+                        updatedJwks: string[];
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
             };
             /** @description as create; certificate not found; updateScope missing with updateReferencedJwks */
             400: {
@@ -22448,7 +22582,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; certificate not found */
             400: {
@@ -22528,7 +22668,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission */
             400: {
@@ -22570,7 +22714,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken */
             400: {
@@ -22609,7 +22760,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; key not found */
             400: {
@@ -22655,7 +22810,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        updatedJwks?: string[];
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; key not found; invalid body */
             400: {
@@ -22694,7 +22857,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; key not found */
             400: {
@@ -22732,7 +22901,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission */
             400: {
@@ -22774,7 +22947,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken */
             400: {
@@ -22813,7 +22993,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; keystore not found */
             400: {
@@ -22859,7 +23043,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        updatedJwks?: string[];
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; keystore not found; invalid body */
             400: {
@@ -22898,7 +23090,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; keystore not found */
             400: {
@@ -22940,7 +23138,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken; source not found */
             400: {
@@ -22982,7 +23187,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken; source not found */
             400: {
@@ -23024,7 +23236,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken; source not found */
             400: {
@@ -23066,7 +23285,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken; source not found */
             400: {
@@ -23108,7 +23334,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken; source not found */
             400: {
@@ -23150,7 +23383,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken; source not found */
             400: {
@@ -23188,7 +23428,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission */
             400: {
@@ -23230,7 +23474,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; invalid body (the message names the field); name taken */
             400: {
@@ -23269,7 +23520,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; JWK not found */
             400: {
@@ -23312,7 +23567,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        updatedJwks?: string[];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; JWK not found; invalid body */
             400: {
@@ -23351,7 +23614,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; JWK not found */
             400: {
