@@ -4110,6 +4110,16 @@ export interface components {
                 chainLength: number;
             }[];
         };
+        /** @description A connection: type, name, description, deployToWorker, enabled and the type's fields (secrets null, <field>Set flags) */
+        Connection: {
+            type: string;
+            name: string;
+            description: string | null;
+            deployToWorker: boolean;
+            enabled: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         Consumer: {
             consumerKey: string;
             username: string;
@@ -23660,7 +23670,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Connection"][];
+                    };
+                };
             };
             /** @description unknown type, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) VIEW */
             400: {
@@ -23699,7 +23715,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Connection"][];
+                    };
+                };
             };
             /** @description connection not found, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) VIEW */
             400: {
@@ -23748,7 +23770,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description connection not found, type changed, new name already exists, a field invalid, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) MANAGE */
             400: {
@@ -23797,7 +23825,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description type missing or unknown, name missing or differing from the path, name already exists, a field of the type invalid or missing (the message names it), loopback/private target refused on test, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) MANAGE */
             400: {
@@ -23836,7 +23870,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description connection not found, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) MANAGE */
             400: {
@@ -23875,7 +23915,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        success: boolean;
+                        message: string;
+                        durationMs: number;
+                    };
+                };
             };
             /** @description connection not found, loopback or private target (field named) unless CONNECTION_TEST_ALLOW_PRIVATE, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) MANAGE */
             400: {
