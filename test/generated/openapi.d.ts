@@ -4670,6 +4670,15 @@ export interface components {
             audience: string;
             expiresAt: string | null;
         };
+        /** @description An advisory of a transfer: level, key and its parameters */
+        TransferAdvisory: {
+            /** @enum {string} */
+            level: "INFO" | "WARNING";
+            key: string;
+            params: {
+                [key: string]: unknown;
+            };
+        };
         /** @description A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet */
         VectorDb: {
             /** @constant */
@@ -18295,7 +18304,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/octet-stream": string;
+                };
             };
             /** @description unknown type, empty names, unknown name, name shared by several kinds, file-name clash, unknown kind, lacking EXPORT_IMPORT, encrypt without passphrase, reserved manifest name */
             400: {
@@ -18346,7 +18357,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        formatVersion: number;
+                        type: string;
+                        withDependencies: boolean;
+                        objects: {
+                            name: string;
+                            kind: string | null;
+                            type: string;
+                        }[];
+                        dependencies: {
+                            type: string;
+                            kind: string | null;
+                            name: string;
+                            secret: boolean;
+                        }[];
+                        secretHandling: string;
+                        advisories: components["schemas"]["TransferAdvisory"][];
+                        exportDigest: string;
+                    };
+                };
             };
             /** @description malformedRequest, params.reason transfer.formatVersionUnsupported, unknownType, namesRequired, unknownKind, nameAmbiguous, fileNameClash, reservedFileName */
             400: {
@@ -18421,7 +18452,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/octet-stream": string;
+                };
             };
             /** @description as the preview, plus malformedRequest reason packagePassphraseRequired */
             400: {
@@ -18498,7 +18531,36 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        formatVersion: number;
+                        type: string;
+                        detectedType: string | null;
+                        objects: {
+                            name: string;
+                            kind: string | null;
+                            type: string;
+                        }[];
+                        dependencies: {
+                            type: string;
+                            kind: string | null;
+                            name: string;
+                            secret: boolean;
+                            resolvedByName: boolean;
+                            candidateNames: string[];
+                        }[];
+                        replaceTargets: string[];
+                        packageEnvironments: string[];
+                        installationEnvironments: string[];
+                        blockers: {
+                            code: string;
+                            entryFileName: string | null;
+                            detail: string;
+                        }[];
+                        advisories: components["schemas"]["TransferAdvisory"][];
+                        preflightDigest: string;
+                    };
+                };
             };
             /** @description malformedRequest, params.reason exportFileRequired, exportFileMustBeZip, unknownType, packagePassphraseRequired, packagePassphraseIncorrect, hostile-package refusals (packageEntryPathUnsafe, packageEntrySymlink, packageDuplicateEntry, packageTooManyEntries, packageEntryTooLarge, packageTooLarge, packageCompressionRatioExceeded…) */
             400: {
@@ -18568,7 +18630,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        formatVersion: 1;
+                        type: string;
+                        /** @enum {string} */
+                        conflictPolicy: "NEW" | "REPLACE";
+                        imported: {
+                            name: string;
+                            kind: string | null;
+                            type: string;
+                        }[];
+                        advisories: components["schemas"]["TransferAdvisory"][];
+                        unresolvedReferences: string[];
+                    };
+                };
             };
             /** @description idempotencyKeyRequired; malformedRequest, params.reason optionsRequired, exportFileRequired, exportFileMustBeZip, importNameCollision, manifestChecksumMismatch, credentialUsernameTaken, packagePassphraseRequired, hostile-package refusals, blockers of the preflight */
             400: {
