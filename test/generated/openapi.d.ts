@@ -4085,6 +4085,20 @@ export interface components {
             lifecycleRevision: number;
             trafficLogDisabled?: boolean;
         };
+        /** @description One audited write: who, when, on which surface and object, with what outcome */
+        AuditEvent: {
+            id: string;
+            at: string;
+            surface: string;
+            actor: string;
+            projectName: string | null;
+            operation: string;
+            objectType: string | null;
+            objectName: string | null;
+            outcome: string;
+            httpStatus: number | null;
+            correlationId: string;
+        };
         /** @description A certificate of a project, per environment */
         Certificate: {
             name: string;
@@ -13654,7 +13668,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["AuditEvent"][];
+                    };
+                };
             };
             /** @description malformedRequest (a bad filter, time range or paging value) or unsupportedSortField (params.supported) */
             400: {
