@@ -4038,6 +4038,16 @@ export interface components {
             token_type: string;
             expires_in?: number;
         };
+        /** @description Where an API client is deployed (spec §2.6); revision only on the durable read */
+        ApiClientRuntimeDeployment: {
+            state: string;
+            revision?: number;
+            environments: {
+                name: string;
+                acknowledged: boolean;
+                detail?: string;
+            }[];
+        };
         ApiClientSummary: {
             apiClientKey: string;
             clientId: string;
@@ -4653,6 +4663,35 @@ export interface components {
             defaultAudioSpeechPath: string | null;
             defaultImageGenerationPath: string | null;
             defaultResponsesPath: string | null;
+        };
+        /** @description An API client on the manager surface: summary, owner, live secret version (never its value), issuance fields */
+        ManagedApiClient: {
+            apiClientKey: string;
+            clientId: string;
+            name: string;
+            operationalState: string;
+            readiness: string;
+            validFrom: string | null;
+            expiresAt: string | null;
+            version: number;
+            projectName: string;
+            applicationKey: string | null;
+            consumerKey: string | null;
+            organizationCode: string | null;
+            secretVersion: number | null;
+            allowedGrantTypes: string[];
+            tokenEndpointAuthMethod: string | null;
+            tokenIssuanceProfile: string | null;
+            tokenNeverExpires: boolean;
+            tokenExpiresInAmount: number | null;
+            tokenExpiresInUnit: string | null;
+            refreshTokenAllowed: boolean;
+            refreshTokenCount: number | null;
+            refreshTokenExpiresInAmount: number | null;
+            refreshTokenExpiresInUnit: string | null;
+            jwtSignatureAlgorithm: string;
+            created: string;
+            updated: string;
         };
         ProjectSummary: {
             name: string;
@@ -8830,7 +8869,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -8895,7 +8940,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ManagedApiClient"];
+                };
             };
             /** @description missing or invalid token */
             401: {
@@ -8962,7 +9009,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -9047,7 +9100,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -9112,7 +9171,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -9177,7 +9242,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -9242,7 +9313,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -9307,14 +9384,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description stored; delivery handed to the retry outbox: runtimeDeployment.state PENDING, Location of the runtime-deployment resource */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        clientSecret?: string;
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description malformedRequest (body or field named in params.field) */
             400: {
@@ -9379,7 +9468,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apiClient: components["schemas"]["ManagedApiClient"];
+                        runtimeDeployment: components["schemas"]["ApiClientRuntimeDeployment"];
+                    };
+                };
             };
             /** @description the client was never pushed */
             204: {
@@ -9433,7 +9527,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApiClientSummary"][];
+                };
             };
             /** @description missing or invalid token */
             401: {
@@ -9481,7 +9577,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApiClientSummary"];
+                };
             };
             /** @description missing or invalid token */
             401: {
