@@ -7790,7 +7790,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
             };
             /** @description malformedRequest: platform project (params.reason platformScopeNotSupported) */
             400: {
@@ -7856,7 +7858,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
             };
             /** @description malformedRequest: platform project (params.reason platformScopeNotSupported) */
             400: {
@@ -7929,7 +7933,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Consumer"];
+                };
             };
             /** @description malformedRequest: organizationCode blank or missing (params.field organizationCode, checked first), or the platform project */
             400: {
@@ -8002,7 +8008,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
             };
             /** @description malformedRequest: organizationCode blank or missing (params.field organizationCode, checked first), or the platform project */
             400: {
