@@ -4328,6 +4328,24 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /** @description A document of a knowledge base */
+        KnowledgeDocument: {
+            id: string;
+            knowledgeBaseName: string;
+            fileName: string;
+            mimeType: string;
+            sizeBytes: number;
+            sha256: string;
+            chunkCount: number;
+            embeddingModel: string;
+            dimension: number;
+            indexedAt: string;
+            createdAt: string;
+            chunks?: {
+                ordinal: number;
+                content: string;
+            }[];
+        };
         /** @description A limit assignment (spec §2.13) */
         LimitAssignment: {
             bindingKey: string;
@@ -12082,7 +12100,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: {
+                            success: boolean;
+                            message: string;
+                            responseTime: number;
+                            reachable: boolean;
+                            statusCode: number | null;
+                            extensionVersion: string | null;
+                        };
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); _class, dbType or transport missing */
             400: {
@@ -12165,7 +12194,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["KnowledgeDocument"][];
+                    };
+                };
             };
             /** @description unknown project or knowledge base, missing AI_DEVELOPMENT VIEW */
             400: {
@@ -12213,7 +12246,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["KnowledgeDocument"][];
+                    };
+                };
             };
             /** @description no file part, empty or non-text file, embedding failed (nothing stored), unknown knowledge base */
             400: {
@@ -12253,7 +12291,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["KnowledgeDocument"][];
+                    };
+                };
             };
             /** @description unknown project, knowledge base or document */
             400: {

@@ -11,7 +11,7 @@ import { deleteModel, getModel, listModels, modelInput, saveModel } from './mode
 import { deleteProvider, getProvider, listProviders, providerInput, saveProvider } from './providers.js'
 import { deleteVectorDb, getVectorDb, listVectorDbs, saveVectorDb, vectorDbInput } from './vector-dbs.js'
 import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
-import { knowledgeBaseSchema, llmModelSchema, llmProviderDefinitionSchema, llmProviderSchema, vectorDbSchema } from './view-schemas.js'
+import { vectorDbTestSchema, knowledgeDocumentSchema, knowledgeBaseSchema, llmModelSchema, llmProviderDefinitionSchema, llmProviderSchema, vectorDbSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName'
 const TAG = 'ai-gateway'
@@ -173,6 +173,7 @@ const extraRoutes = defineRoutes([
     method: 'post', path: `${BASE}/vector-dbs/:vectorDbName/test-connection/`, style: 'legacy', auth: 'token', tag: TAG, audit: false,
     summary: 'Test a vector store connection with the supplied values (stored values are never loaded; blank secrets stay blank)',
     body: { kind: 'json', required: true, schema: vectorDbInput },
+    response: legacyBody({ deploymentResult: vectorDbTestSchema }),
     responses: {
       200: 'status SUCCESS and deploymentResult (success, message, responseTime, reachable, statusCode, extensionVersion); a failed test is success false',
       400: `${COMMON_400}; _class, dbType or transport missing`, 401: AUTH_401,
@@ -196,6 +197,7 @@ const extraRoutes = defineRoutes([
     method: 'post', path: `${BASE}/knowledge-bases/:kbName/documents/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'KNOWLEDGE_BASE' },
     summary: 'Upload a document (multipart part file): chunked and embedded through the embedding provider on ingest, vectors stored',
     body: { kind: 'multipart', schema: documentForm, required: true, files: ['file'], maxFileBytes: MAX_DOCUMENT_BYTES },
+    response: legacyListBody(knowledgeDocumentSchema, { deploymentResult }),
     responses: { 200: 'status SUCCESS, resultList with the document (its id addresses it), deploymentResult', 400: 'no file part, empty or non-text file, embedding failed (nothing stored), unknown knowledge base', 401: AUTH_401 },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
@@ -206,12 +208,14 @@ const extraRoutes = defineRoutes([
   {
     method: 'get', path: `${BASE}/knowledge-bases/:kbName/documents/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: 'List the documents of a knowledge base',
+    response: legacyListBody(knowledgeDocumentSchema),
     responses: { 200: 'status SUCCESS, resultList, resultCount', 400: 'unknown project or knowledge base, missing AI_DEVELOPMENT VIEW', 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList(await listDocuments(ctx.deps, requireActor(ctx), project(input), input.params.kbName)) }),
   },
   {
     method: 'get', path: `${BASE}/knowledge-bases/:kbName/documents/:documentId/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: 'Read one document with its chunks (text only, no vectors)',
+    response: legacyListBody(knowledgeDocumentSchema),
     responses: { 200: 'status SUCCESS, resultList with the document', 400: 'unknown project, knowledge base or document', 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList([await getDocument(ctx.deps, requireActor(ctx), project(input), input.params.kbName, input.params.documentId)]) }),
   },

@@ -6,6 +6,8 @@ import type { KnowledgeBaseView } from './knowledge.js'
 import type { ModelView } from './models.js'
 import type { ProviderView } from './providers.js'
 import type { VectorDbView } from './vector-dbs.js'
+import type { DocumentView } from './documents.js'
+import type { ConnectionTestResult } from './connection-test.js'
 
 // The answer schemas of the AI gateway objects (spec §2.7, §2.10, §2.11, §4.5), tied at compile time to the views
 // the REST routes answer (Dates as ISO 8601 strings). Secrets are only ever …Set flags.
@@ -160,4 +162,29 @@ export const knowledgeBaseSchema = describes<AsJson<KnowledgeBaseView>>()(
       updatedAt: z.string(),
     })
     .meta({ id: 'KnowledgeBase', description: 'A knowledge base (spec §2.10) with its document and chunk counts' }),
+)
+
+export const knowledgeDocumentSchema = describes<AsJson<DocumentView>>()(
+  z
+    .object({
+      id: z.string(),
+      knowledgeBaseName: z.string(),
+      fileName: z.string(),
+      mimeType: z.string(),
+      sizeBytes: z.number().int(),
+      sha256: z.string(),
+      chunkCount: z.number().int(),
+      embeddingModel: z.string(),
+      dimension: z.number().int(),
+      indexedAt: z.string(),
+      createdAt: z.string(),
+      // only on the single-document read: the chunks' text in order (vectors are not returned)
+      chunks: z.array(z.object({ ordinal: z.number().int(), content: z.string() })).optional(),
+    })
+    .meta({ id: 'KnowledgeDocument', description: 'A document of a knowledge base' }),
+)
+
+/** The deploymentResult of a vector store connection test (a failed test is success false). */
+export const vectorDbTestSchema = describes<ConnectionTestResult>()(
+  z.object({ success: z.boolean(), message: z.string(), responseTime: z.number(), reachable: z.boolean(), statusCode: z.number().int().nullable(), extensionVersion: nullableText }),
 )
