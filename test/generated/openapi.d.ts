@@ -4581,6 +4581,14 @@ export interface components {
                 }[] | null;
             };
         };
+        /** @description A subject for the bulk selector */
+        LimitSubject: {
+            subjectType: string;
+            subjectKey: string;
+            displayName: string | null;
+            organizationCode: string | null;
+            enabled: boolean;
+        };
         /** @description A model catalog entry of a project */
         LlmModel: {
             id: string;
@@ -11186,7 +11194,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PagedEnvelope"] & {
+                        items?: components["schemas"]["LimitSubject"][];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -11251,7 +11263,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        code: string;
+                        name: string;
+                        parentCode: string | null;
+                        depth: number;
+                        state: string;
+                        suspended: boolean;
+                        subOrganizationCount: number;
+                    }[];
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -11319,7 +11341,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        productId: string;
+                        planId: string;
+                        approvedSubscriptionCount: number;
+                        familiesWithProfile: string[];
+                        affectedApplicationCount: number;
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {
@@ -11387,7 +11417,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apply: boolean;
+                        productId: string;
+                        planId: string;
+                        scanned: number;
+                        createdCount: number;
+                        wouldCreateCount: number;
+                        skippedCount: number;
+                        rowsTruncated: boolean;
+                        rows: {
+                            projectName: string;
+                            applicationName: string;
+                            family: string;
+                            planKey: string;
+                            /** @enum {string} */
+                            outcome: "CREATED" | "WOULD_CREATE" | "SKIPPED_EXISTING" | "SKIPPED_UNPUBLISHED" | "SKIPPED_PLATFORM_PLAN";
+                            bindingKey?: string;
+                        }[];
+                    };
+                };
             };
             /** @description malformedRequest (params.field; params.reason platformScopeNotSupported, bodyRequired, limit.bulk.includeListTooLarge, …), unsupportedSortField (params.supported), idempotencyKeyRequired */
             400: {

@@ -5,6 +5,8 @@ import { previewInput, runInput } from '../bulk/inputs.js'
 import { previewBulkAssignment } from '../bulk/preview.js'
 import { getBulkRun, listBulkRunIssues, listBulkRuns } from '../bulk/reads.js'
 import { accepted, BULK_REFUSALS, bulkResponses, IDEMPOTENCY_HEADER, pagingQuery } from '../bulk/rest.js'
+import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { limitImpactSchema, limitSubjectSchema, portalBackfillSchema, selectorOrganizationSchema } from './view-schemas.js'
 import { cancelBulkRun, createBulkRun, retryFailedBulkRun, rollbackBulkRun } from '../bulk/runs.js'
 import { runView } from '../bulk/views.js'
 import { backfillPortalSubscriptions, backfillQuery, limitImpact, limitImpactQuery } from './portal.js'
@@ -117,6 +119,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'get', path: '/api/limit-assignment-subjects/search', style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'Subjects of one type for the bulk selector, paged (sort subjectKey)',
     query: subjectSearchQuery,
+    response: pageBody(limitSubjectSchema),
     responses: { 200: 'paged envelope of { subjectType, subjectKey, displayName, organizationCode, enabled }', ...BULK_REFUSALS },
     async handle(ctx, input) {
       return { body: await searchSubjects(ctx.deps.prisma, requireActor(ctx), input.query) }
@@ -126,6 +129,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'get', path: '/api/limit-assignment-subjects/organizations', style: 'common', auth: 'token', tag: 'limit-bulk',
     summary: 'The organization tree of the project (depth-first, parents first) for the selector',
     query: projectQuery,
+    response: plainBody(z.array(selectorOrganizationSchema)),
     responses: { 200: 'array of { code, name, parentCode, depth, state, suspended, subOrganizationCount }', ...BULK_REFUSALS },
     async handle(ctx, input) {
       return { body: await selectorOrganizations(ctx.deps.prisma, requireActor(ctx), input.query) }
@@ -135,6 +139,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'get', path: '/api/api-products/:productId/plans/:planId/limit-impact', style: 'common', auth: 'token', tag: 'limit-portal',
     summary: 'What linking a portal subscription plan\'s limit profile to the product\'s approved subscriptions affects',
     query: limitImpactQuery,
+    response: plainBody(limitImpactSchema),
     responses: { 200: 'productId, planId, approvedSubscriptionCount, familiesWithProfile[], affectedApplicationCount', ...BULK_REFUSALS },
     async handle(ctx, input) {
       return { body: await limitImpact(ctx.deps.prisma, requireActor(ctx), input.params.productId, input.params.planId, input.query) }
@@ -144,6 +149,7 @@ export const limitBulkManagerRoutes = defineRoutes([
     method: 'post', path: '/api/limit-bindings/portal-subscriptions/backfill', style: 'common', auth: 'token', tag: 'limit-portal',
     summary: 'Create the PORTAL_SUBSCRIPTION assignments a subscription plan\'s profile implies for the product\'s approved subscriptions (dry run unless apply=true)',
     query: backfillQuery,
+    response: plainBody(portalBackfillSchema),
     responses: { 200: 'apply, productId, planId, scanned, createdCount, wouldCreateCount, skippedCount, rowsTruncated, rows[]', ...BULK_REFUSALS },
     async handle(ctx, input) {
       const body = await backfillPortalSubscriptions(ctx.deps, requireActor(ctx), input.query)
