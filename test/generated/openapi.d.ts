@@ -4038,6 +4038,22 @@ export interface components {
             token_type: string;
             expires_in?: number;
         };
+        /** @description An AI preset: common fields, the family's own fields, the read-only ones (builtIn, overridden, inherited, revision) */
+        AiPreset: {
+            id: string;
+            name: string;
+            description: string | null;
+            enabled: boolean;
+            builtIn: boolean;
+            overridden: boolean;
+            projectId: string | null;
+            inherited: boolean;
+            revision: number;
+            createdAt: string;
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Where an API client is deployed (spec §2.6); revision only on the durable read */
         ApiClientRuntimeDeployment: {
             state: string;
@@ -4833,7 +4849,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description caller not a system administrator, unknown project */
             400: {
@@ -4873,7 +4893,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description DLP preset not found; caller not a system administrator, unknown project */
             400: {
@@ -4908,7 +4932,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    ruleValue?: string | null;
+                    literalAnchors?: string[] | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
+                    category?: string | null;
+                };
             };
         };
         responses: {
@@ -4917,7 +4949,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description DLP preset not found; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -4952,7 +4989,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    ruleValue?: string | null;
+                    literalAnchors?: string[] | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
+                    category?: string | null;
+                };
             };
         };
         responses: {
@@ -4961,7 +5006,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description invalid body; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -5001,7 +5051,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description DLP preset not found; caller not a system administrator, unknown project */
             400: {
@@ -5039,7 +5093,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5078,7 +5136,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description DLP preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5112,7 +5174,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    ruleValue?: string | null;
+                    literalAnchors?: string[] | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
+                    category?: string | null;
+                };
             };
         };
         responses: {
@@ -5121,7 +5191,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description DLP preset not found (built-in and admin-shared ones count as absent); path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5155,7 +5230,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    ruleValue?: string | null;
+                    literalAnchors?: string[] | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
+                    category?: string | null;
+                };
             };
         };
         responses: {
@@ -5164,7 +5247,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description the project already owns a preset of that name; path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5203,7 +5291,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description DLP preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5241,7 +5333,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description caller not a system administrator, unknown project */
             400: {
@@ -5281,7 +5377,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description privacy preset not found; caller not a system administrator, unknown project */
             400: {
@@ -5316,7 +5416,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    entities?: ("EMAIL_ADDRESS" | "PHONE_NUMBER" | "CREDIT_CARD" | "IBAN" | "IP_ADDRESS" | "PERSON_NAME" | "LOCATION" | "DATE_OF_BIRTH" | "NATIONAL_ID" | "PASSPORT_NUMBER" | "URL" | "CRYPTO_WALLET")[] | null;
+                    customPatterns?: {
+                        name: string;
+                        ruleValue: string;
+                    }[] | null;
+                    action?: ("MASK" | "REDACT" | "BLOCK" | "FLAG") | null;
+                    maskCharacter?: string | null;
+                    restoreInResponse?: boolean | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -5325,7 +5438,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description privacy preset not found; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -5360,7 +5478,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    entities?: ("EMAIL_ADDRESS" | "PHONE_NUMBER" | "CREDIT_CARD" | "IBAN" | "IP_ADDRESS" | "PERSON_NAME" | "LOCATION" | "DATE_OF_BIRTH" | "NATIONAL_ID" | "PASSPORT_NUMBER" | "URL" | "CRYPTO_WALLET")[] | null;
+                    customPatterns?: {
+                        name: string;
+                        ruleValue: string;
+                    }[] | null;
+                    action?: ("MASK" | "REDACT" | "BLOCK" | "FLAG") | null;
+                    maskCharacter?: string | null;
+                    restoreInResponse?: boolean | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -5369,7 +5500,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description invalid body; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -5409,7 +5545,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description privacy preset not found; caller not a system administrator, unknown project */
             400: {
@@ -5447,7 +5587,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5486,7 +5630,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description privacy preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5520,7 +5668,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    entities?: ("EMAIL_ADDRESS" | "PHONE_NUMBER" | "CREDIT_CARD" | "IBAN" | "IP_ADDRESS" | "PERSON_NAME" | "LOCATION" | "DATE_OF_BIRTH" | "NATIONAL_ID" | "PASSPORT_NUMBER" | "URL" | "CRYPTO_WALLET")[] | null;
+                    customPatterns?: {
+                        name: string;
+                        ruleValue: string;
+                    }[] | null;
+                    action?: ("MASK" | "REDACT" | "BLOCK" | "FLAG") | null;
+                    maskCharacter?: string | null;
+                    restoreInResponse?: boolean | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -5529,7 +5690,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description privacy preset not found (built-in and admin-shared ones count as absent); path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5563,7 +5729,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    entities?: ("EMAIL_ADDRESS" | "PHONE_NUMBER" | "CREDIT_CARD" | "IBAN" | "IP_ADDRESS" | "PERSON_NAME" | "LOCATION" | "DATE_OF_BIRTH" | "NATIONAL_ID" | "PASSPORT_NUMBER" | "URL" | "CRYPTO_WALLET")[] | null;
+                    customPatterns?: {
+                        name: string;
+                        ruleValue: string;
+                    }[] | null;
+                    action?: ("MASK" | "REDACT" | "BLOCK" | "FLAG") | null;
+                    maskCharacter?: string | null;
+                    restoreInResponse?: boolean | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -5572,7 +5751,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description the project already owns a preset of that name; path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5611,7 +5795,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description privacy preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5649,7 +5837,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description caller not a system administrator, unknown project */
             400: {
@@ -5689,7 +5881,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt guard preset not found; caller not a system administrator, unknown project */
             400: {
@@ -5724,7 +5920,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    allowPatterns?: string[] | null;
+                    denyPatterns?: string[] | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                };
             };
         };
         responses: {
@@ -5733,7 +5937,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt guard preset not found; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -5768,7 +5977,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    allowPatterns?: string[] | null;
+                    denyPatterns?: string[] | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                };
             };
         };
         responses: {
@@ -5777,7 +5994,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description invalid body; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -5817,7 +6039,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description prompt guard preset not found; caller not a system administrator, unknown project */
             400: {
@@ -5855,7 +6081,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5894,7 +6124,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt guard preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5928,7 +6162,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    allowPatterns?: string[] | null;
+                    denyPatterns?: string[] | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                };
             };
         };
         responses: {
@@ -5937,7 +6179,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt guard preset not found (built-in and admin-shared ones count as absent); path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -5971,7 +6218,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    allowPatterns?: string[] | null;
+                    denyPatterns?: string[] | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                };
             };
         };
         responses: {
@@ -5980,7 +6235,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description the project already owns a preset of that name; path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6019,7 +6279,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description prompt guard preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6057,7 +6321,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description caller not a system administrator, unknown project */
             400: {
@@ -6097,7 +6365,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt decorator preset not found; caller not a system administrator, unknown project */
             400: {
@@ -6132,7 +6404,21 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    prepend?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                    append?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -6141,7 +6427,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt decorator preset not found; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -6176,7 +6467,21 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    prepend?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                    append?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -6185,7 +6490,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description invalid body; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -6225,7 +6535,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description prompt decorator preset not found; caller not a system administrator, unknown project */
             400: {
@@ -6263,7 +6577,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6302,7 +6620,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt decorator preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6336,7 +6658,21 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    prepend?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                    append?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -6345,7 +6681,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt decorator preset not found (built-in and admin-shared ones count as absent); path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6379,7 +6720,21 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    prepend?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                    append?: {
+                        /** @enum {string} */
+                        role: "SYSTEM" | "USER" | "ASSISTANT";
+                        content: string;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -6388,7 +6743,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description the project already owns a preset of that name; path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6427,7 +6787,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description prompt decorator preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6465,7 +6829,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description caller not a system administrator, unknown project */
             400: {
@@ -6505,7 +6873,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description topic category preset not found; caller not a system administrator, unknown project */
             400: {
@@ -6540,7 +6912,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    keywords?: string[] | null;
+                    examples?: string[] | null;
+                    threshold?: number | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -6549,7 +6930,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description topic category preset not found; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -6584,7 +6970,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    keywords?: string[] | null;
+                    examples?: string[] | null;
+                    threshold?: number | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -6593,7 +6988,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description invalid body; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -6633,7 +7033,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description topic category preset not found; caller not a system administrator, unknown project */
             400: {
@@ -6671,7 +7075,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6710,7 +7118,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description topic category preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6744,7 +7156,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    keywords?: string[] | null;
+                    examples?: string[] | null;
+                    threshold?: number | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -6753,7 +7174,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description topic category preset not found (built-in and admin-shared ones count as absent); path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6787,7 +7213,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    keywords?: string[] | null;
+                    examples?: string[] | null;
+                    threshold?: number | null;
+                    action?: ("BLOCK" | "FLAG") | null;
+                    direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                };
             };
         };
         responses: {
@@ -6796,7 +7231,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description the project already owns a preset of that name; path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6835,7 +7275,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description topic category preset not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -6873,7 +7317,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description caller not a system administrator, unknown project */
             400: {
@@ -6913,7 +7361,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt template not found; caller not a system administrator, unknown project */
             400: {
@@ -6948,7 +7400,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    template?: string | null;
+                    variables?: {
+                        name: string;
+                        description?: string | null;
+                        required?: boolean | null;
+                        defaultValue?: string | null;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -6957,7 +7420,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt template not found; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -6992,7 +7460,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    template?: string | null;
+                    variables?: {
+                        name: string;
+                        description?: string | null;
+                        required?: boolean | null;
+                        defaultValue?: string | null;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -7001,7 +7480,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description invalid body; path name differs from body name; a field fails its rule (message names it); caller not a system administrator, unknown project */
             400: {
@@ -7041,7 +7525,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description prompt template not found; caller not a system administrator, unknown project */
             400: {
@@ -7079,7 +7567,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -7118,7 +7610,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt template not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -7152,7 +7648,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    template?: string | null;
+                    variables?: {
+                        name: string;
+                        description?: string | null;
+                        required?: boolean | null;
+                        defaultValue?: string | null;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -7161,7 +7668,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description prompt template not found (built-in and admin-shared ones count as absent); path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -7195,7 +7707,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    template?: string | null;
+                    variables?: {
+                        name: string;
+                        description?: string | null;
+                        required?: boolean | null;
+                        defaultValue?: string | null;
+                    }[] | null;
+                };
             };
         };
         responses: {
@@ -7204,7 +7727,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiPreset"][];
+                    };
+                };
             };
             /** @description the project already owns a preset of that name; path name differs from body name; a field fails its rule (message names it); unknown project, missing AI_DEVELOPMENT permission */
             400: {
@@ -7243,7 +7771,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description prompt template not found; unknown project, missing AI_DEVELOPMENT permission */
             400: {
