@@ -20416,7 +20416,63 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": Record<string, never>;
+                "multipart/form-data": {
+                    /** @description the JSON metadata (the JSON write body), as a form field or an application/json part */
+                    metadata: {
+                        apiProxyName: string;
+                        apiProxyDescription?: string | null;
+                        /** @enum {string} */
+                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                        specUrl?: string | null;
+                        clientRoute?: {
+                            relativePathList: string[];
+                            hostList?: string[] | null;
+                            virtualHostList?: string[] | null;
+                            methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                            headerList?: {
+                                name: string;
+                                value: string;
+                            }[] | null;
+                            bufferRequest?: boolean | null;
+                            bufferResponse?: boolean | null;
+                        } | null;
+                        routingInfo?: {
+                            routingAddressList?: {
+                                address: string;
+                                weight?: number | null;
+                                healthCheckEnabled?: boolean | null;
+                                soapType?: ("SOAP11" | "SOAP12") | null;
+                            }[] | null;
+                            loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
+                            connectTimeout?: number | null;
+                            readTimeout?: number | null;
+                            retryCount?: number | null;
+                            failoverRetryCount?: number | null;
+                            ignoreRoutingError?: boolean | null;
+                            routingEnabled?: boolean | null;
+                            mirrorEnabled?: boolean | null;
+                        } | null;
+                        deploy?: boolean | null;
+                        deployTargetEnvironmentNameList?: string[] | null;
+                        reParse?: boolean | null;
+                        soapToRest?: boolean | null;
+                        enableWSA?: boolean | null;
+                        enableWSRM?: boolean | null;
+                        backendApiVersion?: string | null;
+                        maintenanceModeSetting?: {
+                            enabled?: boolean | null;
+                            httpStatusCode?: number | null;
+                            contentType?: string | null;
+                            message?: string | null;
+                        } | null;
+                        specAuthorizationValueList?: {
+                            headerName: string;
+                            headerValue: string;
+                        }[] | null;
+                    };
+                    /** @description the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy) */
+                    specFile?: string;
+                };
             };
         };
         responses: {
@@ -20464,7 +20520,63 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": Record<string, never>;
+                "multipart/form-data": {
+                    /** @description the JSON metadata (the JSON write body), as a form field or an application/json part */
+                    metadata: {
+                        apiProxyName: string;
+                        apiProxyDescription?: string | null;
+                        /** @enum {string} */
+                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                        specUrl?: string | null;
+                        clientRoute?: {
+                            relativePathList: string[];
+                            hostList?: string[] | null;
+                            virtualHostList?: string[] | null;
+                            methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                            headerList?: {
+                                name: string;
+                                value: string;
+                            }[] | null;
+                            bufferRequest?: boolean | null;
+                            bufferResponse?: boolean | null;
+                        } | null;
+                        routingInfo?: {
+                            routingAddressList?: {
+                                address: string;
+                                weight?: number | null;
+                                healthCheckEnabled?: boolean | null;
+                                soapType?: ("SOAP11" | "SOAP12") | null;
+                            }[] | null;
+                            loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
+                            connectTimeout?: number | null;
+                            readTimeout?: number | null;
+                            retryCount?: number | null;
+                            failoverRetryCount?: number | null;
+                            ignoreRoutingError?: boolean | null;
+                            routingEnabled?: boolean | null;
+                            mirrorEnabled?: boolean | null;
+                        } | null;
+                        deploy?: boolean | null;
+                        deployTargetEnvironmentNameList?: string[] | null;
+                        reParse?: boolean | null;
+                        soapToRest?: boolean | null;
+                        enableWSA?: boolean | null;
+                        enableWSRM?: boolean | null;
+                        backendApiVersion?: string | null;
+                        maintenanceModeSetting?: {
+                            enabled?: boolean | null;
+                            httpStatusCode?: number | null;
+                            contentType?: string | null;
+                            message?: string | null;
+                        } | null;
+                        specAuthorizationValueList?: {
+                            headerName: string;
+                            headerValue: string;
+                        }[] | null;
+                    };
+                    /** @description the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy) */
+                    specFile?: string;
+                };
             };
         };
         responses: {
@@ -20792,7 +20904,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": Record<string, never>;
+                "multipart/form-data": {
+                    /** @description the ZIP an API proxy export wrote */
+                    apiProxyExportFile: string;
+                };
             };
         };
         responses: {
