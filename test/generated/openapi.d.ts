@@ -4261,6 +4261,15 @@ export interface components {
                 valueSet: boolean;
             }[] | null;
         };
+        /** @description The licensed modules of the installation */
+        InstallationLicense: {
+            modules: ("API_GATEWAY" | "AI_GATEWAY" | "API_PORTAL" | "ANALYTICS")[];
+            allModulesLicensed: boolean;
+            /** @enum {string} */
+            source: "DEFAULT" | "BOOTSTRAP" | "API";
+            updatedAt: string | null;
+            updatedBy: string | null;
+        };
         /** @description A JWK of a project: public members only (private members are write-only) */
         Jwk: {
             name: string;
@@ -10235,7 +10244,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description caller not a system administrator */
             400: {
@@ -10271,7 +10286,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
             };
             /** @description caller not a system administrator */
             400: {
@@ -10953,7 +10974,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["InstallationLicense"];
+                };
             };
             /** @description missing, invalid, expired or revoked token */
             401: {
@@ -10996,7 +11019,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["InstallationLicense"];
+                };
             };
             /** @description malformedRequest (params.field) */
             400: {
@@ -11041,7 +11066,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["InstallationLicense"];
+                };
             };
             /** @description missing, invalid, expired or revoked token */
             401: {
