@@ -9306,7 +9306,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        credentials: number;
+                        migratedCredentials: number;
+                        unmigrated: {
+                            consumerKey: string;
+                            username: string;
+                        }[];
+                        migratedClients: number;
+                        clientsWithoutSecret: number;
+                        draftClients: number;
+                    };
+                };
             };
             /** @description malformed query value */
             400: {
@@ -9363,7 +9375,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apply: boolean;
+                        scanned: number;
+                        createdCount: number;
+                        wouldCreateCount: number;
+                        rows: {
+                            consumerKey: string;
+                            username: string;
+                            clientId?: string;
+                            apiClientKey?: string;
+                            /** @enum {string} */
+                            outcome: "ALREADY_MIGRATED" | "WOULD_CREATE" | "CREATED";
+                        }[];
+                    };
+                };
             };
             /** @description malformed query value */
             400: {
