@@ -7,6 +7,12 @@ import {
   rotateApiClientSecret, suspendApiClient, updateManagedApiClient, type ApiClientWrite,
 } from './service.js'
 import { managedApiClientView, runtimeDeploymentView } from './views.js'
+import { plainBody } from '../../platform/http/response-schemas.js'
+import { apiClientSummarySchema } from '../identity/view-schemas.js'
+import { z } from 'zod'
+import { apiClientDeploymentSchema, apiClientWriteSchema, managedApiClientSchema } from './view-schemas.js'
+
+const writeAnswer = plainBody(apiClientWriteSchema)
 
 const BASE = '/api/api-clients'
 const runtimeDeploymentPath = (apiClientKey: string) => `${BASE}/${encodeURIComponent(apiClientKey)}/runtime-deployment`
@@ -42,6 +48,7 @@ const action = (segment: string, summary: string, run: typeof activateApiClient,
   auth: 'token',
   tag: 'api-clients',
   summary,
+  response: writeAnswer,
   responses: { ...WRITE_RESPONSES, ...extra },
   async handle(ctx, input) {
     return writeResult(await run(ctx.deps, requireActor(ctx), input.params.apiClientKey))
@@ -56,6 +63,7 @@ const update = (method: 'patch' | 'put'): RouteDef => ({
   tag: 'api-clients',
   summary: 'Update name, validity window and issuance fields (absent fields keep their value, null clears); optional version must match',
   body: { kind: 'json', required: true, schema: updateApiClientInput },
+  response: writeAnswer,
   responses: WRITE_RESPONSES,
   async handle(ctx, input) {
     return writeResult(await updateManagedApiClient(ctx.deps, requireActor(ctx), input.params.apiClientKey, input.body))
@@ -71,6 +79,7 @@ export const apiClientRoutes = defineRoutes([
     tag: 'api-clients',
     summary: 'Create a DRAFT API client owned by an application or a consumer of the project; its first secret is shown once',
     body: { kind: 'json', required: true, schema: createApiClientInput },
+    response: writeAnswer,
     responses: { ...WRITE_RESPONSES, 200: 'apiClient, clientSecret (unless issueSecret is false), runtimeDeployment', 404: 'resourceNotFound: project, application or consumer', 409: 'nameAlreadyExists (clientId) or lifecycleConflict apiClient.ownerTerminal' },
     async handle(ctx, input) {
       return writeResult(await createManagedApiClient(ctx.deps, requireActor(ctx), input.body))
@@ -83,6 +92,7 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'api-clients',
     summary: 'An API client (IDENTITY VIEW); never its secret',
+    response: plainBody(managedApiClientSchema),
     responses: { 200: 'the API client', 401: 'missing or invalid token', 403: 'permissionDenied', 404: 'resourceNotFound' },
     async handle(ctx, input) {
       return { body: managedApiClientView(await getManagedApiClient(ctx.deps, requireActor(ctx), input.params.apiClientKey)) }
@@ -105,6 +115,7 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'api-clients',
     summary: 'The durable runtime deployment record (IDENTITY VIEW); writes nothing',
+    response: plainBody(apiClientDeploymentSchema),
     responses: {
       200: 'apiClient, runtimeDeployment { state, revision, environments[] }',
       204: 'the client was never pushed',
@@ -125,6 +136,7 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'portal',
     summary: 'The API clients of an application (appId = applicationKey) as §2.5 summary rows, by name (IDENTITY VIEW)',
+    response: plainBody(z.array(apiClientSummarySchema)),
     responses: { 200: 'array of apiClientKey, clientId, name, operationalState, readiness, validFrom, expiresAt, version', 401: 'missing or invalid token', 403: 'permissionDenied', 404: 'resourceNotFound: unknown application or a project the caller cannot see' },
     async handle(ctx, input) {
       return { body: (await apiClientsOfPortalApplication(ctx.deps, requireActor(ctx), input.params.appId)).map(apiClientSummary) }
@@ -137,6 +149,7 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'portal',
     summary: 'One API client of an application as a §2.5 summary row; a key the application does not own is not found',
+    response: plainBody(apiClientSummarySchema),
     responses: { 200: 'the summary row', 401: 'missing or invalid token', 403: 'permissionDenied', 404: 'resourceNotFound: unknown application, or a key it does not own' },
     async handle(ctx, input) {
       return { body: apiClientSummary(await apiClientOfPortalApplication(ctx.deps, requireActor(ctx), input.params.appId, input.params.apiClientKey)) }

@@ -5,6 +5,8 @@ import { defineRoutes, requireActor } from '../../platform/http/routes.js'
 import { createConnection, deleteConnection, getConnection, listConnections, updateConnection } from './service.js'
 import { testConnection } from './testers/index.js'
 import { CONNECTION_TYPES } from './types/index.js'
+import { deployedBody, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { connectionSchema, connectionTestSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName/connections'
 const TAG = 'connections'
@@ -28,6 +30,7 @@ export const connectionRoutes = defineRoutes([
     tag: TAG,
     summary: `List a project's connections, of one type with ?type= (${TYPES}; every type when absent) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW)`,
     query: z.object({ type: z.string().optional() }),
+    response: legacyListBody(connectionSchema, { success: z.literal(true) }),
     responses: { 200: 'status SUCCESS, success true, resultList[] of connections (secrets null, <field>Set flags), resultCount', 400: `unknown type, ${common400} VIEW`, 401: TOKEN_401 },
     async handle(ctx, input) {
       const rows = await listConnections(ctx.deps.prisma, requireActor(ctx), input.params.projectName, input.query.type as string | undefined)
@@ -41,6 +44,7 @@ export const connectionRoutes = defineRoutes([
     auth: 'token',
     tag: TAG,
     summary: 'Get one connection by name (case-insensitive) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW)',
+    response: legacyListBody(connectionSchema, { success: z.literal(true) }),
     responses: { 200: 'status SUCCESS, success true, resultList with the connection (secrets null, <field>Set flags), resultCount 1', 400: `connection not found, ${common400} VIEW`, 401: TOKEN_401 },
     async handle(ctx, input) {
       const row = await getConnection(ctx.deps.prisma, requireActor(ctx), input.params.projectName, input.params.connectionName)
@@ -55,6 +59,7 @@ export const connectionRoutes = defineRoutes([
     tag: TAG,
     summary: 'Create a connection of any type and, with deployToWorker (default true), deploy it to every environment of the project (permission: CONNECTION or PROJECT_MANAGEMENT MANAGE; the push needs DEPLOY_UNDEPLOY)',
     body,
+    response: deployedBody,
     responses: {
       200: DEPLOYED,
       400: `type missing or unknown, name missing or differing from the path, name already exists, a field of the type invalid or missing (the message names it), loopback/private target refused on test, ${common400} MANAGE`,
@@ -74,6 +79,7 @@ export const connectionRoutes = defineRoutes([
     tag: TAG,
     summary: 'Update a connection: the body is applied over the stored one (absent fields and secrets keep their value; a different name renames); the type cannot change (permission: CONNECTION or PROJECT_MANAGEMENT MANAGE; the push needs DEPLOY_UNDEPLOY)',
     body,
+    response: deployedBody,
     responses: { 200: DEPLOYED, 400: `connection not found, type changed, new name already exists, a field invalid, ${common400} MANAGE`, 401: TOKEN_401 },
     audit: { objectType: 'CONNECTION' },
     async handle(ctx, input) {
@@ -88,6 +94,7 @@ export const connectionRoutes = defineRoutes([
     auth: 'token',
     tag: TAG,
     summary: 'Delete a connection and undeploy it from every environment (permission: CONNECTION or PROJECT_MANAGEMENT MANAGE; the push needs DEPLOY_UNDEPLOY)',
+    response: deployedBody,
     responses: { 200: DEPLOYED, 400: `connection not found, ${common400} MANAGE`, 401: TOKEN_401 },
     audit: { objectType: 'CONNECTION' },
     async handle(ctx, input) {
@@ -101,6 +108,7 @@ export const connectionRoutes = defineRoutes([
     auth: 'token',
     tag: TAG,
     summary: 'Connect to the connection\'s server with its type\'s client, bounded by CONNECTION_TEST_TIMEOUT_MS; writes nothing (permission: CONNECTION or PROJECT_MANAGEMENT MANAGE)',
+    response: legacyBody(connectionTestSchema.shape),
     responses: {
       200: 'status SUCCESS, success (the test\'s outcome), message, durationMs',
       400: `connection not found, loopback or private target (field named) unless CONNECTION_TEST_ALLOW_PRIVATE, ${common400} MANAGE`,

@@ -1,5 +1,6 @@
 import { requireActor, defineRoutes } from '../../platform/http/routes.js'
 import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
+import { deploymentResult, legacyBody } from '../../platform/http/response-schemas.js'
 import { resetCredentialToken } from './service.js'
 import { credentialCrudRoutes } from './rest-crud.js'
 
@@ -13,6 +14,7 @@ export const credentialRoutes = defineRoutes([
     auth: 'token',
     tag: 'credentials',
     summary: 'Reset a credential\'s token settings to the defaults and deploy it to every environment of the project',
+    response: legacyBody({ deploymentResult }),
     responses: {
       200: 'status SUCCESS and deploymentResult (success, message, environmentResults[])',
       400: 'unknown project, credential not found in the project, or missing IDENTITY MANAGE',

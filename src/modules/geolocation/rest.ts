@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteContext } from '../../platform/http/routes.js'
+import { deployedBody } from '../../platform/http/response-schemas.js'
 import { setGeolocationEnabled, uploadGeolocationDatabase } from './service.js'
 
 /** Largest accepted MMDB: commercial city databases are well below this. */
@@ -40,6 +41,7 @@ export const geolocationRoutes = defineRoutes([
     tag: 'settings',
     summary: `${action === 'enable' ? 'Enable' : 'Disable'} geolocation and deploy the geolocation configuration carrying the switch to every environment (permission: system administrator)`,
     audit: { objectType: 'geolocation' },
+    response: deployedBody,
     responses: {
       200: 'status SUCCESS, success true and deploymentResult (success, message, environmentResults[] of environmentName, success, message)',
       400: 'caller not a system administrator',

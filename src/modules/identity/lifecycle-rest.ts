@@ -1,6 +1,8 @@
 import { defineRoutes, requireActor, type RouteDef } from '../../platform/http/routes.js'
 import { resumeApplication, suspendApplication } from './lifecycle.js'
 import { transferApplication, transferBody, transferConsumer } from './transfer.js'
+import { plainBody } from '../../platform/http/response-schemas.js'
+import { applicationSchema, consumerSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName'
 
@@ -18,6 +20,7 @@ const statusAction = (verb: 'suspend' | 'resume', summary: string, operation: ty
   auth: 'token',
   tag: 'applications',
   summary,
+  response: plainBody(applicationSchema),
   responses: {
     200: 'the application (also when it already was in the target state: nothing is done then)',
     ...refusals,
@@ -48,6 +51,7 @@ export const identityLifecycleRoutes = defineRoutes([
     tag: 'consumers',
     summary: 'Move a consumer, its API clients and entitlements to another organization, then redeploy it',
     body: { kind: 'json', schema: transferBody },
+    response: plainBody(consumerSchema),
     responses: transferResponses('consumer'),
     async handle(ctx, input) {
       return { body: await transferConsumer(ctx.deps, requireActor(ctx), input.params.projectName, input.params.consumerKey, input.body) }
@@ -61,6 +65,7 @@ export const identityLifecycleRoutes = defineRoutes([
     tag: 'applications',
     summary: 'Move an application with its consumers, API clients, entitlements and product subscriptions to another organization, then redeploy',
     body: { kind: 'json', schema: transferBody },
+    response: plainBody(applicationSchema),
     responses: transferResponses('application'),
     async handle(ctx, input) {
       return { body: await transferApplication(ctx.deps, requireActor(ctx), input.params.projectName, input.params.applicationKey, input.body) }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { pageBody, plainBody, type ResponseBody } from '../../platform/http/response-schemas.js'
+import { limitAssignmentSchema } from '../limits/assignments/view-schemas.js'
 import { apiClientSummarySchema, applicationSchema, consumerSchema, entitlementSchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteContext, type RouteDef } from '../../platform/http/routes.js'
 import {
@@ -29,7 +30,7 @@ function subResourceRoutes(prefix: string, keyParam: string, noun: string, reads
   const subs: { path: string; summary: string; read: SubResourceRead; response?: ResponseBody }[] = [
     { path: 'api-clients', summary: `API client summaries of the ${noun}`, read: reads.apiClients, response: plainBody(z.array(apiClientSummarySchema)) },
     { path: 'entitlements', summary: `Entitlements of the ${noun}, ended ones included`, read: reads.entitlements, response: plainBody(z.array(entitlementSchema)) },
-    { path: 'limit-assignments', summary: `Limit assignments of the ${noun}`, read: reads.limitAssignments },
+    { path: 'limit-assignments', summary: `Limit assignments of the ${noun}`, read: reads.limitAssignments, response: plainBody(z.array(limitAssignmentSchema)) },
   ]
   return subs.map((sub) => ({
     method: 'get',

@@ -9,6 +9,13 @@ import { createKey, deleteKey, getKey, listKeys, updateKey } from './crypto-keys
 import { refreshOptions } from './jwk-refresh.js'
 import { createJwk, deleteJwk, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
 import { createKeystore, deleteKeystore, getKeystore, listKeystores, updateKeystore } from './keystores.js'
+import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
+
+/** The write answers: success and deploymentResult, the saved object in resultList (none on delete). */
+const writtenFields = { success: z.literal(true), deploymentResult }
+const writtenBody = (item: z.ZodType, extra: z.ZodRawShape = {}) => legacyListBody(item, { ...writtenFields, ...extra })
+const deletedBody = legacyBody(writtenFields)
 
 // The keys and secrets pages of /apiops (legacy envelope): certificates, keys, keystores and JWKs. Asset category
 // CERTIFICATE: VIEW for reads, MANAGE for writes; a write is pushed only with DEPLOY_UNDEPLOY as well (else it is
@@ -54,18 +61,21 @@ const certificateRoutes: RouteDef[] = [
   {
     method: 'get', path: `${BASE}/certificates/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: `List the project's certificates without their file content ${VIEW}`,
+    response: legacyListBody(certificateSchema),
     responses: { 200: 'status SUCCESS, resultList (name, description, certificateEnvironmentList), resultCount', 400: DENIED, 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList(await listCertificates(ctx.deps, requireActor(ctx), project(input))) }),
   },
   {
     method: 'get', path: `${BASE}/certificates/truststore/:environmentName/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: `The certificates of an environment's trust store: those of the admin project deployed to it (admin project only) ${VIEW}`,
+    response: legacyListBody(certificateSchema),
     responses: { 200: 'status SUCCESS, resultList, resultCount', 400: `${DENIED}; not the admin project; unknown environment`, 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList(await truststoreCertificates(ctx.deps, requireActor(ctx), project(input), input.params.environmentName!)) }),
   },
   {
     method: 'get', path: `${BASE}/certificates/:certificateName/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: `One certificate with its content (base64 DER) per environment ${VIEW}`,
+    response: legacyListBody(certificateSchema),
     responses: { 200: 'status SUCCESS, resultList with the certificate', 400: `${DENIED}; certificate not found`, 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList([await getCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!)]) }),
   },
@@ -84,6 +94,7 @@ const certificateRoutes: RouteDef[] = [
     method: 'post', path: `${BASE}/certificates/`, style: 'legacy', auth: 'token', tag: TAG, body: multipart,
     audit: { objectType: 'CERTIFICATE', objectName: certName },
     summary: `Create a certificate from a PEM file (multipart) and deploy it to the listed environments ${MANAGE}`,
+    response: writtenBody(certificateSchema, { warnings: z.array(z.string()) }),
     responses: {
       200: 'status SUCCESS, success, deploymentResult, warnings (expired or not yet valid: accepted), resultList with the certificate',
       400: `${DENIED}; a required field empty; not a certificate; a private key in the file; name or alias taken; unknown environment`, 401: AUTH_401,
@@ -98,6 +109,7 @@ const certificateRoutes: RouteDef[] = [
     audit: { objectType: 'CERTIFICATE' },
     summary: `Replace a certificate (file, alias, environments; dropped environments are undeployed), then deploy it ${MANAGE}`,
     query: z.object({ updateReferencedJwks: z.enum(['true', 'false']).optional(), updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional() }),
+    response: writtenBody(certificateSchema, { warnings: z.array(z.string()), updatedJwks: z.array(z.string()) }),
     responses: { 200: 'as create, plus updatedJwks (the JWKs re-derived with updateReferencedJwks)', 400: `as create; certificate not found; updateScope missing with updateReferencedJwks`, 401: AUTH_401 },
     async handle(ctx, input) {
       const r = await updateCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!, certificateInput(input), refreshOptions(input.query))
@@ -107,6 +119,7 @@ const certificateRoutes: RouteDef[] = [
   {
     method: 'delete', path: `${BASE}/certificates/:certificateName/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'CERTIFICATE' },
     summary: `Delete a certificate and undeploy it from its environments ${MANAGE}`,
+    response: deletedBody,
     responses: { 200: 'status SUCCESS, success, deploymentResult', 400: `${DENIED}; certificate not found`, 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: written(await deleteCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!)) }),
   },
@@ -120,6 +133,8 @@ interface Crud {
   update: (ctx: RouteContext, input: RouteInput) => Promise<{ outcome: DeploymentOutcome; item: unknown; updatedJwks?: string[] }>
   remove: (ctx: RouteContext, input: RouteInput) => Promise<DeploymentOutcome>
   refresh: boolean
+  /** the answer schema of one object */
+  item: z.ZodType
 }
 
 function crudRoutes(r: Crud): RouteDef[] {
@@ -128,12 +143,14 @@ function crudRoutes(r: Crud): RouteDef[] {
     {
       method: 'get', path: `${BASE}/${r.segment}/`, style: 'legacy', auth: 'token', tag: TAG,
       summary: `List the project's ${r.what}s (${r.listNote}) ${VIEW}`,
+      response: legacyListBody(r.item),
       responses: { 200: 'status SUCCESS, resultList, resultCount', 400: DENIED, 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: legacyList(await r.list(ctx, input)) }),
     },
     {
       method: 'get', path: one, style: 'legacy', auth: 'token', tag: TAG,
       summary: `One ${r.what} (${r.listNote}) ${VIEW}`,
+      response: legacyListBody(r.item),
       responses: { 200: 'status SUCCESS, resultList with the object', 400: `${DENIED}; ${r.what} not found`, 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: legacyList([await r.get(ctx, input)]) }),
     },
@@ -141,6 +158,7 @@ function crudRoutes(r: Crud): RouteDef[] {
       method: 'post', path: `${BASE}/${r.segment}/`, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true },
       audit: { objectType: r.objectType, objectName: bodyName },
       summary: `Create a ${r.what} and deploy it ${MANAGE}`,
+      response: writtenBody(r.item),
       responses: { 200: 'status SUCCESS, success, deploymentResult, resultList with the object', 400: `${DENIED}; invalid body (the message names the field); name taken`, 401: AUTH_401 },
       async handle(ctx, input) {
         const w = await r.create(ctx, input)
@@ -151,6 +169,7 @@ function crudRoutes(r: Crud): RouteDef[] {
       method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true }, audit: { objectType: r.objectType },
       summary: `Update a ${r.what} (full replacement; a blank secret keeps the stored one of its environment) and deploy it ${MANAGE}`,
       ...(r.refresh ? { query: z.object({ updateReferencedJwks: z.enum(['true', 'false']).optional(), updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional() }) } : {}),
+      response: writtenBody(r.item, { updatedJwks: z.array(z.string()).optional() }),
       responses: { 200: 'as create', 400: `${DENIED}; ${r.what} not found; invalid body`, 401: AUTH_401 },
       async handle(ctx, input) {
         const w = await r.update(ctx, input)
@@ -160,6 +179,7 @@ function crudRoutes(r: Crud): RouteDef[] {
     {
       method: 'delete', path: one, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: r.objectType },
       summary: `Delete a ${r.what} and undeploy it ${MANAGE}`,
+      response: deletedBody,
       responses: { 200: 'status SUCCESS, success, deploymentResult', 400: `${DENIED}; ${r.what} not found`, 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: written(await r.remove(ctx, input)) }),
     },
@@ -167,6 +187,7 @@ function crudRoutes(r: Crud): RouteDef[] {
 }
 
 const keyRoutes = crudRoutes({
+  item: cryptoKeySchema,
   segment: 'keys', param: 'keyName', what: 'key', objectType: 'CRYPTO_KEY_INFO', refresh: true,
   listNote: 'public key and metadata; the private key is write-only',
   list: (ctx, input) => listKeys(ctx.deps, requireActor(ctx), project(input)),
@@ -183,6 +204,7 @@ const keyRoutes = crudRoutes({
 })
 
 const keystoreRoutes = crudRoutes({
+  item: keystoreSchema,
   segment: 'keystores', param: 'keystoreName', what: 'keystore', objectType: 'KEY_STORE', refresh: true,
   listNote: 'type and entries; the file and its passwords are write-only',
   list: (ctx, input) => listKeystores(ctx.deps, requireActor(ctx), project(input)),
@@ -199,6 +221,7 @@ const keystoreRoutes = crudRoutes({
 })
 
 const jwkCrud = crudRoutes({
+  item: jwkSchema,
   segment: 'jwks', param: 'jwkName', what: 'JWK', objectType: 'JWK', refresh: false,
   listNote: 'public members only; private members are write-only',
   list: (ctx, input) => listJwks(ctx.deps, requireActor(ctx), project(input)),
@@ -227,6 +250,7 @@ const jwkDoors: RouteDef[] = PARSE_DOORS.map((d) => ({
   method: 'post', path: `${BASE}/jwks/${d.segment}`, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true },
   audit: { objectType: 'JWK', objectName: bodyName },
   summary: `${d.summary}, then deploy it ${MANAGE}`,
+  response: writtenBody(jwkSchema),
   responses: { 200: 'status SUCCESS, success, deploymentResult, resultList with the JWK (public members)', 400: `${DENIED}; invalid body (the message names the field); name taken; source not found`, 401: AUTH_401 },
   async handle(ctx: RouteContext, input: RouteInput) {
     const w = d.source === undefined

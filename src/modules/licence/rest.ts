@@ -1,4 +1,6 @@
 import { defineRoutes, requireActor } from '../../platform/http/routes.js'
+import { plainBody } from '../../platform/http/response-schemas.js'
+import { installationLicenseSchema } from './view-schemas.js'
 import { getInstallationLicense, licenseInput, resetInstallationLicense, setInstallationLicense } from './service.js'
 
 const PATH = '/api/installation-license'
@@ -9,6 +11,7 @@ export const licenseRoutes = defineRoutes([
   {
     method: 'get', path: PATH, style: 'common', auth: 'token', tag: 'license',
     summary: 'The installation licence: licensed modules, and whether no licence was set (every module licensed)',
+    response: plainBody(installationLicenseSchema),
     responses: { 200: 'modules, allModulesLicensed, source (DEFAULT, BOOTSTRAP, API), updatedAt, updatedBy', ...refusals },
     async handle(ctx) {
       return { body: await getInstallationLicense(ctx.deps.prisma, requireActor(ctx)) }
@@ -18,6 +21,7 @@ export const licenseRoutes = defineRoutes([
     method: 'put', path: PATH, style: 'common', auth: 'token', tag: 'license',
     summary: 'Replace the licensed modules; a bulk run whose content needs a module no longer licensed ends LICENSE_REVOKED at its next chunk boundary',
     body: { kind: 'json', required: true, schema: licenseInput },
+    response: plainBody(installationLicenseSchema),
     responses: { 200: 'the licence', 400: 'malformedRequest (params.field)', ...refusals },
     async handle(ctx, input) {
       return { body: await setInstallationLicense(ctx.deps.prisma, requireActor(ctx), input.body) }
@@ -26,6 +30,7 @@ export const licenseRoutes = defineRoutes([
   {
     method: 'delete', path: PATH, style: 'common', auth: 'token', tag: 'license',
     summary: 'Remove the stored licence: every module is licensed again',
+    response: plainBody(installationLicenseSchema),
     responses: { 200: 'the licence', ...refusals },
     async handle(ctx) {
       return { body: await resetInstallationLicense(ctx.deps.prisma, requireActor(ctx)) }

@@ -4,12 +4,14 @@ import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteContext, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
 import { legacyDeploymentResult } from '../../platform/envelopes/legacy.js'
 import { testVectorDbConnection } from './connection-test.js'
-import { deleteDefinition, getDefinition, listDefinitions, saveDefinition } from './definitions.js'
+import { definitionInput, deleteDefinition, getDefinition, listDefinitions, saveDefinition } from './definitions.js'
 import { deleteDocument, getDocument, listDocuments, MAX_DOCUMENT_BYTES, reindexKnowledgeBase, uploadDocument } from './documents.js'
-import { deleteKnowledgeBase, getKnowledgeBase, listKnowledgeBases, saveKnowledgeBase } from './knowledge.js'
-import { deleteModel, getModel, listModels, saveModel } from './models.js'
-import { deleteProvider, getProvider, listProviders, saveProvider } from './providers.js'
-import { deleteVectorDb, getVectorDb, listVectorDbs, saveVectorDb } from './vector-dbs.js'
+import { deleteKnowledgeBase, getKnowledgeBase, knowledgeBaseInput, listKnowledgeBases, saveKnowledgeBase } from './knowledge.js'
+import { deleteModel, getModel, listModels, modelInput, saveModel } from './models.js'
+import { deleteProvider, getProvider, listProviders, providerInput, saveProvider } from './providers.js'
+import { deleteVectorDb, getVectorDb, listVectorDbs, saveVectorDb, vectorDbInput } from './vector-dbs.js'
+import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { vectorDbTestSchema, knowledgeDocumentSchema, knowledgeBaseSchema, llmModelSchema, llmProviderDefinitionSchema, llmProviderSchema, vectorDbSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName'
 const TAG = 'ai-gateway'
@@ -38,6 +40,9 @@ interface CrudResource {
   remove: (ctx: RouteContext, input: RouteInput) => Promise<DeploymentOutcome>
   /** extra text for the write summaries */
   note?: string
+  /** the answer schema of one object, and the body validator of its writes */
+  item: z.ZodType
+  input: z.ZodType
 }
 
 /** GET list, GET one, POST upsert, PUT (must exist), DELETE (undeploys): the shape every AI resource shares (spec §4.5). */
@@ -48,19 +53,22 @@ function crudRoutes(r: CrudResource): RouteDef[] {
     {
       method: 'get', path: `${BASE}/${r.segment}/`, style: 'legacy', auth: 'token', tag: TAG,
       summary: `List the ${r.what}s of the project`,
+      response: legacyListBody(r.item),
       responses: { 200: 'status SUCCESS, resultList, resultCount (0 when empty)', 400: 'unknown project or missing AI_DEVELOPMENT VIEW', 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: legacyList((await r.list(ctx, input)) as unknown[]) }),
     },
     {
       method: 'get', path: one, style: 'legacy', auth: 'token', tag: TAG,
       summary: `Read one ${r.what}`,
+      response: legacyListBody(r.item),
       responses: { 200: 'status SUCCESS, resultList with the one object, resultCount 1', 400: `unknown project, ${r.what} not found, or missing AI_DEVELOPMENT VIEW`, 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: legacyList([await r.get(ctx, input)]) }),
     },
     {
       method: 'post', path: one, style: 'legacy', auth: 'token', tag: TAG, audit,
       summary: `Create the ${r.what}, or update it when the name exists (upsert), then deploy it${r.note ? `. ${r.note}` : ''}`,
-      body: { kind: 'json', required: true },
+      body: { kind: 'json', required: true, schema: r.input },
+      response: legacyListBody(r.item, { deploymentResult }),
       responses: { 200: 'status SUCCESS, resultList with the saved object, deploymentResult', 400: `${COMMON_400}; name missing or different from the path`, 401: AUTH_401 },
       handle: async (ctx, input) => {
         const { item, outcome } = await r.save(ctx, input, 'upsert')
@@ -70,7 +78,8 @@ function crudRoutes(r: CrudResource): RouteDef[] {
     {
       method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, audit,
       summary: `Update an existing ${r.what} (full replacement; blank secrets keep the stored ones), then deploy it${r.note ? `. ${r.note}` : ''}`,
-      body: { kind: 'json', required: true },
+      body: { kind: 'json', required: true, schema: r.input },
+      response: legacyListBody(r.item, { deploymentResult }),
       responses: { 200: 'status SUCCESS, resultList with the saved object, deploymentResult', 400: `${COMMON_400}; ${r.what} not found; name different from the path`, 401: AUTH_401 },
       handle: async (ctx, input) => {
         const { item, outcome } = await r.save(ctx, input, 'update')
@@ -80,6 +89,7 @@ function crudRoutes(r: CrudResource): RouteDef[] {
     {
       method: 'delete', path: one, style: 'legacy', auth: 'token', tag: TAG, audit,
       summary: `Delete the ${r.what} and undeploy it`,
+      response: legacyBody({ deploymentResult }),
       responses: { 200: 'status SUCCESS and deploymentResult', 400: `unknown project, ${r.what} not found or still in use, missing AI_DEVELOPMENT MANAGE`, 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: legacySuccess(written(undefined, await r.remove(ctx, input))) }),
     },
@@ -89,6 +99,7 @@ function crudRoutes(r: CrudResource): RouteDef[] {
 const project = (input: RouteInput) => input.params.projectName
 
 const providerRoutes = crudRoutes({
+  item: llmProviderSchema, input: providerInput,
   segment: 'llm-providers', param: 'providerName', what: 'LLM provider', objectType: 'LLM_PROVIDER',
   note: 'Body of spec §2.7 with _class "llm"',
   list: (ctx, input) => listProviders(ctx.deps, requireActor(ctx), project(input)),
@@ -101,6 +112,7 @@ const providerRoutes = crudRoutes({
 })
 
 const definitionRoutes = crudRoutes({
+  item: llmProviderDefinitionSchema, input: definitionInput,
   segment: 'llm-provider-definitions', param: 'definitionName', what: 'provider definition', objectType: 'LLM_PROVIDER_DEFINITION',
   note: 'Built-in definitions are read-only',
   list: (ctx, input) => listDefinitions(ctx.deps, requireActor(ctx), project(input)),
@@ -113,6 +125,7 @@ const definitionRoutes = crudRoutes({
 })
 
 const modelRoutes = crudRoutes({
+  item: llmModelSchema, input: modelInput,
   segment: 'llm-models', param: 'modelName', what: 'model catalog entry', objectType: 'LLM_MODEL',
   note: 'The path name is the modelId',
   list: (ctx, input) => listModels(ctx.deps, requireActor(ctx), project(input)),
@@ -125,6 +138,7 @@ const modelRoutes = crudRoutes({
 })
 
 const vectorDbRoutes = crudRoutes({
+  item: vectorDbSchema, input: vectorDbInput,
   segment: 'vector-dbs', param: 'vectorDbName', what: 'vector store connection', objectType: 'VECTOR_DB',
   note: 'Body of spec §2.11 with _class "vector-db"',
   list: (ctx, input) => listVectorDbs(ctx.deps, requireActor(ctx), project(input)),
@@ -137,6 +151,7 @@ const vectorDbRoutes = crudRoutes({
 })
 
 const knowledgeBaseRoutes = crudRoutes({
+  item: knowledgeBaseSchema, input: knowledgeBaseInput,
   segment: 'knowledge-bases', param: 'name', what: 'knowledge base', objectType: 'KNOWLEDGE_BASE',
   note: 'embeddingProviderId and vectorDbId are connection ids',
   list: (ctx, input) => listKnowledgeBases(ctx.deps, requireActor(ctx), project(input)),
@@ -157,7 +172,8 @@ const extraRoutes = defineRoutes([
   {
     method: 'post', path: `${BASE}/vector-dbs/:vectorDbName/test-connection/`, style: 'legacy', auth: 'token', tag: TAG, audit: false,
     summary: 'Test a vector store connection with the supplied values (stored values are never loaded; blank secrets stay blank)',
-    body: { kind: 'json', required: true },
+    body: { kind: 'json', required: true, schema: vectorDbInput },
+    response: legacyBody({ deploymentResult: vectorDbTestSchema }),
     responses: {
       200: 'status SUCCESS and deploymentResult (success, message, responseTime, reachable, statusCode, extensionVersion); a failed test is success false',
       400: `${COMMON_400}; _class, dbType or transport missing`, 401: AUTH_401,
@@ -170,6 +186,7 @@ const extraRoutes = defineRoutes([
   {
     method: 'post', path: `${BASE}/knowledge-bases/:name/reindex/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'KNOWLEDGE_BASE' },
     summary: 'Re-chunk and re-embed every document of the knowledge base with its current settings, then deploy it',
+    response: legacyListBody(knowledgeBaseSchema, { deploymentResult }),
     responses: { 200: 'status SUCCESS, resultList with the knowledge base, deploymentResult', 400: 'unknown project or knowledge base, embedding failed (nothing changed), missing AI_DEVELOPMENT MANAGE', 401: AUTH_401 },
     async handle(ctx, input) {
       const { knowledgeBase, deploymentResult } = await reindexKnowledgeBase(ctx.deps, requireActor(ctx), project(input), input.params.name)
@@ -180,6 +197,7 @@ const extraRoutes = defineRoutes([
     method: 'post', path: `${BASE}/knowledge-bases/:kbName/documents/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'KNOWLEDGE_BASE' },
     summary: 'Upload a document (multipart part file): chunked and embedded through the embedding provider on ingest, vectors stored',
     body: { kind: 'multipart', schema: documentForm, required: true, files: ['file'], maxFileBytes: MAX_DOCUMENT_BYTES },
+    response: legacyListBody(knowledgeDocumentSchema, { deploymentResult }),
     responses: { 200: 'status SUCCESS, resultList with the document (its id addresses it), deploymentResult', 400: 'no file part, empty or non-text file, embedding failed (nothing stored), unknown knowledge base', 401: AUTH_401 },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
@@ -190,18 +208,21 @@ const extraRoutes = defineRoutes([
   {
     method: 'get', path: `${BASE}/knowledge-bases/:kbName/documents/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: 'List the documents of a knowledge base',
+    response: legacyListBody(knowledgeDocumentSchema),
     responses: { 200: 'status SUCCESS, resultList, resultCount', 400: 'unknown project or knowledge base, missing AI_DEVELOPMENT VIEW', 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList(await listDocuments(ctx.deps, requireActor(ctx), project(input), input.params.kbName)) }),
   },
   {
     method: 'get', path: `${BASE}/knowledge-bases/:kbName/documents/:documentId/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: 'Read one document with its chunks (text only, no vectors)',
+    response: legacyListBody(knowledgeDocumentSchema),
     responses: { 200: 'status SUCCESS, resultList with the document', 400: 'unknown project, knowledge base or document', 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList([await getDocument(ctx.deps, requireActor(ctx), project(input), input.params.kbName, input.params.documentId)]) }),
   },
   {
     method: 'delete', path: `${BASE}/knowledge-bases/:kbName/documents/:documentId/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'KNOWLEDGE_BASE' },
     summary: 'Delete a document and its vectors, then redeploy the knowledge base',
+    response: legacyBody({ deploymentResult }),
     responses: { 200: 'status SUCCESS and deploymentResult', 400: 'unknown project, knowledge base or document', 401: AUTH_401 },
     async handle(ctx, input) {
       const { deploymentResult } = await deleteDocument(ctx.deps, requireActor(ctx), project(input), input.params.kbName, input.params.documentId)

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { defineRoutes, requireActor } from '../../platform/http/routes.js'
+import { plainBody } from '../../platform/http/response-schemas.js'
+import { migrationBackfillSchema, migrationInventorySchema } from './view-schemas.js'
 import { backfillApiClients } from './backfill.js'
 import { carryOverSecrets } from './carry-over.js'
 import { migrationInventory } from './inventory.js'
@@ -39,6 +41,7 @@ export const migrationRoutes = defineRoutes([
     tag: 'api-clients',
     summary: 'How far the migration from credentials to API clients has come',
     query: query.pick({ projectId: true }),
+    response: plainBody(migrationInventorySchema),
     responses: { 200: 'credentials, migratedCredentials, unmigrated[], migratedClients, clientsWithoutSecret, draftClients', ...refusals },
     async handle(ctx, input) {
       return { body: await migrationInventory(ctx.deps, requireActor(ctx), input.query) }
@@ -52,6 +55,7 @@ export const migrationRoutes = defineRoutes([
     tag: 'api-clients',
     summary: 'Create a DRAFT API client for every credential that has none (dry run unless apply=true)',
     query,
+    response: plainBody(migrationBackfillSchema),
     responses: { 200: 'apply, scanned, createdCount, wouldCreateCount, rows', ...refusals },
     async handle(ctx, input) {
       const body = await backfillApiClients(ctx.deps, requireActor(ctx), input.query)

@@ -2,7 +2,9 @@ import { z } from 'zod'
 import { legacyDeploymentResult, legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
 import { PRESET_FAMILIES, type PresetFamilyDef } from './families.js'
-import { deletePreset, getPreset, listPresets, savePreset, type PresetDoor } from './service.js'
+import { bodySchema, deletePreset, getPreset, listPresets, savePreset, type PresetDoor } from './service.js'
+import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { aiPresetSchema } from './view-schemas.js'
 
 const adminQuery = z.object({
   projectId: z.string().optional().describe('project name whose presets to manage; blank or absent: the admin scope'),
@@ -37,6 +39,7 @@ function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef
     {
       ...common, method: 'get', path: base,
       summary: `List the ${def.label}s${door === 'project' ? ' of a project (its own plus the built-in and admin-shared ones, marked inherited)' : ''}`,
+      response: legacyListBody(aiPresetSchema),
       responses: { 200: 'status SUCCESS, resultList, resultCount (0 when empty)', 400: who, ...unauthorized },
       async handle(ctx, input) {
         const { items } = await listPresets(ctx.deps.prisma, requireActor(ctx), def.family, where(input))
@@ -46,6 +49,7 @@ function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef
     {
       ...common, method: 'get', path: one,
       summary: `Read one ${def.label}`,
+      response: legacyListBody(aiPresetSchema),
       responses: { 200: 'status SUCCESS, resultList with the preset, resultCount 1', 400: `${def.label} not found; ${who}`, ...unauthorized },
       async handle(ctx, input) {
         const preset = await getPreset(ctx.deps.prisma, requireActor(ctx), def.family, where(input), input.params.presetName)
@@ -53,7 +57,8 @@ function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef
       },
     },
     {
-      ...common, method: 'post', path: one, body: { kind: 'json' },
+      ...common, method: 'post', path: one, body: { kind: 'json', schema: bodySchema(def) },
+      response: legacyListBody(aiPresetSchema, { deploymentResult }),
       summary: door === 'admin'
         ? `Create a ${def.label}, or update the one of that name (a built-in too, which becomes overridden), then deploy it`
         : `Create a project ${def.label}, then deploy it; a built-in or admin-shared name counts as absent (the project's own preset then shadows it in this project)`,
@@ -61,7 +66,8 @@ function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef
       handle: save('upsert'),
     },
     {
-      ...common, method: 'put', path: one, body: { kind: 'json' },
+      ...common, method: 'put', path: one, body: { kind: 'json', schema: bodySchema(def) },
+      response: legacyListBody(aiPresetSchema, { deploymentResult }),
       summary: `Update an existing ${def.label}${door === 'admin' ? ' (a built-in too, which becomes overridden)' : ' owned by the project'}, then deploy it`,
       responses: writeResponses(`${def.label} not found${door === 'project' ? ' (built-in and admin-shared ones count as absent)' : ''}`),
       handle: save('update'),
@@ -69,6 +75,7 @@ function familyRoutes(def: PresetFamilyDef, door: 'admin' | 'project'): RouteDef
     {
       ...common, method: 'delete', path: one,
       summary: `Delete a ${def.label} and undeploy it${door === 'admin' ? ' (a deleted built-in does not come back with later rule-pack refreshes)' : ''}`,
+      response: legacyBody({ deploymentResult }),
       responses: { 200: 'status SUCCESS, deploymentResult', 400: `${def.label} not found; ${who}`, ...unauthorized },
       async handle(ctx, input) {
         const { deploymentResult } = await deletePreset(ctx.deps, requireActor(ctx), def.family, where(input), input.params.presetName)

@@ -156,7 +156,7 @@ type BodyInput = Record<string, unknown> & { name?: string | null; description?:
 
 /** One body schema per family: the common fields plus the family's, unknown fields refused. */
 const bodySchemas = new Map<AiPresetFamily, z.ZodType>()
-function bodySchema(def: PresetFamilyDef): z.ZodType {
+export function bodySchema(def: PresetFamilyDef): z.ZodType {
   let schema = bodySchemas.get(def.family)
   if (!schema) {
     schema = z.strictObject({

@@ -8,6 +8,8 @@ import { exportObjects, exportQuery, legacyExportBody, previewTransferExport, ru
 import type { BuiltPackage } from './build.js'
 import { preflightTransferImport } from './analysis.js'
 import { runTransferImport } from './import.js'
+import { fileBody, plainBody } from '../../platform/http/response-schemas.js'
+import { transferExportPreviewSchema, transferImportResultSchema, transferPreflightSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName'
 const PASSPHRASE_DOC = { name: 'X-Service-Package-Passphrase', description: 'Base64 of the UTF-8 passphrase; required with encrypt=true and for encrypted packages' }
@@ -59,6 +61,7 @@ export const transferRoutes = defineRoutes([
       withDependencies: z.enum(['true', 'false']).optional().describe('also package every referenced object (default false)'),
     }),
     headers: [PASSPHRASE_DOC],
+    response: fileBody('application/octet-stream'),
     responses: {
       200: 'the ZIP (application/octet-stream); Content-Disposition filename <name>.zip for one object, otherwise <type>-export.zip',
       400: 'unknown type, empty names, unknown name, name shared by several kinds, file-name clash, unknown kind, lacking EXPORT_IMPORT, encrypt without passphrase, reserved manifest name',
@@ -80,6 +83,7 @@ export const transferRoutes = defineRoutes([
     summary: 'Preview an export: the objects, the dependencies, how secrets travel, and the exportDigest. Writes nothing',
     body: { kind: 'json', schema: transferExportInput, required: true },
     audit: false,
+    response: plainBody(transferExportPreviewSchema),
     responses: { 200: 'preview: formatVersion, type, withDependencies, objects, dependencies, secretHandling, advisories, exportDigest', 400: 'malformedRequest, params.reason transfer.formatVersionUnsupported, unknownType, namesRequired, unknownKind, nameAmbiguous, fileNameClash, reservedFileName', ...COMMON_ERRORS },
     async handle(ctx, input) {
       return { body: await previewTransferExport(ctx.deps, requireActor(ctx), input.params.projectName, input.body) }
@@ -95,6 +99,7 @@ export const transferRoutes = defineRoutes([
     body: { kind: 'json', schema: transferExportRunInput, required: true },
     query: z.object({ encrypt: z.enum(['true', 'false']).optional().describe('encrypt the whole package (default false)') }),
     headers: [PASSPHRASE_DOC],
+    response: fileBody('application/octet-stream'),
     responses: { 200: 'the ZIP', 400: 'as the preview, plus malformedRequest reason packagePassphraseRequired', 409: 'dependencyConflict, reason transfer.exportDigestMismatch (nothing streamed)', ...COMMON_ERRORS },
     async handle(ctx, input) {
       const encrypt = parseEncrypt(input.query.encrypt)
@@ -112,6 +117,7 @@ export const transferRoutes = defineRoutes([
     query: z.object({ type: z.string().describe('the object type of the package') }),
     headers: [PASSPHRASE_DOC],
     audit: false,
+    response: plainBody(transferPreflightSchema),
     responses: { 200: 'preflight analysis', 400: 'malformedRequest, params.reason exportFileRequired, exportFileMustBeZip, unknownType, packagePassphraseRequired, packagePassphraseIncorrect, hostile-package refusals (packageEntryPathUnsafe, packageEntrySymlink, packageDuplicateEntry, packageTooManyEntries, packageEntryTooLarge, packageTooLarge, packageCompressionRatioExceeded…)', ...COMMON_ERRORS },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
@@ -129,6 +135,7 @@ export const transferRoutes = defineRoutes([
     summary: 'Import a package in one transaction (all or nothing) after comparing with the preflightDigest',
     body: multipart(runForm, ['exportFile', 'options']),
     headers: [{ name: 'Idempotency-Key', description: 'required', required: true }, PASSPHRASE_DOC],
+    response: plainBody(transferImportResultSchema),
     responses: {
       200: 'import result: formatVersion, type, conflictPolicy, imported, advisories, unresolvedReferences',
       400: 'idempotencyKeyRequired; malformedRequest, params.reason optionsRequired, exportFileRequired, exportFileMustBeZip, importNameCollision, manifestChecksumMismatch, credentialUsernameTaken, packagePassphraseRequired, hostile-package refusals, blockers of the preflight',

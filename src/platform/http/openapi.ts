@@ -71,7 +71,8 @@ function operation(route: RouteDef, defs: Json) {
   const responses: Record<string, unknown> = {}
   for (const [status, description] of Object.entries(route.responses)) {
     const failure = Number(status) >= 400
-    const body = Number(status) < 300 ? route.response : undefined
+    // 204 No Content carries no body, whatever the route's 2xx body is
+    const body = Number(status) < 300 && Number(status) !== 204 ? route.response : undefined
     if (failure) responses[status] = { description, content: { 'application/json': { schema: errorRefs[route.style] } } }
     else if (body?.kind === 'file') responses[status] = { description, content: { [body.mediaType]: { schema: { type: 'string', contentMediaType: body.mediaType } } } }
     else if (body) responses[status] = { description, content: { 'application/json': { schema: responseSchema(body, defs, id) } } }
@@ -144,7 +145,8 @@ export function openApiGaps(document: ReturnType<typeof buildOpenApi>) {
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods) as [string, { responses: Record<string, { content?: unknown }>; requestBody?: { content: Record<string, { schema: Json }> } }][]) {
       for (const [status, answer] of Object.entries(op.responses)) {
-        if (Number(status) >= 300) continue
+        // a 204 has no body to describe
+        if (Number(status) >= 300 || status === '204') continue
         if (answer.content) typedResponses++
         else untypedResponses.push(`${method.toUpperCase()} ${path} ${status}`)
       }

@@ -114,3 +114,12 @@ export const describes =
   <View>() =>
   <S extends z.ZodType>(schema: S & (Fits<View, z.output<S>> extends true ? unknown : { viewDoesNotFitSchema: [View, z.output<S>] })): S =>
     schema
+
+/** A view as JSON carries it: Dates become ISO 8601 strings (for `describes<AsJson<View>>()` of views holding Dates). */
+export type AsJson<T> = T extends Date
+  ? string
+  : T extends (infer E)[]
+    ? AsJson<E>[]
+    : T extends object
+      ? { [K in keyof T]: AsJson<T[K]> }
+      : T

@@ -1,6 +1,8 @@
 import type { ApiProxy } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
 import { legacyDeploymentResult, legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { deploymentResult, legacyListBody } from '../../../platform/http/response-schemas.js'
+import { routedProxySchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { createRoutedProxy, getRoutedProxy, replaceRouting, type RoutedProxyWrite } from './ai-proxies.js'
 import { createInputOf, routingSchemaOf, type RoutedKind } from './ai-routing.js'
@@ -31,6 +33,8 @@ const written = async (db: Tx, { proxy, deploymentResult }: RoutedProxyWrite) =>
   body: legacySuccess({ resultList: [await routedProxyView(db, proxy)], resultCount: 1, deploymentResult: legacyDeploymentResult(deploymentResult) }),
 })
 
+const writtenBody = legacyListBody(routedProxySchema, { deploymentResult })
+
 const ERRORS_400 = 'unknown project, missing API_MANAGEMENT MANAGE, body field invalid (named), name differs from the path, proxy already exists, unknown LLM provider, or a standalone outbound MCP/A2A connection in the body'
 const COMMON_RESPONSES = { 401: 'missing, invalid, expired or revoked token' }
 
@@ -44,6 +48,7 @@ const creation = (kind: RoutedKind, segment: string, modeNote: string): RouteDef
   // only MCP needs a body (routingMode); an AI or A2A proxy can be created from the path alone
   body: { kind: 'json', required: kind === 'MCP', schema: createInputOf[kind] },
   audit: { objectType: 'API_PROXY' },
+  response: writtenBody,
   responses: { 200: 'status SUCCESS, resultList [the proxy], resultCount 1, deploymentResult', 400: ERRORS_400, ...COMMON_RESPONSES },
   async handle(ctx, input) {
     const p = input.params
@@ -60,6 +65,7 @@ const routingReplace = (kind: RoutedKind, segment: string): RouteDef => ({
   summary: `Replace the routing config of an ${kind} proxy (inline backend servers included) and deploy it`,
   body: { kind: 'json', required: true, schema: routingSchemaOf[kind] },
   audit: { objectType: 'API_PROXY' },
+  response: writtenBody,
   responses: { 200: 'status SUCCESS, resultList [the proxy], resultCount 1, deploymentResult', 400: `${ERRORS_400}, proxy not found or of another kind`, ...COMMON_RESPONSES },
   async handle(ctx, input) {
     const p = input.params
@@ -74,6 +80,7 @@ const routingRead = (kind: RoutedKind, segment: string): RouteDef => ({
   auth: 'token',
   tag: 'apiProxies',
   summary: `Read an ${kind} proxy with its routing config (backend secrets as presence flags)`,
+  response: legacyListBody(routedProxySchema),
   responses: { 200: 'status SUCCESS, resultList [the proxy], resultCount 1', 400: 'unknown project, missing API_MANAGEMENT VIEW, proxy not found or of another kind', ...COMMON_RESPONSES },
   async handle(ctx, input) {
     const p = input.params

@@ -1,4 +1,7 @@
 import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { z } from 'zod'
+import { legacyBody, legacyListBody, proxyDeploymentResult as proxyDeploymentResultSchema } from '../../../platform/http/response-schemas.js'
+import { vendorEndpointDetailFields, vendorEndpointPolicyLists, vendorEndpointSchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../../../platform/http/routes.js'
 import { proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { cacheInput, endpointStatusInput, wsaInput } from '../settings/settings-inputs.js'
@@ -18,6 +21,7 @@ const WRITE_400 = 'unknown project, missing API_MANAGEMENT MANAGE, proxy not fou
 const NOT_FOUND = 'endpoint id not found in the proxy'
 const WRITTEN_200 = 'status SUCCESS, success true; deploymentResult (success, message, deploymentResults[]) when the proxy is deployed somewhere (redeployed there)'
 
+const writtenBody = legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema.optional() })
 const written = ({ deploymentResult }: VendorEndpointWrite) => ({
   body: legacySuccess({ success: true, ...(deploymentResult ? { deploymentResult: proxyDeploymentResult(deploymentResult) } : {}) }),
 })
@@ -38,6 +42,7 @@ const endpointSetting = (name: 'status' | 'cache' | 'wsa'): RouteDef => ({
   }[name],
   body: { kind: 'json', required: true, schema: { status: endpointStatusInput, cache: cacheInput, wsa: wsaInput }[name] },
   audit,
+  response: writtenBody,
   responses: {
     200: WRITTEN_200,
     400: `${WRITE_400}, ${NOT_FOUND}, ${{ status: 'active missing or not a boolean', cache: 'name or handlingAction missing, enum invalid, CUSTOM key without variableList, variable missing the field its type needs', wsa: 'endpoint not SOAP, address not a URI, wsaAction/wsaTo/wsaMessageId missing when their default is off' }[name]}`,
@@ -57,6 +62,7 @@ export const proxyEndpointRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxyEndpoints',
     summary: 'List the endpoints of an API proxy without policies: id, endpoint, description, active, httpMethod, backendResourceUrl, backendHttpMethod (API_MANAGEMENT VIEW)',
+    response: legacyListBody(vendorEndpointSchema),
     responses: { 200: 'status SUCCESS, resultList, resultCount', 400: READ_400, ...COMMON },
     async handle(ctx, input) {
       return { body: legacyList(await listVendorEndpoints(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)) }
@@ -71,6 +77,7 @@ export const proxyEndpointRoutes = defineRoutes([
     summary: 'Create an endpoint of a REST API proxy: name (client path), httpMethod, backendResourceUrl (backend path), backendHttpMethod; active by default (API_MANAGEMENT MANAGE)',
     body: { kind: 'json', required: true, schema: vendorEndpointCreateInput },
     audit: { objectType: 'API_PROXY_ENDPOINT', objectName: (input, answer) => `${input.params.apiProxyName ?? ''}/${(answer as { id?: string } | undefined)?.id ?? ''}` },
+    response: legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema.optional(), id: z.string() }),
     responses: { 200: `${WRITTEN_200}; id of the new endpoint`, 400: `${WRITE_400}, proxy not REST, field missing or invalid (named), name + httpMethod already taken`, ...COMMON },
     async handle(ctx, input) {
       const result = await createVendorEndpoint(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, input.body)
@@ -84,6 +91,7 @@ export const proxyEndpointRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxyEndpoints',
     summary: 'Read one endpoint without policies, with its cacheSettings and wsaSettings (API_MANAGEMENT VIEW)',
+    response: legacyBody(vendorEndpointDetailFields),
     responses: { 200: 'status SUCCESS and the endpoint fields', 400: `${READ_400}, ${NOT_FOUND}`, ...COMMON },
     async handle(ctx, input) {
       return { body: legacySuccess(await getVendorEndpoint(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, byId(input), false)) }
@@ -98,6 +106,7 @@ export const proxyEndpointRoutes = defineRoutes([
     summary: 'Update an endpoint: only the fields given (name, description, httpMethod, backendResourceUrl, backendHttpMethod) change (API_MANAGEMENT MANAGE)',
     body: { kind: 'json', required: true, schema: vendorEndpointUpdateInput },
     audit,
+    response: writtenBody,
     responses: { 200: WRITTEN_200, 400: `${WRITE_400}, ${NOT_FOUND}, empty body, field invalid (named), name + httpMethod taken by another endpoint`, ...COMMON },
     async handle(ctx, input) {
       return written(await updateVendorEndpoint(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, byId(input), input.body))
@@ -111,6 +120,7 @@ export const proxyEndpointRoutes = defineRoutes([
     tag: 'apiProxyEndpoints',
     summary: 'Delete an endpoint of a REST API proxy with its policies (API_MANAGEMENT MANAGE)',
     audit,
+    response: writtenBody,
     responses: { 200: WRITTEN_200, 400: `${WRITE_400}, proxy not REST, ${NOT_FOUND}`, ...COMMON },
     async handle(ctx, input) {
       return written(await deleteVendorEndpoint(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, byId(input)))
@@ -126,6 +136,7 @@ export const proxyEndpointRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxyEndpoints',
     summary: "Read one endpoint with its policies: requestPolicyList, responsePolicyList, errorPolicyList (type, name, description, active) (API_MANAGEMENT VIEW)",
+    response: legacyBody({ ...vendorEndpointDetailFields, ...vendorEndpointPolicyLists }),
     responses: { 200: 'status SUCCESS, the endpoint fields and the three policy lists', 400: `${READ_400}, ${NOT_FOUND}`, ...COMMON },
     async handle(ctx, input) {
       return { body: legacySuccess(await getVendorEndpoint(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, byId(input), true)) }

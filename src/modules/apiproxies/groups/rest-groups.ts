@@ -1,4 +1,6 @@
 import { legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { z } from 'zod'
+import { deploymentResult, describes, legacyBody, legacyListBody, successBody } from '../../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { groupDeploymentResult } from '../shared/deployment-shapes.js'
 import { createGroup, deleteGroup, deployGroup, groupEnvironments, groupInput, groupView, listGroups, setGroupMembership, undeployGroup, updateGroup } from './groups.js'
@@ -10,6 +12,13 @@ const COMMON = { 401: 'missing, invalid, expired or revoked token' }
 const ok = (fields: object = {}) => ({ body: legacySuccess({ success: true, ...fields }) })
 const list = <T>(items: T[]) => ok({ resultList: items, resultCount: items.length })
 
+/** A group as the list shows it (groupView). */
+const groupSchema = describes<ReturnType<typeof groupView>>()(
+  z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }).meta({ id: 'ApiProxyGroup', description: 'An API proxy group of a project' }),
+)
+const groupEnvironmentSchema = describes<Awaited<ReturnType<typeof groupEnvironments>>[number]>()(z.object({ environmentName: z.string(), deployed: z.boolean() }))
+const listFields = { success: z.literal(true) }
+
 const groupWrite = (method: 'post' | 'put'): RouteDef => ({
   method,
   path: `${BASE}/`,
@@ -19,6 +28,7 @@ const groupWrite = (method: 'post' | 'put'): RouteDef => ({
   summary: method === 'post' ? 'Create an API proxy group with its client route (API_MANAGEMENT MANAGE)' : 'Update the description and client route of the API proxy group the body names (API_MANAGEMENT MANAGE)',
   body: { kind: 'json', required: true, schema: groupInput },
   audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => (input.body as { name?: unknown } | undefined)?.name?.toString() ?? null },
+  response: successBody,
   responses: {
     200: 'status SUCCESS, success true',
     400: `unknown project, missing API_MANAGEMENT MANAGE, field invalid (named: name, clientRoute, clientRoute.relativePathList …)${method === 'post' ? ', group already exists' : ', group not found'}`,
@@ -38,6 +48,7 @@ const membership = (method: 'post' | 'delete'): RouteDef => ({
   tag: 'apiProxyGroups',
   summary: method === 'post' ? 'Add an API proxy to a group; already a member is fine (API_MANAGEMENT MANAGE)' : 'Remove an API proxy from a group; not a member is fine (API_MANAGEMENT MANAGE)',
   audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
+  response: successBody,
   responses: { 200: 'status SUCCESS, success true', 400: 'unknown project, missing API_MANAGEMENT MANAGE, group not found, proxy not found', ...COMMON },
   async handle(ctx, input) {
     const p = input.params
@@ -54,6 +65,7 @@ const push = (method: 'post' | 'delete'): RouteDef => ({
   tag: 'apiProxyGroups',
   summary: method === 'post' ? 'Deploy an API proxy group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
   audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
+  response: legacyBody({ success: z.literal(true), deploymentResult }),
   responses: {
     200: 'status SUCCESS, success true, deploymentResult (success, message, environmentResults[environmentName, success, message])',
     400: 'unknown project, missing API_MANAGEMENT DEPLOY_UNDEPLOY, group not found, environment not found in the project',
@@ -74,6 +86,7 @@ export const groupRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxyGroups',
     summary: 'List the API proxy groups of a project: id, name, description (API_MANAGEMENT VIEW)',
+    response: legacyListBody(groupSchema, listFields),
     responses: { 200: 'status SUCCESS, success true, resultList, resultCount', 400: 'unknown project or missing API_MANAGEMENT VIEW', ...COMMON },
     async handle(ctx, input) {
       return list((await listGroups(ctx.deps.prisma, requireActor(ctx), input.params.projectName!)).map(groupView))
@@ -89,6 +102,7 @@ export const groupRoutes = defineRoutes([
     tag: 'apiProxyGroups',
     summary: 'Delete an API proxy group (its proxies stay) and undeploy it where it runs (API_MANAGEMENT MANAGE)',
     audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
+    response: legacyBody({ success: z.literal(true), deploymentResult: deploymentResult.optional() }),
     responses: { 200: 'status SUCCESS, success true; deploymentResult when the group was deployed somewhere', 400: 'unknown project, missing API_MANAGEMENT MANAGE, group not found', ...COMMON },
     async handle(ctx, input) {
       const outcome = await deleteGroup(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyGroupName!)
@@ -104,6 +118,7 @@ export const groupRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxyGroups',
     summary: 'The environments of the project and whether the API proxy group is deployed to each (API_MANAGEMENT VIEW)',
+    response: legacyListBody(groupEnvironmentSchema, listFields),
     responses: { 200: 'status SUCCESS, success true, resultList [environmentName, deployed], resultCount', 400: 'unknown project, missing API_MANAGEMENT VIEW, group not found', ...COMMON },
     async handle(ctx, input) {
       return list(await groupEnvironments(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyGroupName!))

@@ -47,6 +47,16 @@ function proxyNameOf(input: RouteInput): string | null {
   return typeof name === 'string' && name ? name : null
 }
 
+/** The multipart parts of the file writes: metadata (JSON, as a form field or a part) and the spec file. */
+const proxyFileForm = z.object({
+  metadata: proxyMetadataInput.meta({ description: 'the JSON metadata (the JSON write body), as a form field or an application/json part' }),
+  specFile: z.string().meta({ contentMediaType: 'application/octet-stream', description: 'the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy)' }).optional(),
+})
+/** The multipart part of the import: the export ZIP. */
+const proxyImportForm = z.object({
+  apiProxyExportFile: z.string().meta({ contentMediaType: 'application/zip', description: 'the ZIP an API proxy export wrote' }),
+})
+
 /** A proxy as the list shows it (listProxies). */
 const proxySummary = z
   .object({ name: z.string(), description: z.string().nullable(), type: z.string(), relativePath: z.string().nullable(), soapToRest: z.boolean() })
@@ -123,7 +133,7 @@ const fromFile = (method: 'post' | 'put'): RouteDef => ({
     method === 'post'
       ? 'Create a REST API proxy from an uploaded OpenAPI/Swagger file (part specFile; JSON or YAML) or as a reverse proxy; part metadata is the JSON metadata (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)'
       : 'Re-parse an existing API proxy from an uploaded file (parts metadata and specFile) (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
-  body: { kind: 'multipart', required: true, files: ['specFile'], maxFileBytes: MAX_DOCUMENT_TEXT },
+  body: { kind: 'multipart', required: true, schema: proxyFileForm, files: ['specFile'], maxFileBytes: MAX_DOCUMENT_TEXT },
   audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
   response: writtenBody,
   responses: { 200: 'status SUCCESS, success true, deploymentResult when deploy is true', 400: `${WRITE_400}, metadata part missing or not JSON${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },
@@ -227,7 +237,7 @@ export const automationProxyRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxies',
     summary: 'Import an API proxy from an export ZIP (part apiProxyExportFile) as a new proxy; a taken name or relative path gets a numbered suffix (API_MANAGEMENT MANAGE and EXPORT_IMPORT on API_MANAGEMENT or PROJECT_MANAGEMENT)',
-    body: { kind: 'multipart', required: true, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
+    body: { kind: 'multipart', required: true, schema: proxyImportForm, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
     audit: { objectType: 'API_PROXY', objectName: (_input, answer) => (answer as { apiProxyName?: string } | undefined)?.apiProxyName ?? null },
     response: legacyBody({ apiProxyName: z.string() }),
     responses: { 200: 'status SUCCESS and apiProxyName (the name it got)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },

@@ -47,7 +47,7 @@ const targetShape = z.strictObject({
   httpMethods: z.array(z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(', ')}` })).max(HTTP_METHODS.length).nullish(),
 })
 
-const contentShape = z.strictObject({
+export const contentShape = z.strictObject({
   family: z.enum(FAMILIES).nullish(),
   actorScope: z.enum(ACTOR_SCOPES).nullish(),
   target: targetShape.nullish(),
@@ -64,7 +64,7 @@ const contentShape = z.strictObject({
   validUntil: timestamp.nullish(),
 })
 
-const audienceRuleShape = z.strictObject({
+export const audienceRuleShape = z.strictObject({
   identitySource: z.enum(['AUTH_RESOLVED', 'VARIABLE']).nullish(),
   variableId: text().nullish(),
   operator: z.enum(AUDIENCE_OPERATORS),
@@ -74,7 +74,7 @@ const audienceRuleShape = z.strictObject({
   generalQuotaWindows: rateWindows.nullish(),
 })
 
-const bodyShape = z.strictObject({
+export const bodyShape = z.strictObject({
   subject: subjectShape.optional(),
   content: z.unknown().optional(),
   audienceRule: z.unknown().optional(),

@@ -201,8 +201,8 @@ export async function updateAssignment(deps: Deps, actor: Actor, projectName: st
   return row
 }
 
-const actionBody = z.strictObject({ version: z.number().int().min(1).nullish() })
-const endBody = z.strictObject({ version: z.number().int().min(1).nullish(), reason: z.string().trim().min(1).max(1000).nullish() })
+export const actionBody = z.strictObject({ version: z.number().int().min(1).nullish() })
+export const endBody = z.strictObject({ version: z.number().int().min(1).nullish(), reason: z.string().trim().min(1).max(1000).nullish() })
 
 /** The endedReason recorded when the end action names none. */
 export const DEFAULT_END_REASON = 'ENDED_BY_OPERATOR'

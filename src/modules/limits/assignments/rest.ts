@@ -8,6 +8,11 @@ import {
   activateAssignment, createAssignment, endAssignment, getAssignment, listAssignments, updateAssignment, validateAssignment,
 } from './operations.js'
 import { assignmentView } from './views.js'
+import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { assignmentActionBody, assignmentBody, assignmentEndBody, limitAssignmentSchema } from './view-schemas.js'
+
+const assignmentAnswer = plainBody(limitAssignmentSchema)
+const assignmentArray = plainBody(z.array(limitAssignmentSchema))
 
 // Limit assignments on both surfaces: spec §4.8 under /apiops/projects/{projectName}/limit-assignments and
 // §4.11 /api/limit-bindings (project named by the projectId query parameter, or found from the bindingKey).
@@ -59,6 +64,7 @@ function assignmentRoutes(s: {
       path: s.base,
       summary: 'Limit assignments, paged (filters family, status, subjectType, subjectKey)',
       query: z.object({ ...filterDocs, ...(s.query ?? {}) }),
+      response: pageBody(limitAssignmentSchema),
       responses: { 200: 'paged envelope of assignments', ...REFUSALS },
       async handle(ctx, input) {
         const page = await listAssignments(ctx.deps.prisma, actor(ctx), s.project(input), input.query)
@@ -70,7 +76,7 @@ function assignmentRoutes(s: {
       path: `${s.base}/${s.actionPrefix}validate`,
       summary: 'Validate a create body: 200 with an empty body when acceptable; writes nothing',
       query: q,
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: assignmentBody },
       audit: false,
       responses: { 200: 'empty body: acceptable', ...REFUSALS },
       async handle(ctx, input) {
@@ -84,7 +90,8 @@ function assignmentRoutes(s: {
       summary: 'Create an assignment (DRAFT by default, ACTIVE pushed at once)',
       query: q,
       headers: [idempotencyHeader],
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: assignmentBody },
+      response: assignmentAnswer,
       responses: CREATE_RESPONSES,
       async handle(ctx, input) {
         const projectName = s.project(input)
@@ -97,6 +104,7 @@ function assignmentRoutes(s: {
       path: one,
       summary: 'One assignment',
       query: q,
+      response: assignmentAnswer,
       responses: { 200: 'the assignment', ...REFUSALS },
       async handle(ctx, input) {
         const projectName = await s.projectOf(ctx, input, 'VIEW')
@@ -108,7 +116,8 @@ function assignmentRoutes(s: {
       path: one,
       summary: 'Replace the editable content (subject, family, target, actorScope immutable); optional version must match',
       query: q,
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: assignmentBody },
+      response: assignmentAnswer,
       responses: { 200: 'the assignment', ...REFUSALS },
       async handle(ctx, input) {
         const projectName = await s.projectOf(ctx, input, 'MANAGE')
@@ -120,7 +129,8 @@ function assignmentRoutes(s: {
       path: `${one}/${s.actionPrefix}activate`,
       summary: 'DRAFT → ACTIVE (optional version), pushed to the environments',
       query: q,
-      body: { kind: 'json', required: false },
+      body: { kind: 'json', required: false, schema: assignmentActionBody },
+      response: assignmentAnswer,
       responses: { 200: 'the assignment', ...REFUSALS },
       async handle(ctx, input) {
         const projectName = await s.projectOf(ctx, input, 'MANAGE')
@@ -132,7 +142,8 @@ function assignmentRoutes(s: {
       path: `${one}/${s.actionPrefix}end`,
       summary: 'ACTIVE → ENDED (optional version and reason), undeployed',
       query: q,
-      body: { kind: 'json', required: false },
+      body: { kind: 'json', required: false, schema: assignmentEndBody },
+      response: assignmentAnswer,
       responses: { 200: 'the assignment', ...REFUSALS },
       async handle(ctx, input) {
         const projectName = await s.projectOf(ctx, input, 'MANAGE')
@@ -160,6 +171,7 @@ export const limitAssignmentRoutes = defineRoutes([
     path: `${managerBase}/subject`,
     summary: 'Every assignment of one subject (query projectId, subjectType, subjectKey), newest first',
     query: z.object({ ...projectIdDoc, subjectType: z.string(), subjectKey: z.string().optional() }),
+    response: assignmentArray,
     responses: { 200: 'array of assignments', ...REFUSALS },
     async handle(ctx, input) {
       return { body: (await assignmentsForSubject(ctx.deps.prisma, actor(ctx), requiredProject(input.query.projectId), input.query)).map(assignmentView) }
@@ -170,6 +182,7 @@ export const limitAssignmentRoutes = defineRoutes([
     path: `${managerBase}/covering-api-proxy`,
     summary: 'Live assignments that reach an API proxy (query projectId, apiProxyName): as subject, target ALL, the proxy or one of its groups',
     query: z.object({ ...projectIdDoc, apiProxyName: z.string() }),
+    response: assignmentArray,
     responses: { 200: 'array of assignments', ...REFUSALS },
     async handle(ctx, input) {
       return { body: (await assignmentsCoveringApiProxy(ctx.deps.prisma, actor(ctx), requiredProject(input.query.projectId), input.query.apiProxyName)).map(assignmentView) }
@@ -180,6 +193,7 @@ export const limitAssignmentRoutes = defineRoutes([
     path: `${managerBase}/referencing-plan/:planId`,
     summary: 'Assignments referencing a plan (planId: the plan key; projectId: its catalog, absent for the platform catalog)',
     query: z.object(projectIdDoc),
+    response: assignmentArray,
     responses: { 200: 'array of assignments', ...REFUSALS },
     async handle(ctx, input) {
       const projectId = typeof input.query.projectId === 'string' && input.query.projectId.trim() ? input.query.projectId.trim() : undefined

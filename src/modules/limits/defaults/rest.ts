@@ -1,4 +1,6 @@
 import { defineRoutes, requireActor } from '../../../platform/http/routes.js'
+import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { limitDefaultSchema } from './view-schemas.js'
 import { createDefaultInput, listDefaultsQuery, updateDefaultInput, versionInput } from './inputs.js'
 import {
   activateLimitDefault, createLimitDefault, deleteLimitDefault, disableLimitDefault, getLimitDefault, listLimitDefaults, updateLimitDefault, validateLimitDefault,
@@ -20,6 +22,7 @@ export const limitDefaultRoutes = defineRoutes([
     method: 'get', path: BASE, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'Defaults of one owner, paged: the platform (no projectId), a project (projectId) or an organization (projectId + organizationCode)',
     query: listDefaultsQuery,
+    response: pageBody(limitDefaultSchema),
     responses: { 200: 'paged envelope of defaults', ...refusals },
     async handle(ctx, input) {
       return { body: await listLimitDefaults(ctx.deps.prisma, requireActor(ctx), input.query) }
@@ -29,6 +32,7 @@ export const limitDefaultRoutes = defineRoutes([
     method: 'post', path: BASE, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'Create a default (DISABLED until activated)',
     body: { kind: 'json', required: true, schema: createDefaultInput },
+    response: plainBody(limitDefaultSchema),
     responses: { 201: 'the default; Location', ...refusals },
     async handle(ctx, input) {
       const created = await createLimitDefault(ctx.deps.prisma, requireActor(ctx), input.body)
@@ -48,6 +52,7 @@ export const limitDefaultRoutes = defineRoutes([
   {
     method: 'get', path: `${BASE}/:defaultKey`, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'One default',
+    response: plainBody(limitDefaultSchema),
     responses: { 200: 'the default', ...refusals },
     async handle(ctx, input) {
       return { body: await getLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey) }
@@ -57,6 +62,7 @@ export const limitDefaultRoutes = defineRoutes([
     method: 'put', path: `${BASE}/:defaultKey`, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'Replace name, description and content (optional version must match)',
     body: { kind: 'json', required: true, schema: updateDefaultInput },
+    response: plainBody(limitDefaultSchema),
     responses: { 200: 'the default', ...refusals },
     async handle(ctx, input) {
       return { body: await updateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }
@@ -66,6 +72,7 @@ export const limitDefaultRoutes = defineRoutes([
     method: 'post', path: `${BASE}/:defaultKey/actions/activate`, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'DISABLED → ACTIVE: the owner\'s enabled default for its family and actor scope',
     body: { kind: 'json', required: false, schema: versionInput },
+    response: plainBody(limitDefaultSchema),
     responses: { 200: 'the default', ...refusals },
     async handle(ctx, input) {
       return { body: await activateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }
@@ -75,6 +82,7 @@ export const limitDefaultRoutes = defineRoutes([
     method: 'post', path: `${BASE}/:defaultKey/actions/disable`, style: 'common', auth: 'token', tag: 'limit-defaults',
     summary: 'ACTIVE → DISABLED',
     body: { kind: 'json', required: false, schema: versionInput },
+    response: plainBody(limitDefaultSchema),
     responses: { 200: 'the default', ...refusals },
     async handle(ctx, input) {
       return { body: await disableLimitDefault(ctx.deps.prisma, requireActor(ctx), input.params.defaultKey, input.body) }

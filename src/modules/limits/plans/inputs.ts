@@ -12,7 +12,7 @@ const optionalText = (max: number) => z.string().trim().max(max, `must be at mos
 const labels = z.array(z.string().trim().min(1, 'must not be blank').max(100)).max(50, 'at most 50 labels').nullish()
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
 
-const createShape = z.strictObject({
+export const createShape = z.strictObject({
   family: z.enum(FAMILIES).nullish(),
   name: z.string().max(200, 'must be at most 200 characters').nullish(),
   nameTr: optionalText(200),
@@ -21,7 +21,7 @@ const createShape = z.strictObject({
   initialRuleSpec: z.unknown().optional(),
 })
 
-const updateShape = z.strictObject({
+export const updateShape = z.strictObject({
   name: z.string().max(200, 'must be at most 200 characters').nullish(),
   nameTr: optionalText(200),
   description: optionalText(2000),
@@ -29,12 +29,12 @@ const updateShape = z.strictObject({
   version: z.number().int().min(1).nullish(),
 })
 
-const draftShape = z.strictObject({
+export const draftShape = z.strictObject({
   ruleSpec: z.unknown().optional(),
   changeReason: optionalText(2000),
 })
 
-const publishShape = z.strictObject({ changeReason: optionalText(2000) })
+export const publishShape = z.strictObject({ changeReason: optionalText(2000) })
 
 const asObject = (raw: unknown) => {
   if (raw === undefined || raw === null) throw malformed('Request body is required', { reason: 'bodyRequired' })

@@ -6,6 +6,11 @@ import {
   retirePlan, updatePlan,
 } from './service.js'
 import { planView, revisionView } from './views.js'
+import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { draftRevisionBody, limitPlanRevisionSchema, limitPlanSchema, planCreateBody, planUpdateBody, publishRevisionBody } from './view-schemas.js'
+
+const planBody = plainBody(limitPlanSchema)
+const revisionBody = plainBody(limitPlanRevisionSchema)
 
 // Limit plans on both surfaces (spec §4.7 under /apiops/projects/{projectName}; §4.11 /api/limit-plans with
 // an optional projectId, publish and retire without the `actions` segment). One table builder, two tables.
@@ -52,6 +57,7 @@ function planRoutes(s: Surface): RouteDef[] {
       path: s.base,
       summary: 'Limit plans of the catalog, paged (query family, includePlatform, includeManaged; sort name, family, lifecycle)',
       query: planFilters.extend({ family: z.string().optional(), includePlatform: z.string().optional(), includeManaged: z.string().optional(), ...pagingDocs, ...(s.projectQuery ?? {}) }),
+      response: pageBody(limitPlanSchema),
       responses: { 200: 'paged envelope of plans', ...REFUSALS },
       async handle(ctx, input) {
         const page = await listPlans(db(ctx), actor(ctx), s.project(input), input.query)
@@ -64,7 +70,8 @@ function planRoutes(s: Surface): RouteDef[] {
       summary: 'Create a plan (DRAFT, revision 1 DRAFT with initialRuleSpec); planKey minted from the name',
       query: projectQuery,
       headers: [idempotencyHeader],
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: planCreateBody },
+      response: planBody,
       responses: { 201: 'the plan; Location of the plan', ...REFUSALS, 400: `${REFUSALS[400]}; idempotencyKeyRequired`, 409: 'lifecycleConflict limit.plan.nameAlreadyExists or keyAlreadyExists; idempotencyKeyReused, idempotencyInProgress, idempotencyReplayExpired (params.resource: the plan key)' },
       async handle(ctx, input) {
         const { plan, scope } = await createPlan(ctx.deps, actor(ctx), s.project(input), { idempotencyKey: headerValue(input, 'idempotency-key'), body: input.body })
@@ -76,6 +83,7 @@ function planRoutes(s: Surface): RouteDef[] {
       path: one,
       summary: 'One plan of the catalog (a platform plan only through the platform catalog)',
       query: projectQuery,
+      response: planBody,
       responses: { 200: 'the plan', ...REFUSALS },
       async handle(ctx, input) {
         return { body: planView(await getPlan(db(ctx), actor(ctx), s.project(input), input.params.planKey)) }
@@ -86,7 +94,8 @@ function planRoutes(s: Surface): RouteDef[] {
       path: one,
       summary: 'Update name (required), nameTr, description, labels (replaced); version required (omitted: limit.plan.staleVersion)',
       query: projectQuery,
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: planUpdateBody },
+      response: planBody,
       responses: { 200: 'the plan', ...REFUSALS },
       async handle(ctx, input) {
         return { body: planView(await updatePlan(db(ctx), actor(ctx), s.project(input), input.params.planKey, input.body)) }
@@ -108,6 +117,7 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/revisions`,
       summary: 'Every revision of the plan, oldest first (plain array)',
       query: projectQuery,
+      response: plainBody(z.array(limitPlanRevisionSchema)),
       responses: { 200: 'array of revisions', ...REFUSALS },
       async handle(ctx, input) {
         const { plan, revisions } = await listRevisions(db(ctx), actor(ctx), s.project(input), input.params.planKey)
@@ -120,6 +130,7 @@ function planRoutes(s: Surface): RouteDef[] {
         path: `${one}/${which}`,
         summary: which === 'draft' ? 'The open draft revision; 404 when none' : 'The published revision; 404 when never published',
         query: projectQuery,
+        response: revisionBody,
         responses: { 200: 'the revision', ...REFUSALS },
         async handle(ctx, input) {
           const { plan, revision } = await getRevision(db(ctx), actor(ctx), s.project(input), input.params.planKey, which)
@@ -132,6 +143,7 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/revisions/:revision`,
       summary: 'One revision with its rule spec',
       query: projectQuery,
+      response: revisionBody,
       responses: { 200: 'the revision', ...REFUSALS },
       async handle(ctx, input) {
         const { plan, revision } = await getRevision(db(ctx), actor(ctx), s.project(input), input.params.planKey, input.params.revision)
@@ -143,7 +155,8 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/draft-revisions`,
       summary: 'Open a draft revision (ruleSpec required, changeReason optional); limit.plan.draftAlreadyExists when one is open',
       query: projectQuery,
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: draftRevisionBody },
+      response: revisionBody,
       responses: { 201: 'the revision; Location of the revision', ...REFUSALS },
       async handle(ctx, input) {
         const { plan, revision } = await openDraftRevision(db(ctx), actor(ctx), s.project(input), input.params.planKey, input.body)
@@ -160,7 +173,8 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/draft-revisions/:revision`,
       summary: 'Replace the rule spec of an open draft; limit.plan.revisionNotDraft once it left DRAFT',
       query: projectQuery,
-      body: { kind: 'json' },
+      body: { kind: 'json', schema: draftRevisionBody },
+      response: revisionBody,
       responses: { 200: 'the revision', ...REFUSALS },
       async handle(ctx, input) {
         const { plan, revision } = await replaceDraftRevision(db(ctx), actor(ctx), s.project(input), input.params.planKey, input.params.revision, input.body)
@@ -172,7 +186,8 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/revisions/:revision/${s.actionPrefix}publish`,
       summary: 'Publish a draft revision (optional changeReason): previous published revision SUPERSEDED, referencing assignments recompiled and pushed',
       query: projectQuery,
-      body: { kind: 'json', required: false },
+      body: { kind: 'json', required: false, schema: publishRevisionBody },
+      response: revisionBody,
       responses: { 200: 'the revision', ...REFUSALS },
       async handle(ctx, input) {
         const { plan, revision } = await publishRevision(ctx.deps, actor(ctx), s.project(input), input.params.planKey, input.params.revision, input.body)
@@ -184,6 +199,7 @@ function planRoutes(s: Surface): RouteDef[] {
       path: `${one}/${s.actionPrefix}retire`,
       summary: 'Retire a published plan (limit.plan.notPublished for a never-published plan)',
       query: projectQuery,
+      response: planBody,
       responses: { 200: 'the plan', ...REFUSALS },
       async handle(ctx, input) {
         return { body: planView(await retirePlan(db(ctx), actor(ctx), s.project(input), input.params.planKey)) }

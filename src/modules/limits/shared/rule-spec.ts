@@ -29,7 +29,7 @@ export const rateWindow = z.strictObject({
 })
 export const rateWindows = z.array(rateWindow).min(1, 'at least one window is required').max(20, 'at most 20 windows')
 
-const requestRateArm = z.strictObject({
+export const requestRateArm = z.strictObject({
   windows: rateWindows,
   overflowAction: z.enum(RATE_OVERFLOW_ACTIONS).optional(),
 })
@@ -45,7 +45,7 @@ const budgetEntryCaps = {
 }
 
 /** The §2.9 budget object without targets. */
-const aiBudgetArm = z.strictObject({
+export const aiBudgetArm = z.strictObject({
   enabled: z.boolean().optional(),
   tokensPerHour: tokenCap,
   tokensPerMinute: tokenCap,

@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { describes } from '../../../platform/http/response-schemas.js'
+import type { routedProxyView } from './rest.js'
+
+// The answer schema of the AI gateway's proxy routes (spec §4.5), tied at compile time to routedProxyView.
+
+type RoutedProxyView = Awaited<ReturnType<typeof routedProxyView>>
+
+const routedProxyFields = {
+  name: z.string(),
+  kind: z.string(),
+  description: z.string().nullable(),
+  routingMode: z.string().nullable(),
+  groups: z.array(z.string()),
+  // the kind's routing config (ai-routing.ts), backend secrets as tokenSet/passwordSet flags; null for an AI proxy without one
+  routing: z.record(z.string(), z.unknown()).nullable(),
+  revision: z.number().int(),
+}
+describes<Omit<RoutedProxyView, 'createdAt' | 'updatedAt'>>()(z.object(routedProxyFields))
+
+/** An AI, MCP or A2A proxy as REST clients read it (timestamps as ISO 8601 strings). */
+export const routedProxySchema = z
+  .object({ ...routedProxyFields, createdAt: z.string(), updatedAt: z.string() })
+  .meta({ id: 'RoutedApiProxy', description: 'An AI, MCP or A2A API proxy with its routing config (backend secrets as presence flags)' })

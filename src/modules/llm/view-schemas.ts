@@ -1,0 +1,190 @@
+import { z } from 'zod'
+import { describes, type AsJson } from '../../platform/http/response-schemas.js'
+import { PATH_FIELDS } from './catalog.js'
+import type { DefinitionView } from './definitions.js'
+import type { KnowledgeBaseView } from './knowledge.js'
+import type { ModelView } from './models.js'
+import type { ProviderView } from './providers.js'
+import type { VectorDbView } from './vector-dbs.js'
+import type { DocumentView } from './documents.js'
+import type { ConnectionTestResult } from './connection-test.js'
+
+// The answer schemas of the AI gateway objects (spec §2.7, §2.10, §2.11, §4.5), tied at compile time to the views
+// the REST routes answer (Dates as ISO 8601 strings). Secrets are only ever …Set flags.
+
+const nullableText = z.string().nullable()
+const defaultPaths = Object.fromEntries(Object.values(PATH_FIELDS).map((f) => [f, nullableText])) as Record<(typeof PATH_FIELDS)[keyof typeof PATH_FIELDS], typeof nullableText>
+
+export const llmProviderSchema = describes<AsJson<ProviderView>>()(
+  z
+    .object({
+      _class: z.literal('llm'),
+      id: z.string(),
+      projectId: z.string(),
+      projectName: z.string(),
+      name: z.string(),
+      description: nullableText,
+      enabled: z.boolean(),
+      providerType: z.string(),
+      endpoint: z.string(),
+      apiVersion: nullableText,
+      organizationId: nullableText,
+      authScheme: z.string(),
+      authHeaderName: nullableText,
+      apiKeySet: z.boolean(),
+      apiSecretSet: z.boolean(),
+      serviceAccountJsonSet: z.boolean(),
+      region: nullableText,
+      supportedModels: z.array(
+        z.object({
+          modelId: z.string(),
+          displayName: nullableText,
+          contextWindow: z.number().nullable(),
+          maxOutputTokens: z.number().nullable(),
+          pricePerMillionInput: z.number().nullable(),
+          pricePerMillionOutput: z.number().nullable(),
+          pricePerMillionCached: z.number().nullable(),
+          capabilities: z.array(z.string()),
+          modality: nullableText,
+          isDeprecated: z.boolean(),
+        }),
+      ),
+      providerRpmLimit: z.number().int().nullable(),
+      providerTpmLimit: z.number().int().nullable(),
+      coldStartRetryEnabled: z.boolean(),
+      deploymentType: z.string(),
+      providerDefinitionId: nullableText,
+      allowedModelIds: z.array(z.string()),
+      metadata: z.array(z.object({ key: z.string(), value: nullableText, secret: z.boolean() })),
+      wireProtocol: z.string(),
+      lastHealthCheckAt: nullableText,
+      healthStatus: z.string(),
+      lastLatencyMs: z.number().nullable(),
+      builtIn: z.boolean(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+      usedByRefs: z.array(z.string()).optional(),
+      ...defaultPaths,
+    })
+    .meta({ id: 'LlmProvider', description: 'An LLM provider (spec §2.7): secrets as apiKeySet, apiSecretSet, serviceAccountJsonSet' }),
+)
+
+export const llmProviderDefinitionSchema = describes<AsJson<DefinitionView>>()(
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      displayName: nullableText,
+      description: nullableText,
+      providerType: z.string(),
+      wireProtocol: z.string(),
+      defaultEndpoint: nullableText,
+      defaultApiVersion: nullableText,
+      defaultAuthScheme: nullableText,
+      defaultAuthHeaderName: nullableText,
+      deploymentType: nullableText,
+      builtIn: z.boolean(),
+      projectId: nullableText,
+      projectName: nullableText,
+      ...defaultPaths,
+    })
+    .meta({ id: 'LlmProviderDefinition', description: 'An LLM provider definition: built-in (projectId null) or the project’s own' }),
+)
+
+export const llmModelSchema = describes<AsJson<ModelView>>()(
+  z
+    .object({
+      id: z.string(),
+      projectId: z.string(),
+      projectName: z.string(),
+      modelId: z.string(),
+      displayName: nullableText,
+      description: nullableText,
+      providerType: nullableText,
+      contextWindow: z.number().nullable(),
+      maxOutputTokens: z.number().nullable(),
+      pricePerMillionInput: z.number().nullable(),
+      pricePerMillionOutput: z.number().nullable(),
+      pricePerMillionCached: z.number().nullable(),
+      capabilities: z.array(z.string()),
+      modality: nullableText,
+      isDeprecated: z.boolean(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .meta({ id: 'LlmModel', description: 'A model catalog entry of a project' }),
+)
+
+const transportSchema = z.union([
+  z.object({ family: z.literal('jdbc'), connectTimeoutMs: z.number().int(), jdbcUrl: z.string(), username: nullableText, passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional() }),
+  z.object({ family: z.literal('http'), endpoint: z.string(), apiVersion: nullableText, authScheme: z.string(), authHeaderName: nullableText, passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional() }),
+])
+
+export const vectorDbSchema = describes<AsJson<VectorDbView>>()(
+  z
+    .object({
+      _class: z.literal('vector-db'),
+      id: z.string(),
+      projectId: z.string(),
+      projectName: z.string(),
+      name: z.string(),
+      description: nullableText,
+      dbType: z.string(),
+      defaultCollectionName: nullableText,
+      embeddingDimension: z.number().int().nullable(),
+      distanceMetric: nullableText,
+      transport: transportSchema,
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .meta({ id: 'VectorDb', description: 'A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet' }),
+)
+
+export const knowledgeBaseSchema = describes<AsJson<KnowledgeBaseView>>()(
+  z
+    .object({
+      id: z.string(),
+      projectId: z.string(),
+      projectName: z.string(),
+      name: z.string(),
+      description: nullableText,
+      embeddingProviderId: z.string(),
+      embeddingProviderName: z.string(),
+      embeddingModel: z.string(),
+      vectorDbId: nullableText,
+      vectorDbName: nullableText,
+      collectionName: nullableText,
+      chunkSize: z.number().int(),
+      chunkOverlap: z.number().int(),
+      documentCount: z.number().int(),
+      chunkCount: z.number().int(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .meta({ id: 'KnowledgeBase', description: 'A knowledge base (spec §2.10) with its document and chunk counts' }),
+)
+
+export const knowledgeDocumentSchema = describes<AsJson<DocumentView>>()(
+  z
+    .object({
+      id: z.string(),
+      knowledgeBaseName: z.string(),
+      fileName: z.string(),
+      mimeType: z.string(),
+      sizeBytes: z.number().int(),
+      sha256: z.string(),
+      chunkCount: z.number().int(),
+      embeddingModel: z.string(),
+      dimension: z.number().int(),
+      indexedAt: z.string(),
+      createdAt: z.string(),
+      // only on the single-document read: the chunks' text in order (vectors are not returned)
+      chunks: z.array(z.object({ ordinal: z.number().int(), content: z.string() })).optional(),
+    })
+    .meta({ id: 'KnowledgeDocument', description: 'A document of a knowledge base' }),
+)
+
+/** The deploymentResult of a vector store connection test (a failed test is success false). */
+export const vectorDbTestSchema = describes<ConnectionTestResult>()(
+  z.object({ success: z.boolean(), message: z.string(), responseTime: z.number(), reachable: z.boolean(), statusCode: z.number().int().nullable(), extensionVersion: nullableText }),
+)
