@@ -12,12 +12,12 @@ import {
   createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requiredName, trustAccess, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
+import { certificateNotFound } from './materials.js'
+
 
 // Certificates (kind CERTIFICATE): a PEM file, parsed and shown per environment; deployed (kind CERTIFICATE) to
 // each environment it is listed for, with that environment's alias.
 
-export const certificateNotFound = (name: string) =>
-  new DomainError('validation', 'certificateNotFound', `Certificate (name: ${name}) is not found!`, { certificateName: name })
 
 export interface CertificateInput {
   certificateName?: unknown

@@ -10,6 +10,8 @@ import {
   createObject, contentOf, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
+import { keyNotFound } from './materials.js'
+
 
 // Keys (kind CRYPTO_KEY_INFO): an RSA or EC key per environment, given as PEM (PKCS#1, PKCS#8, encrypted PKCS#8
 // with its password, SEC1, SPKI) or base64 of PEM or DER. The private key is sealed at rest (as unencrypted
@@ -17,7 +19,6 @@ import {
 
 export const KEY_TYPES = ['RSA', 'EC'] as const
 
-export const keyNotFound = (name: string) => new DomainError('validation', 'keyNotFound', `Key (name: ${name}) is not found!`, { keyName: name })
 const keyExists = (name: string) =>
   new DomainError('validation', 'keyAlreadyExists', `Key (name: ${name}) is already exist! Try update operation if want to change its value.`, { name })
 
@@ -183,12 +184,3 @@ export async function getKey(deps: Deps, actor: Actor, projectName: string, rawN
 }
 
 /** The key objects of one environment of a stored key (for JWKs parsed from it). */
-export function keyMaterial(deps: Deps, row: StoredObject, envName: string, field = 'environmentName') {
-  const entry = environmentsOf(row)[envName]
-  if (!entry) throw malformed(`Key (name: ${row.name}) has no environment '${envName}'`, { field })
-  const privatePem = unseal(deps, entry.privateKey)
-  const privateKey = privatePem ? crypto.createPrivateKey(privatePem) : null
-  const publicKey = typeof entry.publicKey === 'string' ? crypto.createPublicKey(entry.publicKey) : privateKey ? crypto.createPublicKey(privateKey) : null
-  if (!publicKey) throw malformed(`Key (name: ${row.name}) holds no key material for environment '${envName}'`, { field })
-  return { privateKey, publicKey }
-}

@@ -3,10 +3,8 @@ import type { StoredObject } from '../../generated/prisma/client.js'
 import type { Deps } from '../../platform/context.js'
 import { malformed } from '../../platform/errors/domain-error.js'
 import { fetchSpecDocument } from '../apiproxies/spec/spec-fetch.js'
-import { certificateNotFound } from './certificates.js'
-import { keyMaterial, keyNotFound } from './crypto-keys.js'
 import { jwkOfKeyObject, validateJwk, type Jwk } from './crypto/jwk-material.js'
-import { keystoreEntryMaterial, keystoreNotFound } from './keystores.js'
+import { certificateNotFound, keyMaterial, keyNotFound, keystoreEntryMaterial, keystoreNotFound } from './materials.js'
 import { environmentsOf, findObject, isRecord, requiredName } from './store.js'
 
 // Where a JWK comes from (the pages' sourceType): a certificate, a key or a keystore entry of the project, a

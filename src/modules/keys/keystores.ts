@@ -9,11 +9,12 @@ import {
   contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
+import { keystoreNotFound } from './materials.js'
+
 
 // Keystores (kind KEY_STORE): a PKCS#12 or JKS file per environment, base64, opened with its password when
 // given; its entries are listed, the file and the passwords are sealed at rest and never answered.
 
-export const keystoreNotFound = (name: string) => new DomainError('validation', 'keystoreNotFound', `Keystore (name: ${name}) is not found!`, { keyStoreName: name })
 const keystoreExists = (name: string) =>
   new DomainError('validation', 'keystoreAlreadyExists', `Keystore (name: ${name}) is already exist! Try update operation if want to change its value.`, { name })
 
@@ -169,18 +170,3 @@ export async function getKeystore(deps: Deps, actor: Actor, projectName: string,
 }
 
 /** One entry's key material, the stored file opened again (for JWKs parsed from it). */
-export function keystoreEntryMaterial(deps: Deps, row: StoredObject, envName: string, alias: string) {
-  const entry = environmentsOf(row)[envName]
-  if (!entry) throw malformed(`Keystore (name: ${row.name}) has no environment '${envName}'`, { field: 'environmentName' })
-  const file = unseal(deps, entry.file)
-  const password = unseal(deps, entry.password)
-  if (!file || password === null) throw malformed(`Keystore (name: ${row.name}) holds no file for environment '${envName}'`, { field: 'environmentName' })
-  const opened = openKeystore(Buffer.from(file, 'base64'), typeof entry.type === 'string' ? entry.type : undefined, password, unseal(deps, entry.keyPassword) ?? undefined, {
-    file: 'file', password: 'password', type: 'type',
-  })
-  const material = opened.material.get(alias)
-  if (!material || !material.chain.length && !material.privateKey) {
-    throw malformed(`aliasName '${alias}' is not an entry of keystore ${row.name} (entries: ${[...opened.material.keys()].join(', ')})`, { field: 'aliasName' })
-  }
-  return material
-}

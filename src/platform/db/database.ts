@@ -121,8 +121,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     } finally {
       await client.end()
     }
-    // PrismaPg owns the pool it builds from a config and ends it on $disconnect.
-    const prisma = new PrismaClient({ adapter: auditedAdapter(retryingReads(new PrismaPg(config))) })
+    // A session the server ends (a restart or failover: 57P01) emits 'error' on its client. PrismaPg listens while a
+    // client is idle or in a transaction, but not while it is checked out between a commit and its release: an
+    // 'error' event without a listener ends the process (seen under load in test/platform/db-outage.test.ts). So
+    // every client listens from its first connection; the pool still drops a broken client when it is released.
+    const pool = new pg.Pool(config)
+    pool.on('connect', (client) => client.on('error', () => undefined))
+    // PrismaPg ends the pool on $disconnect (disposeExternalPool)
+    const prisma = new PrismaClient({ adapter: auditedAdapter(retryingReads(new PrismaPg(pool, { disposeExternalPool: true }))) })
     return { prisma, kind: 'postgres', listen: (channel, onPayload) => listenOnServer(config, channel, onPayload), close: () => prisma.$disconnect() }
   }
 
