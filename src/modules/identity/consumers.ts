@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Credential, Prisma } from '../../generated/prisma/client.js'
+import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Tx } from '../../platform/context.js'
 import { findPageByKeys, orderByFor, parsePaging, type PageRequest, type PagingQuery } from '../../platform/envelopes/paging.js'
@@ -10,7 +10,8 @@ import { limitAssignmentsOfConsumer } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
 import { identityProject } from './read-scope.js'
-import { consumerInclude, type ConsumerRow } from './views.js'
+import { consumerInclude } from './views.js'
+import { withOrganizations } from './organizations-of.js'
 
 // The consumer read surface of spec §4.10: consumers are the credentials of a project, read through the
 // §2.15 view. Every write on credentials stays in credentials/service.ts.
@@ -60,17 +61,6 @@ export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: P
     // the whole project's list: the trigger-kept counter; a filtered list counts its (index-found) matches
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [where.projectId as string]) : db.credential.count({ where })),
   })
-}
-
-/**
- * The rows with their organization, as `include: consumerInclude` gives them, but without the organization read
- * when no row of the page has one (an include always costs a second statement, even for none).
- */
-async function withOrganizations(db: Tx, rows: Credential[]): Promise<ConsumerRow[]> {
-  const ids = [...new Set(rows.flatMap((r) => (r.organizationId ? [r.organizationId] : [])))]
-  if (!ids.length) return rows.map((r) => ({ ...r, organization: null }))
-  const byId = new Map((await db.organization.findMany({ where: { id: { in: ids } } })).map((o) => [o.id, o]))
-  return rows.map((r) => ({ ...r, organization: r.organizationId ? (byId.get(r.organizationId) ?? null) : null }))
 }
 
 /** A consumer of the project by its public key; a key of another project is not found. */
