@@ -11,6 +11,7 @@ import { listEntitlementsOf } from './entitlements.js'
 import { containsText, organizationIdFilter, textFilter } from './list-filters.js'
 import { identityProject } from './read-scope.js'
 import { applicationInclude } from './views.js'
+import { withOrganizations } from './organizations-of.js'
 
 // The application read surface of spec §4.10, addressed by applicationKey. The admin queries and writes
 // by name stay in applications.ts.
@@ -43,8 +44,8 @@ export async function listApplicationViews(db: Tx, actor: Actor, projectName: st
   return findPageByKeys(page, {
     orderBy: orderByFor(page, 'name'),
     keys: async (window) => (await db.application.findMany({ where, select: { name: true }, ...window })).map((a) => a.name),
-    rows: (names) => db.application.findMany({ where: { projectId: project.id, name: { in: names } }, include: applicationInclude }),
-    firstRows: (window) => db.application.findMany({ where, include: applicationInclude, ...window }),
+    rows: async (names) => withOrganizations(db, await db.application.findMany({ where: { projectId: project.id, name: { in: names } } })),
+    firstRows: async (window) => withOrganizations(db, await db.application.findMany({ where, ...window })),
     keyOf: (a) => a.name,
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Application', [project.id]) : db.application.count({ where })),
   })

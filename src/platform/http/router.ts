@@ -1,5 +1,8 @@
 import type { Express, Request, Response } from 'express'
-import { authenticate, presentedToken, type Surface } from '../auth/tokens.js'
+import { authenticateRequest, presentedToken, type PrefetchedProject, type Surface } from '../auth/tokens.js'
+import type { Actor } from '../auth/actor.js'
+import { PLATFORM_PROJECT, withPrefetchedProject } from '../scope/project-scope.js'
+import { objectName } from '../validation/common.js'
 import type { Deps } from '../context.js'
 import { asDomainError, DomainError, malformed, OUTAGE_RETRY_AFTER_SECONDS } from '../errors/domain-error.js'
 import { outageMonitor } from '../db/outage-monitor.js'
@@ -75,6 +78,18 @@ function renderRefusal(style: EnvelopeStyle, err: DomainError, correlationId: st
   return err instanceof BodyTooLargeError ? { ...rendered, status: 413 } : rendered
 }
 
+/**
+ * The project a GET names in its path, when it can be one (the platform project and impossible names are left to
+ * the operation): read with the token, in the same statement, for the operation's preamble.
+ */
+function prefetchableProject(route: RouteDef, req: Request): string | undefined {
+  if (route.method !== 'get') return undefined
+  const raw = (req.params as Record<string, string | undefined>).projectName
+  const name = raw?.trim()
+  if (!name || name === PLATFORM_PROJECT || !objectName.safeParse(name).success) return undefined
+  return name
+}
+
 export const surfaceOf = (path: string): Surface => (path.startsWith('/apiops') ? 'apiops' : 'api')
 
 /** Mounts a module's route table: body parsing, authentication, the operation, and the style's renderer. */
@@ -86,7 +101,11 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
       const logger = loggerOf(res)
       const surface = surfaceOf(route.path)
       try {
-        const actor = route.auth === 'public' ? null : await authenticate(deps.prisma, presentedToken(req.headers), surface)
+        let actor: Actor | null = null
+        let prefetched: PrefetchedProject | undefined
+        if (route.auth !== 'public') {
+          ;({ actor, project: prefetched } = await authenticateRequest(deps.prisma, presentedToken(req.headers), surface, prefetchableProject(route, req)))
+        }
         if (actor?.kind === 'user') res.locals.username = actor.username
         guardUrlInput(req.params, req.query as Record<string, unknown>)
         const input: RouteInput = {
@@ -96,7 +115,8 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
           headers: req.headers,
           clientAddress: req.socket.remoteAddress ?? 'unknown',
         }
-        const result = await auditedRestCall(deps, route, { actor, input, correlationId, surface }, () => route.handle({ deps, actor, correlationId, logger, surface }, input))
+        const result = await withPrefetchedProject(prefetched, () =>
+          auditedRestCall(deps, route, { actor, input, correlationId, surface }, () => route.handle({ deps, actor, correlationId, logger, surface }, input)))
         for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value)
         const status = result.status ?? 200
         if (result.stream) await writeStream(res.status(status), result.stream)
