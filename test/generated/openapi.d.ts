@@ -4333,6 +4333,46 @@ export interface components {
                 }[];
             }[];
         };
+        KeystoreWriteBody: {
+            /** @description The keystore name (required on create; on update a different name renames) */
+            name?: string;
+            description?: string | null;
+            keyStoreEnvironmentList: ({
+                environmentName: string;
+                /** @description base64 of the keystore file (at most 1048576 bytes); blank on update keeps the stored file and passwords */
+                file?: string;
+                /** @description the store password (required with file) */
+                password?: string;
+                /** @description the key password when it differs from the store password */
+                keyPassword?: string;
+                /** @description the keystore type (e.g. JKS, PKCS12); detected when absent */
+                type?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        KeyWriteBody: {
+            /** @description The key name (required on create; on update a different name renames) */
+            name?: string;
+            description?: string | null;
+            /** @description RSA or EC (any case); by default the algorithm of the first entry */
+            keyType?: string;
+            cryptoKeyInfoEnvironmentList: ({
+                environmentName: string;
+                /** @description PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent */
+                publicKey?: string;
+                /** @description PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; blank on update keeps the stored one */
+                privateKey?: string;
+                /** @description the password of an encrypted PKCS#8 privateKey */
+                password?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A knowledge base (spec §2.10) with its document and chunk counts */
         KnowledgeBase: {
             id: string;
@@ -23794,7 +23834,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeyWriteBody"];
             };
         };
         responses: {
@@ -23890,7 +23930,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeyWriteBody"];
             };
         };
         responses: {
@@ -24027,7 +24067,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeystoreWriteBody"];
             };
         };
         responses: {
@@ -24123,7 +24163,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeystoreWriteBody"];
             };
         };
         responses: {
