@@ -4301,6 +4301,14 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        JwkUpdateBody: {
+            /** @description a new name renames; blank keeps the name */
+            name?: string | null;
+            /** @description absent keeps the description */
+            description?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A keystore of a project, per environment: type, size and entries (the file and passwords are write-only) */
         Keystore: {
             name: string;
@@ -24687,7 +24695,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkUpdateBody"];
             };
         };
         responses: {

@@ -7,7 +7,7 @@ import {
 } from './certificates.js'
 import { createKey, deleteKey, keyBodySchema, getKey, listKeys, updateKey } from './crypto-keys.js'
 import { refreshOptions } from './jwk-refresh.js'
-import { createJwk, deleteJwk, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
+import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
 import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
 import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
@@ -135,6 +135,8 @@ interface Crud {
   refresh: boolean
   /** the request body schema of the writes (checked by the module's parser) */
   bodySchema?: z.ZodType
+  /** the PUT body schema when it differs from the POST one */
+  putBodySchema?: z.ZodType
   /** the answer schema of one object */
   item: z.ZodType
 }
@@ -168,7 +170,7 @@ function crudRoutes(r: Crud): RouteDef[] {
       },
     },
     {
-      method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true, ...(r.bodySchema ? { schema: r.bodySchema } : {}) }, audit: { objectType: r.objectType },
+      method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true, ...(r.putBodySchema ?? r.bodySchema ? { schema: (r.putBodySchema ?? r.bodySchema)! } : {}) }, audit: { objectType: r.objectType },
       summary: `Update a ${r.what} (full replacement; a blank secret keeps the stored one of its environment) and deploy it ${MANAGE}`,
       ...(r.refresh ? { query: z.object({ updateReferencedJwks: z.enum(['true', 'false']).optional(), updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional() }) } : {}),
       response: writtenBody(r.item, { updatedJwks: z.array(z.string()).optional() }),
@@ -223,7 +225,7 @@ const keystoreRoutes = crudRoutes({
 })
 
 const jwkCrud = crudRoutes({
-  item: jwkSchema,
+  item: jwkSchema, putBodySchema: jwkUpdateBodySchema,
   segment: 'jwks', param: 'jwkName', what: 'JWK', objectType: 'JWK', refresh: false,
   listNote: 'public members only; private members are write-only',
   list: (ctx, input) => listJwks(ctx.deps, requireActor(ctx), project(input)),
