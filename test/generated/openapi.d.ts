@@ -4301,6 +4301,14 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        JwkUpdateBody: {
+            /** @description a new name renames; blank keeps the name */
+            name?: string | null;
+            /** @description absent keeps the description */
+            description?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A keystore of a project, per environment: type, size and entries (the file and passwords are write-only) */
         Keystore: {
             name: string;
@@ -4332,6 +4340,46 @@ export interface components {
                     }[];
                 }[];
             }[];
+        };
+        KeystoreWriteBody: {
+            /** @description The keystore name (required on create; on update a different name renames) */
+            name?: string;
+            description?: string | null;
+            keyStoreEnvironmentList: ({
+                environmentName: string;
+                /** @description base64 of the keystore file (at most 1048576 bytes); blank on update keeps the stored file and passwords */
+                file?: string;
+                /** @description the store password (required with file) */
+                password?: string;
+                /** @description the key password when it differs from the store password */
+                keyPassword?: string;
+                /** @description the keystore type (e.g. JKS, PKCS12); detected when absent */
+                type?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        KeyWriteBody: {
+            /** @description The key name (required on create; on update a different name renames) */
+            name?: string;
+            description?: string | null;
+            /** @description RSA or EC (any case); by default the algorithm of the first entry */
+            keyType?: string;
+            cryptoKeyInfoEnvironmentList: ({
+                environmentName: string;
+                /** @description PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent */
+                publicKey?: string;
+                /** @description PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; blank on update keeps the stored one */
+                privateKey?: string;
+                /** @description the password of an encrypted PKCS#8 privateKey */
+                password?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A knowledge base (spec §2.10) with its document and chunk counts */
         KnowledgeBase: {
@@ -22393,7 +22441,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22483,7 +22536,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22533,7 +22591,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22586,7 +22649,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22644,7 +22712,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22707,7 +22780,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22754,7 +22832,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22802,7 +22885,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22850,7 +22938,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22898,7 +22991,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22949,7 +23047,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -22998,7 +23101,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -23049,7 +23157,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -23121,7 +23234,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -23167,7 +23285,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -23254,7 +23377,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
             400: {
@@ -23294,7 +23422,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named), hideSpecFile not true or false */
             400: {
@@ -23709,7 +23842,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeyWriteBody"];
             };
         };
         responses: {
@@ -23805,7 +23938,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeyWriteBody"];
             };
         };
         responses: {
@@ -23942,7 +24075,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeystoreWriteBody"];
             };
         };
         responses: {
@@ -24038,7 +24171,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["KeystoreWriteBody"];
             };
         };
         responses: {
@@ -24562,7 +24695,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkUpdateBody"];
             };
         };
         responses: {

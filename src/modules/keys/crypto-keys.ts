@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { z } from 'zod'
 import type { StoredObject } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
@@ -8,7 +9,7 @@ import { parseKeyPair, parsePublicKey, pkcs8Pem, publicKeyFingerprint, spkiDer, 
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   createObject, contentOf, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
-  requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
+  bodyIssue, requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keyNotFound } from './materials.js'
 
@@ -34,8 +35,23 @@ interface EntryContent {
   privateKey?: string
 }
 
+/** The body of a key write (POST: name required; PUT: a new name renames): what parseKeyBody checks first. */
+export const keyBodySchema = z.looseObject({
+  name: z.string().optional().describe('The key name (required on create; on update a different name renames)'),
+  description: z.string().max(2000).nullable().optional(),
+  keyType: z.string().optional().describe(`${KEY_TYPES.join(' or ')} (any case); by default the algorithm of the first entry`),
+  [LIST]: z.array(z.looseObject({
+    environmentName: z.string(),
+    publicKey: z.string().optional().describe('PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent'),
+    privateKey: z.string().optional().describe('PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; blank on update keeps the stored one'),
+    password: z.string().optional().describe('the password of an encrypted PKCS#8 privateKey'),
+  })).min(1),
+}).meta({ id: 'KeyWriteBody' })
+
 /** Reads and checks the body; `current` gives the stored private keys an update without one keeps. */
 function parseKeyBody(deps: Deps, body: Record<string, unknown>, envs: ProjectEnvironment[], current: StoredObject | null) {
+  const checked = keyBodySchema.safeParse(body)
+  if (!checked.success) throw bodyIssue(checked.error)
   const description = optionalText(body.description, 'description')
   const keyTypeGiven = typeof body.keyType === 'string' && body.keyType.trim() ? body.keyType.trim().toUpperCase() : null
   if (keyTypeGiven && !(KEY_TYPES as readonly string[]).includes(keyTypeGiven)) throw malformed(`keyType '${String(body.keyType)}' is not supported: one of ${KEY_TYPES.join(', ')}`, { field: 'keyType' })

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { StoredObject } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { ProjectAccess } from '../../platform/auth/permissions.js'
@@ -10,7 +11,7 @@ import {
 } from './crypto/jwk-material.js'
 import { fromCertificateRow, fromKeyRow, fromKeystoreRow, fromUrl, selectJwk, sourceRow, type DerivedJwk, type SourceType, SOURCE_TYPES } from './jwk-sources.js'
 import {
-  contentOf, createObject, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pushPerEnvironment, requireBody,
+  bodyIssue, contentOf, createObject, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pushPerEnvironment, requireBody,
   seal, trustAccess, unseal, updateObject, type ProjectEnvironment,
 } from './store.js'
 
@@ -189,11 +190,19 @@ export async function generateJwkObject(deps: Deps, actor: Actor, projectName: s
   return { outcome, jwk: jwkView(row, true) }
 }
 
+/** The body of PUT /jwks/{jwkName}/: what updateJwk checks first. */
+export const jwkUpdateBodySchema = z.looseObject({
+  name: z.string().nullable().optional().describe('a new name renames; blank keeps the name'),
+  description: z.string().max(2000).nullable().optional().describe('absent keeps the description'),
+}).meta({ id: 'JwkUpdateBody' })
+
 /** Name and description only; a JWK taken from a source is detached from it (no longer refreshed with it). */
 export async function updateJwk(deps: Deps, actor: Actor, projectName: string, rawName: string, raw: unknown) {
   const access = await trustAccess(deps, actor, projectName, 'MANAGE')
   const name = jwkName(rawName)
   const body = requireBody(raw)
+  const checked = jwkUpdateBodySchema.safeParse(body)
+  if (!checked.success) throw bodyIssue(checked.error)
   const current = await findObject(deps.prisma, access.project.id, 'JWK', name)
   if (!current) throw jwkNotFound(name, ' Try create operation.')
   const newName = body.name === undefined || body.name === null || body.name === '' ? name : jwkName(body.name)

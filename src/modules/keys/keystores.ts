@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { StoredObject } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
@@ -6,7 +7,7 @@ import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { openKeystore, type KeystoreEntryView } from './crypto/keystore-files.js'
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
-  contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
+  bodyIssue, contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keystoreNotFound } from './materials.js'
@@ -30,7 +31,22 @@ function decodeBase64(value: string, field: string): Buffer {
   return bytes
 }
 
+/** The body of a keystore write (POST: name required; PUT: a new name renames): what parseKeystoreBody checks first. */
+export const keystoreBodySchema = z.looseObject({
+  name: z.string().optional().describe('The keystore name (required on create; on update a different name renames)'),
+  description: z.string().max(2000).nullable().optional(),
+  [LIST]: z.array(z.looseObject({
+    environmentName: z.string(),
+    file: z.string().optional().describe(`base64 of the keystore file (at most ${MAX_KEYSTORE_BYTES} bytes); blank on update keeps the stored file and passwords`),
+    password: z.string().optional().describe('the store password (required with file)'),
+    keyPassword: z.string().optional().describe('the key password when it differs from the store password'),
+    type: z.string().optional().describe('the keystore type (e.g. JKS, PKCS12); detected when absent'),
+  })).min(1),
+}).meta({ id: 'KeystoreWriteBody' })
+
 function parseKeystoreBody(deps: Deps, body: Record<string, unknown>, envs: ProjectEnvironment[], current: StoredObject | null) {
+  const checked = keystoreBodySchema.safeParse(body)
+  if (!checked.success) throw bodyIssue(checked.error)
   const description = optionalText(body.description, 'description')
   const list = body[LIST]
   if (!Array.isArray(list) || !list.length) throw malformed(`${LIST} value can not be empty!`, { field: LIST })

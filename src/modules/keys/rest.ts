@@ -5,10 +5,10 @@ import { defineRoutes, requireActor, type MultipartBody, type RouteContext, type
 import {
   createCertificate, deleteCertificate, exportCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate, type CertificateInput,
 } from './certificates.js'
-import { createKey, deleteKey, getKey, listKeys, updateKey } from './crypto-keys.js'
+import { createKey, deleteKey, keyBodySchema, getKey, listKeys, updateKey } from './crypto-keys.js'
 import { refreshOptions } from './jwk-refresh.js'
-import { createJwk, deleteJwk, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
-import { createKeystore, deleteKeystore, getKeystore, listKeystores, updateKeystore } from './keystores.js'
+import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
+import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
 import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
 
@@ -133,6 +133,10 @@ interface Crud {
   update: (ctx: RouteContext, input: RouteInput) => Promise<{ outcome: DeploymentOutcome; item: unknown; updatedJwks?: string[] }>
   remove: (ctx: RouteContext, input: RouteInput) => Promise<DeploymentOutcome>
   refresh: boolean
+  /** the request body schema of the writes (checked by the module's parser) */
+  bodySchema?: z.ZodType
+  /** the PUT body schema when it differs from the POST one */
+  putBodySchema?: z.ZodType
   /** the answer schema of one object */
   item: z.ZodType
 }
@@ -155,7 +159,7 @@ function crudRoutes(r: Crud): RouteDef[] {
       handle: async (ctx, input) => ({ body: legacyList([await r.get(ctx, input)]) }),
     },
     {
-      method: 'post', path: `${BASE}/${r.segment}/`, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true },
+      method: 'post', path: `${BASE}/${r.segment}/`, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true, ...(r.bodySchema ? { schema: r.bodySchema } : {}) },
       audit: { objectType: r.objectType, objectName: bodyName },
       summary: `Create a ${r.what} and deploy it ${MANAGE}`,
       response: writtenBody(r.item),
@@ -166,7 +170,7 @@ function crudRoutes(r: Crud): RouteDef[] {
       },
     },
     {
-      method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true }, audit: { objectType: r.objectType },
+      method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true, ...(r.putBodySchema ?? r.bodySchema ? { schema: (r.putBodySchema ?? r.bodySchema)! } : {}) }, audit: { objectType: r.objectType },
       summary: `Update a ${r.what} (full replacement; a blank secret keeps the stored one of its environment) and deploy it ${MANAGE}`,
       ...(r.refresh ? { query: z.object({ updateReferencedJwks: z.enum(['true', 'false']).optional(), updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional() }) } : {}),
       response: writtenBody(r.item, { updatedJwks: z.array(z.string()).optional() }),
@@ -187,7 +191,7 @@ function crudRoutes(r: Crud): RouteDef[] {
 }
 
 const keyRoutes = crudRoutes({
-  item: cryptoKeySchema,
+  item: cryptoKeySchema, bodySchema: keyBodySchema,
   segment: 'keys', param: 'keyName', what: 'key', objectType: 'CRYPTO_KEY_INFO', refresh: true,
   listNote: 'public key and metadata; the private key is write-only',
   list: (ctx, input) => listKeys(ctx.deps, requireActor(ctx), project(input)),
@@ -204,7 +208,7 @@ const keyRoutes = crudRoutes({
 })
 
 const keystoreRoutes = crudRoutes({
-  item: keystoreSchema,
+  item: keystoreSchema, bodySchema: keystoreBodySchema,
   segment: 'keystores', param: 'keystoreName', what: 'keystore', objectType: 'KEY_STORE', refresh: true,
   listNote: 'type and entries; the file and its passwords are write-only',
   list: (ctx, input) => listKeystores(ctx.deps, requireActor(ctx), project(input)),
@@ -221,7 +225,7 @@ const keystoreRoutes = crudRoutes({
 })
 
 const jwkCrud = crudRoutes({
-  item: jwkSchema,
+  item: jwkSchema, putBodySchema: jwkUpdateBodySchema,
   segment: 'jwks', param: 'jwkName', what: 'JWK', objectType: 'JWK', refresh: false,
   listNote: 'public members only; private members are write-only',
   list: (ctx, input) => listJwks(ctx.deps, requireActor(ctx), project(input)),

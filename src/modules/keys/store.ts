@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { Prisma, StoredObject } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { can, type PermissionLevel, type ProjectAccess } from '../../platform/auth/permissions.js'
@@ -131,3 +132,13 @@ export const seal = (deps: Deps, value: string) => deps.keyring.encrypt(value)
 /** A stored secret may be sealed (every write of this module, an import) or clear (a bootstrap file). */
 export const unseal = (deps: Deps, value: unknown): string | null =>
   typeof value !== 'string' || !value ? null : deps.keyring.knows(value) ? deps.keyring.decrypt(value) : value
+
+/** The first issue of a failed body check, in the words of the hand-written checks. */
+export function bodyIssue(error: z.ZodError) {
+  const issue = error.issues[0]!
+  const field = issue.path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '')
+  if (issue.code === 'too_small' && issue.origin === 'array' || issue.code === 'invalid_type' && issue.input === undefined) return malformed(`${field} value can not be empty!`, { field })
+  if (issue.code === 'invalid_type') return malformed(`${field} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`, { field })
+  if (issue.code === 'too_big') return malformed(`${field} must be at most ${String(issue.maximum)} characters`, { field })
+  return malformed(`${field}: ${issue.message}`, { field })
+}

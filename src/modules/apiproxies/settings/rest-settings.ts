@@ -1,4 +1,6 @@
+import { z } from 'zod'
 import { legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { legacyBody } from '../../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { SETTING_PAGES, updateHideSpecFile, updateProxySetting } from './settings.js'
 
@@ -6,6 +8,7 @@ import { SETTING_PAGES, updateHideSpecFile, updateProxySetting } from './setting
 // with resultMessage naming the field. None of the pages deploys; the proxy reads show redeployRequired.
 
 const BASE = '/apiops/projects/:projectName/apiProxies/:apiProxyName/settings'
+const successBody = legacyBody({ success: z.literal(true) })
 const COMMON = { 401: 'missing, invalid, expired or revoked token' }
 const ERRORS = 'unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named)'
 
@@ -37,6 +40,7 @@ const settingRoute = (name: string): RouteDef => ({
   summary: `${SUMMARIES[name]} (API_MANAGEMENT MANAGE)`,
   body: { kind: 'json', required: true, schema: SETTING_PAGES[name]!.schema },
   audit: { objectType: 'API_PROXY' },
+  response: successBody,
   responses: { 200: 'status SUCCESS, success true (stored with a new revision of the proxy; not deployed)', 400: ERRORS, ...COMMON },
   async handle(ctx, input) {
     await updateProxySetting(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, name, input.body)
@@ -54,6 +58,7 @@ export const proxySettingsRoutes = defineRoutes([
     tag: 'apiProxySettings',
     summary: 'Hide (true) or show (false) the API specification file of the proxy (API_MANAGEMENT MANAGE)',
     audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
+    response: successBody,
     responses: { 200: 'status SUCCESS, success true', 400: `${ERRORS}, hideSpecFile not true or false`, ...COMMON },
     async handle(ctx, input) {
       const p = input.params
