@@ -4754,6 +4754,37 @@ export interface components {
             message: string;
             deploymentResults: components["schemas"]["EnvironmentResult"][];
         };
+        Rlcl: {
+            id: string;
+            name: string;
+            description: string | null;
+            enabled: boolean;
+            executionOrder: string;
+            cacheConnectionTimeoutInSeconds: number;
+            cacheErrorHandlingType: string;
+            timeIntervalWindowType: string;
+            showRateLimitStatisticsInResponseHeader: boolean;
+            targetVariable: unknown;
+            condition: {
+                conditionRuleList: unknown;
+            } | null;
+            credentialNameList: string[];
+            endpointRateLimitList: {
+                apiProxyName: string;
+                endpointName: string;
+                endpointHTTPMethod: string;
+                permittedMessageCount: number;
+                timeIntervalPeriodLength: number;
+                timeInterval: string;
+                cacheConnectionTimeoutInSeconds: number;
+                cacheErrorHandlingType: string;
+                timeIntervalWindowType: string;
+                targetVariable: unknown;
+                targetIdentityValue: string | null;
+                showRateLimitStatisticsInResponseHeader: boolean;
+                enabled: boolean;
+            }[];
+        };
         /** @description An AI, MCP or A2A API proxy with its routing config (backend secrets as presence flags) */
         RoutedApiProxy: {
             name: string;
@@ -25123,7 +25154,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Rlcl"][];
+                    };
+                };
             };
             /** @description unknown project or missing API_MANAGEMENT VIEW */
             400: {
@@ -25196,7 +25233,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, name empty, RLCL with the same name exists, a field invalid (named) */
             400: {
@@ -25235,7 +25277,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Rlcl"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, RLCL not found */
             400: {
@@ -25309,7 +25357,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, name empty or not the path name, a field invalid (named) */
             400: {
@@ -25348,7 +25401,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found */
             400: {
@@ -25393,7 +25451,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, credentialNameList empty, credential not found in the project */
             400: {
@@ -25438,7 +25501,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, credentialNameList empty, credential not found in the project */
             400: {
@@ -25483,7 +25551,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, credentialNameList empty */
             400: {
@@ -25566,7 +25639,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, endpointRateLimitList empty, a field invalid (named), API proxy not found, endpoint (name and method) not found in the API proxy */
             400: {
@@ -25649,7 +25727,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, endpointRateLimitList empty, a field invalid (named), API proxy not found, endpoint (name and method) not found in the API proxy */
             400: {
@@ -25729,7 +25812,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, endpointRateLimitList empty, a field invalid (named) */
             400: {
@@ -26304,7 +26392,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, condition empty, a rule field invalid (named), the RLCL has no condition */
             400: {
@@ -26879,7 +26972,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, condition empty, a rule field invalid (named), the RLCL already has a condition */
             400: {
@@ -26918,7 +27016,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found */
             400: {
