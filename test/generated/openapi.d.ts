@@ -4802,6 +4802,37 @@ export interface components {
             message: string;
             deploymentResults: components["schemas"]["EnvironmentResult"][];
         };
+        Rlcl: {
+            id: string;
+            name: string;
+            description: string | null;
+            enabled: boolean;
+            executionOrder: string;
+            cacheConnectionTimeoutInSeconds: number;
+            cacheErrorHandlingType: string;
+            timeIntervalWindowType: string;
+            showRateLimitStatisticsInResponseHeader: boolean;
+            targetVariable: unknown;
+            condition: {
+                conditionRuleList: unknown;
+            } | null;
+            credentialNameList: string[];
+            endpointRateLimitList: {
+                apiProxyName: string;
+                endpointName: string;
+                endpointHTTPMethod: string;
+                permittedMessageCount: number;
+                timeIntervalPeriodLength: number;
+                timeInterval: string;
+                cacheConnectionTimeoutInSeconds: number;
+                cacheErrorHandlingType: string;
+                timeIntervalWindowType: string;
+                targetVariable: unknown;
+                targetIdentityValue: string | null;
+                showRateLimitStatisticsInResponseHeader: boolean;
+                enabled: boolean;
+            }[];
+        };
         /** @description An AI, MCP or A2A API proxy with its routing config (backend secrets as presence flags) */
         RoutedApiProxy: {
             name: string;
@@ -25256,7 +25287,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Rlcl"][];
+                    };
+                };
             };
             /** @description unknown project or missing API_MANAGEMENT VIEW */
             400: {
@@ -25329,7 +25366,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, name empty, RLCL with the same name exists, a field invalid (named) */
             400: {
@@ -25368,7 +25410,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Rlcl"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, RLCL not found */
             400: {
@@ -25442,7 +25490,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, name empty or not the path name, a field invalid (named) */
             400: {
@@ -25481,7 +25534,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found */
             400: {
@@ -25526,7 +25584,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, credentialNameList empty, credential not found in the project */
             400: {
@@ -25571,7 +25634,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, credentialNameList empty, credential not found in the project */
             400: {
@@ -25616,7 +25684,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, credentialNameList empty */
             400: {
@@ -25699,7 +25772,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, endpointRateLimitList empty, a field invalid (named), API proxy not found, endpoint (name and method) not found in the API proxy */
             400: {
@@ -25782,7 +25860,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, endpointRateLimitList empty, a field invalid (named), API proxy not found, endpoint (name and method) not found in the API proxy */
             400: {
@@ -25862,7 +25945,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, endpointRateLimitList empty, a field invalid (named) */
             400: {
@@ -26437,7 +26525,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, condition empty, a rule field invalid (named), the RLCL has no condition */
             400: {
@@ -27012,7 +27105,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found, condition empty, a rule field invalid (named), the RLCL already has a condition */
             400: {
@@ -27051,7 +27149,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, RLCL not found */
             400: {

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { describes } from '../../platform/http/response-schemas.js'
+import type { RlclView } from './service.js'
+
+// The answer schema of the RLCL read surface (vendor pages 02-api-reference/12-rlcl), tied at compile time to rlclView.
+
+const entrySchema = z.object({
+  apiProxyName: z.string(),
+  endpointName: z.string(),
+  endpointHTTPMethod: z.string(),
+  permittedMessageCount: z.number(),
+  timeIntervalPeriodLength: z.number(),
+  timeInterval: z.string(),
+  cacheConnectionTimeoutInSeconds: z.number(),
+  cacheErrorHandlingType: z.string(),
+  timeIntervalWindowType: z.string(),
+  targetVariable: z.unknown(),
+  targetIdentityValue: z.string().nullable(),
+  showRateLimitStatisticsInResponseHeader: z.boolean(),
+  enabled: z.boolean(),
+})
+
+export const rlclSchema = describes<RlclView>()(
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      enabled: z.boolean(),
+      executionOrder: z.string(),
+      cacheConnectionTimeoutInSeconds: z.number().int(),
+      cacheErrorHandlingType: z.string(),
+      timeIntervalWindowType: z.string(),
+      showRateLimitStatisticsInResponseHeader: z.boolean(),
+      targetVariable: z.unknown(),
+      condition: z.object({ conditionRuleList: z.unknown() }).nullable(),
+      credentialNameList: z.array(z.string()),
+      endpointRateLimitList: z.array(entrySchema),
+    })
+    .meta({ id: 'Rlcl' }),
+)
