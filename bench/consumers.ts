@@ -15,7 +15,7 @@ import { withScratchDatabase } from './scratch-database.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { mintPublicKey } from '../src/platform/keys.js'
 import { startService, type RunningService } from '../src/service.js'
-import { median, ms } from './measure.js'
+import { median, ms, resentCount, retried } from './measure.js'
 
 const CONSUMERS = 100_000
 const BATCH = 10_000
@@ -72,21 +72,6 @@ async function p50s<K extends string>(cases: Record<K, () => Promise<unknown>>, 
   return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>
 }
 
-/**
- * PGlite runs in this very thread: while it works, neither the server nor the client reads its sockets, and
- * a kept-alive socket can be closed under a request. Such a request is sent again (it is counted, not hidden).
- */
-let resent = 0
-async function retried<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call()
-  } catch (e) {
-    const code = (e as { cause?: { code?: string } }).cause?.code
-    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw e
-    resent++
-    return call()
-  }
-}
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
 
@@ -142,7 +127,7 @@ async function measure(label: string, env: Record<string, string>) {
     console.log(`REST page 0                          p50 ${ms(first)}   over /healthz ${ms(first - healthz)}   bare db ${ms(bareFirst)}`)
     console.log(`REST last page (${LAST_PAGE})            p50 ${ms(last)}   last / page 0 ${ratio(last, first)}   bare db ${ms(bareLast)} (${ratio(bareLast, bareFirst)})`)
     console.log(`REST search '${SEARCH}' (${CONSUMERS / NEEDLE_EVERY} matches)  p50 ${ms(search)}   search / page 0 ${ratio(search, first)}   bare db ${ms(bareSearch)} (${ratio(bareSearch, bareFirst)})`)
-    if (resent) console.log(`(${resent} requests sent again after a kept-alive socket closed)`)
+    if (resentCount()) console.log(`(${resentCount()} requests sent again after a kept-alive socket closed)`)
     console.log(`GraphQL consumers page 0             p50 ${ms(gql)}   over /healthz ${ms(gql - healthz)}   GraphQL / REST ${ratio(gql, first)}`)
   } finally {
     await svc.stop()

@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { startService, type RunningService } from '../src/service.js'
 import { withScratchDatabase } from './scratch-database.js'
-import { median, ms } from './measure.js'
+import { median, ms, resentCount, retried } from './measure.js'
 
 const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12)
@@ -38,18 +38,6 @@ async function seed(svc: RunningService): Promise<void> {
   console.log(`seeded ${ROWS.toLocaleString('en')} consumers in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 }
 
-/** PGlite runs in this thread: a kept-alive socket can be closed under a request; it is sent again and counted. */
-let resent = 0
-async function retried<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call()
-  } catch (e) {
-    const code = (e as { cause?: { code?: string } }).cause?.code
-    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw e
-    resent++
-    return call()
-  }
-}
 
 /** p50 per case and throughput (requests/s of the case's own rounds) at `clients` concurrent connections. */
 async function interleaved<K extends string>(cases: Record<K, () => Promise<unknown>>, clients: number) {
@@ -105,7 +93,7 @@ async function measure(label: string, env: Record<string, string>): Promise<List
       console.log(`${clients} conn: /healthz p50 ${ms(t.healthz.p50)} | page 0 p50 ${ms(t.page0.p50)} = ${x(t.page0.p50, t.healthz.p50)} floor, ` +
         `${t.page0.rps.toFixed(1)} req/s | search p50 ${ms(t.search.p50)} = ${x(t.search.p50, t.page0.p50)} page 0`)
     }
-    if (resent) console.log(`(${resent} requests sent again after a kept-alive socket closed)`)
+    if (resentCount()) console.log(`(${resentCount()} requests sent again after a kept-alive socket closed)`)
   } finally {
     await svc.stop()
     fs.rmSync(dir, { recursive: true, force: true })
