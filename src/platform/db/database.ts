@@ -14,6 +14,7 @@ import { auditedAdapter } from '../audit/audited-adapter.js'
 import { runMigrations } from './migrate.js'
 import { retryingReads } from './read-retry.js'
 import { pgliteExtensions } from './pglite-extensions.js'
+import { adoptingQueryParsers } from './pglite-parsers.js'
 import { startWireServer, type WireServer } from './wire-server.js'
 
 export { pgliteExtensions }
@@ -159,7 +160,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // npm run studio finds a running service's server here (EMBEDDED_PG_PORT may be 0: any free port)
     fs.writeFileSync(wireFile(opts.dataDir), `${wire.host}:${wire.port}`)
   }
-  const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(opened)) })
+  const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(adoptingQueryParsers(opened))) })
   return {
     prisma,
     kind: 'embedded',
