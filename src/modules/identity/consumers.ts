@@ -10,7 +10,7 @@ import { limitAssignmentsOfConsumer } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
 import { identityProject } from './read-scope.js'
-import { consumerInclude } from './views.js'
+import { consumerColumns, consumerInclude } from './views.js'
 import { withOrganizations } from './organizations-of.js'
 
 // The consumer read surface of spec §4.10: consumers are the credentials of a project, read through the
@@ -55,8 +55,8 @@ export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: P
   return findPageByKeys(page, {
     orderBy: orderByFor(page, 'username'),
     keys: async (window) => (await db.credential.findMany({ where, select: { username: true }, ...window })).map((c) => c.username),
-    rows: async (usernames) => withOrganizations(db, await db.credential.findMany({ where: { username: { in: usernames } } })),
-    firstRows: async (window) => withOrganizations(db, await db.credential.findMany({ where, ...window })),
+    rows: async (usernames) => withOrganizations(db, await db.credential.findMany({ where: { username: { in: usernames } }, select: consumerColumns })),
+    firstRows: async (window) => withOrganizations(db, await db.credential.findMany({ where, select: consumerColumns, ...window })),
     keyOf: (c) => c.username,
     // the whole project's list: the trigger-kept counter; a filtered list counts its (index-found) matches
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [where.projectId as string]) : db.credential.count({ where })),

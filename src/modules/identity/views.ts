@@ -1,7 +1,16 @@
 import type { Prisma } from '../../generated/prisma/client.js'
 
 export const consumerInclude = { organization: true } as const
-export type ConsumerRow = Prisma.CredentialGetPayload<{ include: typeof consumerInclude }>
+
+/**
+ * The columns the consumer view and the GraphQL consumer type read. A list page reads only these: half the
+ * columns, no secret or token setting leaves the database for a list.
+ */
+export const consumerColumns = {
+  id: true, consumerKey: true, username: true, fullName: true, email: true, description: true,
+  enabled: true, organizationId: true, expireDate: true, trafficLogDisabled: true,
+} as const satisfies Prisma.CredentialSelect
+export type ConsumerRow = Prisma.CredentialGetPayload<{ select: typeof consumerColumns }> & { organization: { code: string } | null }
 
 /**
  * The consumer view of spec §2.15: exactly these fields; organizationCode and trafficLogDisabled are
