@@ -6,6 +6,7 @@ import {
   createCertificate, deleteCertificate, exportCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate, type CertificateInput,
 } from './certificates.js'
 import { createKey, deleteKey, keyBodySchema, getKey, listKeys, updateKey } from './crypto-keys.js'
+import { jwkCreateBodySchema, jwkGenerateBodySchema, jwkSourceBodyOf } from './jwk-bodies.js'
 import { refreshOptions } from './jwk-refresh.js'
 import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
 import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
@@ -227,7 +228,7 @@ const keystoreRoutes = crudRoutes({
 })
 
 const jwkCrud = crudRoutes({
-  item: jwkSchema, putBodySchema: jwkUpdateBodySchema,
+  item: jwkSchema, bodySchema: jwkCreateBodySchema, putBodySchema: jwkUpdateBodySchema,
   segment: 'jwks', param: 'jwkName', what: 'JWK', objectType: 'JWK', refresh: false,
   listNote: 'public members only; private members are write-only',
   list: (ctx, input) => listJwks(ctx.deps, requireActor(ctx), project(input)),
@@ -253,7 +254,8 @@ const PARSE_DOORS = [
 ]
 
 const jwkDoors: RouteDef[] = PARSE_DOORS.map((d) => ({
-  method: 'post', path: `${BASE}/jwks/${d.segment}`, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true },
+  method: 'post', path: `${BASE}/jwks/${d.segment}`, style: 'legacy', auth: 'token', tag: TAG,
+  body: { kind: 'json', required: true, schema: d.source === undefined ? jwkGenerateBodySchema : jwkSourceBodyOf(d.source) },
   audit: { objectType: 'JWK', objectName: bodyName },
   summary: `${d.summary}, then deploy it ${MANAGE}`,
   response: writtenBody(jwkSchema),
