@@ -4033,10 +4033,123 @@ export interface components {
             error: string;
             error_description?: string;
         };
+        AccessReportEntry: {
+            apiProxyName: string;
+            projectName: string;
+            sharingType: string | null;
+            accessList: {
+                organizationCode: string | null;
+                organizationName: string | null;
+                applicationName: string | null;
+                credentialUsername: string | null;
+                environmentName: string | null;
+                /** @description ENTITLEMENT or RLCL */
+                source: string;
+                /** @description API_PROXY, API_PROXY_ENV, API_PROXY_GROUP:<group> or RLCL:<rlcl> */
+                via: string;
+            }[];
+        };
         AccessTokenResponse: {
             access_token: string;
             token_type: string;
             expires_in?: number;
+        };
+        AiBudget: {
+            enabled: boolean;
+            /** @description null: no limit */
+            tokensPerHour: number | null;
+            /** @description null: no limit */
+            tokensPerMinute: number | null;
+            /** @description null: no limit */
+            tokensPerDay: number | null;
+            /** @description null: no limit */
+            tokensPerMonth: number | null;
+            /** @description null: no limit */
+            monthlyBudgetUsd: number | null;
+            /** @description null: no limit */
+            usdPerHour: number | null;
+            /** @description null: no limit */
+            usdPerDay: number | null;
+            softCapPercents: number[];
+            hardCapPercent: number;
+            /** @enum {string} */
+            overflowAction: "BLOCK" | "FAILOVER" | "ALERT_ONLY" | "CHEAPER_MODEL";
+            cheaperModelId: string | null;
+            modelBudgets: {
+                modelId: string;
+                /** @description null: no limit */
+                tokensPerHour: number | null;
+                /** @description null: no limit */
+                tokensPerDay: number | null;
+                /** @description null: no limit */
+                tokensPerMonth: number | null;
+                /** @description null: no limit */
+                monthlyBudgetUsd: number | null;
+                /** @description null: no limit */
+                usdPerHour: number | null;
+                /** @description null: no limit */
+                usdPerDay: number | null;
+                /** @enum {string} */
+                overflowAction: "BLOCK" | "FAILOVER" | "ALERT_ONLY" | "CHEAPER_MODEL";
+            }[];
+            providerBudgets: {
+                providerRef: string;
+                /** @description null: no limit */
+                tokensPerHour: number | null;
+                /** @description null: no limit */
+                tokensPerDay: number | null;
+                /** @description null: no limit */
+                tokensPerMonth: number | null;
+                /** @description null: no limit */
+                monthlyBudgetUsd: number | null;
+                /** @description null: no limit */
+                usdPerHour: number | null;
+                /** @description null: no limit */
+                usdPerDay: number | null;
+                /** @enum {string} */
+                overflowAction: "BLOCK" | "FAILOVER" | "ALERT_ONLY" | "CHEAPER_MODEL";
+            }[];
+        };
+        AiBudgetHierarchyNode: {
+            /** @enum {string} */
+            nodeType: "PROJECT" | "API_PROXY" | "CREDENTIAL_ORGANIZATION" | "CREDENTIAL" | "CREDENTIAL_ALLOWED_API_PROXY";
+            /** @description entity id: what targetId and the effective-limit nodeId take */
+            nodeId: string;
+            name: string;
+            /** @description organization code, credential username or API proxy name */
+            key: string;
+            budget: components["schemas"]["AiBudget"] | null;
+            budgetSource: ("CREDENTIAL" | "ORGANIZATION" | "INHERIT") | null;
+            children: components["schemas"]["AiBudgetHierarchyNode"][];
+        };
+        AiBudgetRule: {
+            /** @enum {string} */
+            targetType: "CREDENTIAL_ORGANIZATION" | "API_PROXY" | "PROJECT" | "CREDENTIAL_ALLOWED_API_PROXY";
+            targetId: string;
+            targetName: string;
+            targetProjectId: string;
+            budgetSource: ("CREDENTIAL" | "ORGANIZATION" | "INHERIT") | null;
+            budget: components["schemas"]["AiBudget"];
+            revision: number;
+            /** Format: date-time */
+            updatedAt: string;
+            updatedBy: string;
+        };
+        AiGatewaySettings: {
+            defaultConnectTimeoutSeconds: number;
+            defaultStreamTimeoutSeconds: number;
+            defaultRetryCount: number;
+            maxAiRequestBodyBytes: number;
+            maxAiBinaryRequestBodyBytes: number;
+            maxAiBinaryResponseBodyBytes: number;
+            maxToolTurns: number;
+            /** @description false when maxToolTurns is 0 or below */
+            agenticLoopEnabled: boolean;
+            defaultBudget: components["schemas"]["AiBudget"];
+            defaultAnonymousBudget: components["schemas"]["AiBudget"];
+            revision: number;
+            updatedAt: string | null;
+            updatedBy: string | null;
         };
         /** @description An AI preset: common fields, the family's own fields, the read-only ones (builtIn, overridden, inherited, revision) */
         AiPreset: {
@@ -4092,12 +4205,111 @@ export interface components {
             name: string;
             description: string | null;
         };
+        ApiProxyPolicies: {
+            name: string;
+            /** @description the proxy kind */
+            type: string;
+            relativePath: string | null;
+            soapToRest: boolean;
+            requestPolicyList: {
+                name: string;
+                type: string;
+                /** @description absent when blank */
+                description?: string;
+                active: boolean;
+                /** @description 1-based position in its pipeline */
+                order: number;
+            }[];
+            responsePolicyList: {
+                name: string;
+                type: string;
+                /** @description absent when blank */
+                description?: string;
+                active: boolean;
+                /** @description 1-based position in its pipeline */
+                order: number;
+            }[];
+            errorPolicyList: {
+                name: string;
+                type: string;
+                /** @description absent when blank */
+                description?: string;
+                active: boolean;
+                /** @description 1-based position in its pipeline */
+                order: number;
+            }[];
+            endpointList: {
+                endpoint: string;
+                active: boolean;
+                httpMethod: string;
+                requestPolicyList: {
+                    name: string;
+                    type: string;
+                    /** @description absent when blank */
+                    description?: string;
+                    active: boolean;
+                    /** @description 1-based position in its pipeline */
+                    order: number;
+                }[];
+                responsePolicyList: {
+                    name: string;
+                    type: string;
+                    /** @description absent when blank */
+                    description?: string;
+                    active: boolean;
+                    /** @description 1-based position in its pipeline */
+                    order: number;
+                }[];
+                errorPolicyList: {
+                    name: string;
+                    type: string;
+                    /** @description absent when blank */
+                    description?: string;
+                    active: boolean;
+                    /** @description 1-based position in its pipeline */
+                    order: number;
+                }[];
+            }[];
+        };
         ApiProxySummary: {
             name: string;
             description: string | null;
             type: string;
             relativePath: string | null;
             soapToRest: boolean;
+        };
+        ApiReportEntry: {
+            /** @enum {string} */
+            objectType: "API_PROXY" | "API_PROXY_GROUP";
+            id: string;
+            name: string;
+            description: string | null;
+            type: string;
+            projectName: string;
+            relativePath: string | null;
+            /** @description an API proxy's groups */
+            groups?: string[];
+            /** @description a group's member API proxies */
+            apiProxies?: string[];
+            endpointCount: number;
+            policyCount: number;
+            /** @enum {string} */
+            deploymentState: "DEPLOYED" | "PARTIALLY_DEPLOYED" | "NOT_DEPLOYED";
+            environments: {
+                environmentName: string;
+                deployed: boolean;
+                revision: number | null;
+                redeployRequired: boolean;
+            }[];
+            /** @description with includeEndpoints=true */
+            endpoints?: {
+                id: string;
+                name: string;
+                method: string;
+                path: string;
+                version: string;
+                enabled: boolean;
+            }[];
         };
         Application: {
             applicationKey: string;
@@ -4261,6 +4473,17 @@ export interface components {
                 valueSet: boolean;
             }[] | null;
         };
+        GeolocationDeploymentResult: {
+            success: boolean;
+            /** @description milliseconds */
+            responseTime: number;
+            detailList: {
+                envName: string;
+                success: boolean;
+                detail: string;
+                responseTime: number;
+            }[];
+        };
         /** @description The licensed modules of the installation */
         InstallationLicense: {
             modules: ("API_GATEWAY" | "AI_GATEWAY" | "API_PORTAL" | "ANALYTICS")[];
@@ -4300,6 +4523,253 @@ export interface components {
             jwk?: {
                 [key: string]: unknown;
             };
+        };
+        JwkCreateBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description the key ID; with a JWK Set (URL, COPY_PASTE) it picks the key */
+            kid?: string | null;
+            /** @description one of SIGNATURE, ENCRYPTION (any case); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            useType?: string | null;
+            /** @description the JWA algorithm of the key and use (e.g. RS256); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            algorithm?: string | null;
+            /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default SHA256 */
+            keyIdType?: string | null;
+            /** @description when the key becomes valid: ISO 8601 date-time (or epoch milliseconds) */
+            notBeforeTime?: string | number | null;
+            /** @description when the key expires: ISO 8601 date-time (or epoch milliseconds) */
+            expirationTime?: string | number | null;
+            /** @description one of URL, COPY_PASTE, CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY, KEYSTORE (any case); required */
+            sourceType?: string | null;
+            /** @description the http(s) URL of a JWK or a JWK Set */
+            url?: string | null;
+            /** @description milliseconds, 1 to 60000 (default 5000) */
+            urlOptionConnectTimeout?: number | string | null;
+            /** @description milliseconds, 1 to 60000 (default 10000) */
+            urlOptionReadTimeout?: number | string | null;
+            /** @description bytes, 1 to 5242880 (default 1048576) */
+            urlOptionSizeLimit?: number | string | null;
+            /** @description a JWK or a JWK Set as JSON text */
+            jwkStr?: string | null;
+            /** @description a certificate of the project */
+            certificateName?: string | null;
+            /** @description the environment whose keystore is read */
+            environmentName?: string | null;
+            /** @description a key of the project */
+            keyName?: string | null;
+            /** @description a keystore of the project */
+            keyStoreName?: string | null;
+            /** @description the keystore entry */
+            aliasName?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        JwkFromCertificateBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description the key ID; with a JWK Set (URL, COPY_PASTE) it picks the key */
+            kid?: string | null;
+            /** @description one of SIGNATURE, ENCRYPTION (any case); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            useType?: string | null;
+            /** @description the JWA algorithm of the key and use (e.g. RS256); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            algorithm?: string | null;
+            /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default SHA256 */
+            keyIdType?: string | null;
+            /** @description when the key becomes valid: ISO 8601 date-time (or epoch milliseconds) */
+            notBeforeTime?: string | number | null;
+            /** @description when the key expires: ISO 8601 date-time (or epoch milliseconds) */
+            expirationTime?: string | number | null;
+            /** @description a certificate of the project */
+            certificateName?: string | null;
+            /** @description the environment whose certificate is read */
+            environmentName?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        JwkFromClipboardBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description the key ID; with a JWK Set (URL, COPY_PASTE) it picks the key */
+            kid?: string | null;
+            /** @description one of SIGNATURE, ENCRYPTION (any case); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            useType?: string | null;
+            /** @description the JWA algorithm of the key and use (e.g. RS256); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            algorithm?: string | null;
+            /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default SHA256 */
+            keyIdType?: string | null;
+            /** @description when the key becomes valid: ISO 8601 date-time (or epoch milliseconds) */
+            notBeforeTime?: string | number | null;
+            /** @description when the key expires: ISO 8601 date-time (or epoch milliseconds) */
+            expirationTime?: string | number | null;
+            /** @description a JWK or a JWK Set as JSON text */
+            jwkStr?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        JwkFromKeyBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description the key ID; with a JWK Set (URL, COPY_PASTE) it picks the key */
+            kid?: string | null;
+            /** @description one of SIGNATURE, ENCRYPTION (any case); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            useType?: string | null;
+            /** @description the JWA algorithm of the key and use (e.g. RS256); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            algorithm?: string | null;
+            /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default SHA256 */
+            keyIdType?: string | null;
+            /** @description when the key becomes valid: ISO 8601 date-time (or epoch milliseconds) */
+            notBeforeTime?: string | number | null;
+            /** @description when the key expires: ISO 8601 date-time (or epoch milliseconds) */
+            expirationTime?: string | number | null;
+            /** @description a key of the project */
+            keyName?: string | null;
+            /** @description the environment whose key is read */
+            environmentName?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        JwkFromKeystoreBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description the key ID; with a JWK Set (URL, COPY_PASTE) it picks the key */
+            kid?: string | null;
+            /** @description one of SIGNATURE, ENCRYPTION (any case); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            useType?: string | null;
+            /** @description the JWA algorithm of the key and use (e.g. RS256); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            algorithm?: string | null;
+            /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default SHA256 */
+            keyIdType?: string | null;
+            /** @description when the key becomes valid: ISO 8601 date-time (or epoch milliseconds) */
+            notBeforeTime?: string | number | null;
+            /** @description when the key expires: ISO 8601 date-time (or epoch milliseconds) */
+            expirationTime?: string | number | null;
+            /** @description a keystore of the project */
+            keyStoreName?: string | null;
+            /** @description the environment whose keystore is read */
+            environmentName?: string | null;
+            /** @description the keystore entry */
+            aliasName?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        JwkFromUrlBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description the key ID; with a JWK Set (URL, COPY_PASTE) it picks the key */
+            kid?: string | null;
+            /** @description one of SIGNATURE, ENCRYPTION (any case); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            useType?: string | null;
+            /** @description the JWA algorithm of the key and use (e.g. RS256); required for CERTIFICATE, PUBLIC_KEY, PRIVATE_KEY and KEYSTORE sources */
+            algorithm?: string | null;
+            /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default SHA256 */
+            keyIdType?: string | null;
+            /** @description when the key becomes valid: ISO 8601 date-time (or epoch milliseconds) */
+            notBeforeTime?: string | number | null;
+            /** @description when the key expires: ISO 8601 date-time (or epoch milliseconds) */
+            expirationTime?: string | number | null;
+            /** @description the http(s) URL of a JWK or a JWK Set */
+            url?: string | null;
+            /** @description milliseconds, 1 to 60000 (default 5000) */
+            urlOptionConnectTimeout?: number | string | null;
+            /** @description milliseconds, 1 to 60000 (default 10000) */
+            urlOptionReadTimeout?: number | string | null;
+            /** @description bytes, 1 to 5242880 (default 1048576) */
+            urlOptionSizeLimit?: number | string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        JwkGenerateBody: {
+            /** @description the JWK name, unique in the project (required) */
+            name?: string | null;
+            description?: string | null;
+            /** @description one of RSA, EC, OCT, OKP (any case); required */
+            type?: string | null;
+            /** @description the key ID; by keyIdType when absent */
+            kid?: string | null;
+            /** @description the parameters of an RSA key */
+            rsa?: ({
+                /** @description one of SIGNATURE, ENCRYPTION (any case); default SIGNATURE (ENCRYPTION for X25519) */
+                keyUseType?: string | null;
+                /** @description the JWA algorithm for the type and use; by default the first one of them */
+                algorithm?: string | null;
+                /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default TIMESTAMP */
+                keyIdType?: string | null;
+                /** @description when the key becomes valid (default now): ISO 8601 date-time (or epoch milliseconds) */
+                notBeforeTime?: string | number | null;
+                /** @description when the key expires (default one year after notBeforeTime): ISO 8601 date-time (or epoch milliseconds) */
+                expirationTime?: string | number | null;
+                /** @description bits: 2048, 3072, 4096 */
+                keySize?: number | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description the parameters of an EC key */
+            ec?: ({
+                /** @description one of SIGNATURE, ENCRYPTION (any case); default SIGNATURE (ENCRYPTION for X25519) */
+                keyUseType?: string | null;
+                /** @description the JWA algorithm for the type and use; by default the first one of them */
+                algorithm?: string | null;
+                /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default TIMESTAMP */
+                keyIdType?: string | null;
+                /** @description when the key becomes valid (default now): ISO 8601 date-time (or epoch milliseconds) */
+                notBeforeTime?: string | number | null;
+                /** @description when the key expires (default one year after notBeforeTime): ISO 8601 date-time (or epoch milliseconds) */
+                expirationTime?: string | number | null;
+                /** @description one of P256, P384, P521, SECP256K1 (any case) */
+                curveType?: string | null;
+                /** @description another name of curveType */
+                curve?: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description the parameters of a symmetric key */
+            oct?: ({
+                /** @description one of SIGNATURE, ENCRYPTION (any case); default SIGNATURE (ENCRYPTION for X25519) */
+                keyUseType?: string | null;
+                /** @description the JWA algorithm for the type and use; by default the first one of them */
+                algorithm?: string | null;
+                /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default TIMESTAMP */
+                keyIdType?: string | null;
+                /** @description when the key becomes valid (default now): ISO 8601 date-time (or epoch milliseconds) */
+                notBeforeTime?: string | number | null;
+                /** @description when the key expires (default one year after notBeforeTime): ISO 8601 date-time (or epoch milliseconds) */
+                expirationTime?: string | number | null;
+                /** @description bits: 128, 192, 256, 384, 512 (default 256) */
+                keySize?: number | null;
+                /** @description accepted, not used */
+                passwordSaltLength?: number | null;
+                /** @description accepted, not used */
+                passwordIterationCount?: number | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description the parameters of an OKP key */
+            okp?: ({
+                /** @description one of SIGNATURE, ENCRYPTION (any case); default SIGNATURE (ENCRYPTION for X25519) */
+                keyUseType?: string | null;
+                /** @description the JWA algorithm for the type and use; by default the first one of them */
+                algorithm?: string | null;
+                /** @description one of TIMESTAMP, SHA256, SHA1, ISO_DATE, NONE (any case); default TIMESTAMP */
+                keyIdType?: string | null;
+                /** @description when the key becomes valid (default now): ISO 8601 date-time (or epoch milliseconds) */
+                notBeforeTime?: string | number | null;
+                /** @description when the key expires (default one year after notBeforeTime): ISO 8601 date-time (or epoch milliseconds) */
+                expirationTime?: string | number | null;
+                /** @description one of ED25519, X25519 (any case) */
+                curveType?: string | null;
+                /** @description another name of curveType */
+                curve?: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        } & {
+            [key: string]: unknown;
         };
         JwkUpdateBody: {
             /** @description a new name renames; blank keeps the name */
@@ -4792,6 +5262,48 @@ export interface components {
             created: string;
             updated: string;
         };
+        ParsedSkill: {
+            id: string;
+            name: string;
+            description: string | null;
+            tags: string[];
+            examples: string[];
+            inputModes: string[];
+            outputModes: string[];
+        };
+        ParsedTool: {
+            name: string;
+            description: string | null;
+            /** @description JSON Schema of type object */
+            inputSchema: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            source: "MCP" | "OPENAPI";
+            /** @description the HTTP method of an OpenAPI operation */
+            method: string | null;
+            /** @description the path of an OpenAPI operation */
+            path: string | null;
+        };
+        PolicyDeploymentResult: {
+            success: boolean;
+            message: string;
+            /** @description milliseconds */
+            responseTime: number;
+            detailList: {
+                envName: string;
+                success: boolean;
+                responseTime: number;
+                detail: string;
+            }[];
+        };
+        PolicyTypeSummary: {
+            type: string;
+            /** @enum {string} */
+            family: "authentication" | "ws-security" | "message-security" | "traffic" | "ip-filtering" | "transformation" | "validation" | "content" | "scripting" | "integration" | "advanced";
+            title: string;
+            description: string;
+        };
         ProjectSummary: {
             name: string;
             description: string | null;
@@ -4853,6 +5365,105 @@ export interface components {
             audience: string;
             expiresAt: string | null;
         };
+        SkillDefinitionDocument: {
+            /** @description the definition document as JSON or YAML text (or a SKILL.md file with YAML front matter) */
+            document: string;
+        } | ({
+            skills: ({
+                /** @description required unless name is given (then id is the name) */
+                id?: string;
+                name?: string;
+                description?: string;
+                tags?: string[];
+                examples?: string[];
+                inputModes?: string[];
+                outputModes?: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description required unless name is given (then id is the name) */
+            id?: string;
+            name?: string;
+            description?: string;
+            tags?: string[];
+            examples?: string[];
+            inputModes?: string[];
+            outputModes?: string[];
+        } & {
+            [key: string]: unknown;
+        })[];
+        ToolDefinitionDocument: {
+            /** @description the definition document as JSON or YAML text (or a SKILL.md file with YAML front matter) */
+            document: string;
+        } | ({
+            tools: ({
+                /** @description 1 to 128 letters, digits, _, - or . */
+                name: string;
+                description?: string;
+                /** @description a JSON Schema of type object; an empty object schema when absent */
+                inputSchema?: {
+                    /** @constant */
+                    type?: "object";
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            result: {
+                tools: ({
+                    /** @description 1 to 128 letters, digits, _, - or . */
+                    name: string;
+                    description?: string;
+                    /** @description a JSON Schema of type object; an empty object schema when absent */
+                    inputSchema?: {
+                        /** @constant */
+                        type?: "object";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @description 1 to 128 letters, digits, _, - or . */
+            name: string;
+            description?: string;
+            /** @description a JSON Schema of type object; an empty object schema when absent */
+            inputSchema?: {
+                /** @constant */
+                type?: "object";
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        })[] | ({
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            swagger: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        });
         /** @description An advisory of a transfer: level, key and its parameters */
         TransferAdvisory: {
             /** @enum {string} */
@@ -9329,7 +9940,35 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        apply: boolean;
+                        activate: boolean;
+                        recoverySupported: boolean;
+                        scanned: number;
+                        /** @description rows per outcome; outcomes no row had are absent */
+                        counts: {
+                            [key: string]: number;
+                        };
+                        activatedCount: number;
+                        rows: {
+                            apiClientKey: string;
+                            clientId: string;
+                            /** @description the project name */
+                            projectId: string;
+                            /** @description the consumerKey of the credential the client was migrated from */
+                            migratedFromCredentialId: string;
+                            operationalState: string;
+                            /** @enum {string} */
+                            outcome: "WOULD_CARRY" | "CARRIED" | "CARRIED_RAW" | "CARRIED_REFERENCE" | "ALREADY_HAS_MATERIAL" | "SOURCE_MISSING" | "SKIPPED_EXTERNAL_IDENTITY_SOURCE" | "SKIPPED_BLANK_SECRET" | "SKIPPED_REVOKED" | "FAILED_DECRYPT" | "FAILED_ISSUE";
+                            detail: string;
+                            secretVersionId?: string;
+                            /** @enum {string} */
+                            recoveryState?: "AVAILABLE" | "UNAVAILABLE";
+                            activated: boolean;
+                        }[];
+                    };
+                };
             };
             /** @description malformed query value */
             400: {
@@ -10314,7 +10953,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["GeolocationDeploymentResult"];
+                    };
+                };
             };
             /** @description no file part, empty file, not a MaxMind DB, or caller not a system administrator */
             400: {
@@ -12348,6 +12991,8 @@ export interface operations {
             /** @description empty body: acceptable */
             200: {
                 headers: {
+                    /** @description always 0: this answer has no body */
+                    "Content-Length"?: 0;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15314,7 +15959,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["ToolDefinitionDocument"];
             };
         };
         responses: {
@@ -15323,7 +15968,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ParsedTool"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found or of another kind, document missing, unreadable or invalid (named) */
             400: {
@@ -15358,7 +16007,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["SkillDefinitionDocument"];
             };
         };
         responses: {
@@ -15367,7 +16016,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ParsedSkill"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found or of another kind, document missing, unreadable or invalid (named) */
             400: {
@@ -15403,7 +16056,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiGatewaySettings"][];
+                    };
+                };
             };
             /** @description caller not a system administrator */
             400: {
@@ -15519,7 +16176,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiGatewaySettings"][];
+                    };
+                };
             };
             /** @description empty body, a bound violated (message names the field and bounds), maxToolTurns above 100, caller not a system administrator; or aiQuota.usdBudgetModelPriceMissing: problem-style body { type, title, status: 400, detail, path, errorKey, params { modelCount, models[] }, correlationId }; nothing saved */
             400: {
@@ -15601,7 +16263,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description for a PROJECT target */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["AiBudgetRule"][];
+                    };
+                };
             };
             /** @description empty body, blank targetType or targetId, unknown target, a bound violated, budgetSource on another target type, unknown project or missing AI_BUDGETS MANAGE; or aiQuota.usdBudgetModelPriceMissing: problem-style body { type, title, status: 400, detail, path, errorKey, params { modelCount, models[] }, correlationId }; nothing saved */
             400: {
@@ -15641,7 +16309,32 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: {
+                            /** @description null: no limit */
+                            credentialLeafTokensPerMonth: number | null;
+                            orgChain: {
+                                orgId: string;
+                                orgName: string;
+                                /** @description null: no limit */
+                                tokensPerMonth: number | null;
+                            }[];
+                            /** @description null: no limit */
+                            appCapTokensPerMonth: number | null;
+                            /** @description null: no limit */
+                            tenantCapTokensPerMonth: number | null;
+                            /** @description null: no limit */
+                            effectiveMonthlyTokens: number | null;
+                            /** @description null: no limit */
+                            effectiveDailyTokens: number | null;
+                            /** @description null: no limit */
+                            effectiveMinuteTokens: number | null;
+                            /** @enum {string} */
+                            status: "NORMAL" | "LOCKED" | "AT_CAPACITY";
+                        }[];
+                    };
+                };
             };
             /** @description node cannot be resolved, unknown nodeType, unknown project or missing AI_BUDGETS VIEW */
             400: {
@@ -15679,7 +16372,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiBudgetRule"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_BUDGETS VIEW */
             400: {
@@ -15717,7 +16414,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["AiBudgetHierarchyNode"][];
+                    };
+                };
             };
             /** @description unknown project or missing AI_BUDGETS VIEW */
             400: {
@@ -17892,6 +18593,8 @@ export interface operations {
             /** @description empty body: acceptable */
             200: {
                 headers: {
+                    /** @description always 0: this answer has no body */
+                    "Content-Length"?: 0;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18759,6 +19462,8 @@ export interface operations {
             /** @description empty body: acceptable */
             200: {
                 headers: {
+                    /** @description always 0: this answer has no body */
+                    "Content-Length"?: 0;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -21151,7 +21856,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyPolicies"][];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found */
             400: {
@@ -21223,7 +21932,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description with operationMetadata.deploy (default true) */
+                        deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, body field invalid (named: operationMetadata.*, policy.*; a policy is validated against its type in GET /apiops/policy-types/{type}/schema), unknown policy type (the message lists the types), a certificate, keystore, crypto key, JWK, connection, IP group or environment variable the policy names not found (named), targetEndpoint not an endpoint of the proxy, unknown environment in deployTargetEnvironmentNameList, policy not found, policy type changed */
             400: {
@@ -21295,7 +22009,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description with operationMetadata.deploy (default true) */
+                        deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, body field invalid (named: operationMetadata.*, policy.*; a policy is validated against its type in GET /apiops/policy-types/{type}/schema), unknown policy type (the message lists the types), a certificate, keystore, crypto key, JWK, connection, IP group or environment variable the policy names not found (named), targetEndpoint not an endpoint of the proxy, unknown environment in deployTargetEnvironmentNameList, a policy of that name already exists */
             400: {
@@ -21351,7 +22070,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description with operationMetadata.deploy (default true) */
+                        deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                    };
+                };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, body field invalid (named: operationMetadata.*, policy.*; a policy is validated against its type in GET /apiops/policy-types/{type}/schema), unknown policy type (the message lists the types), a certificate, keystore, crypto key, JWK, connection, IP group or environment variable the policy names not found (named), targetEndpoint not an endpoint of the proxy, unknown environment in deployTargetEnvironmentNameList, policy not found or not in the named scope and pipeline */
             400: {
@@ -21387,7 +22111,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["PolicyTypeSummary"][];
+                    };
+                };
             };
             /** @description missing, invalid, expired or revoked token */
             401: {
@@ -21416,7 +22144,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        type: string;
+                        /** @enum {string} */
+                        family: "authentication" | "ws-security" | "message-security" | "traffic" | "ip-filtering" | "transformation" | "validation" | "content" | "scripting" | "integration" | "advanced";
+                        title: string;
+                        description: string;
+                        /** @description JSON Schema (draft 2020-12) of the policy object of a write */
+                        schema: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
             /** @description missing, invalid, expired or revoked token */
             401: {
@@ -23798,7 +24538,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/octet-stream": string;
+                    "application/x-pem-file": string;
+                    "application/pkix-cert": string;
+                };
             };
             /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
             400: {
@@ -24297,7 +25041,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkGenerateBody"];
             };
         };
         responses: {
@@ -24346,7 +25090,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkFromUrlBody"];
             };
         };
         responses: {
@@ -24395,7 +25139,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkFromClipboardBody"];
             };
         };
         responses: {
@@ -24444,7 +25188,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkFromCertificateBody"];
             };
         };
         responses: {
@@ -24493,7 +25237,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkFromKeyBody"];
             };
         };
         responses: {
@@ -24542,7 +25286,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkFromKeystoreBody"];
             };
         };
         responses: {
@@ -24633,7 +25377,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["JwkCreateBody"];
             };
         };
         responses: {
@@ -27198,7 +27942,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        page?: number;
+                        size?: number;
+                        totalCount?: number;
+                        resultList?: components["schemas"]["ApiReportEntry"][];
+                    };
+                    "text/csv": string;
+                };
             };
             /** @description not a system administrator or analyzer; unknown or invalid query parameter (named); unknown projectName */
             400: {
@@ -27241,7 +27995,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        result: {
+                            apiProxyList: components["schemas"]["AccessReportEntry"][];
+                            /** @description always empty */
+                            dataModelList: unknown[];
+                        };
+                        /** @constant */
+                        success: true;
+                        page?: number;
+                        size?: number;
+                        totalCount?: number;
+                    };
+                    "text/csv": string;
+                };
             };
             /** @description not a system administrator or analyzer; unknown or invalid query parameter (named); unknown projectName */
             400: {

@@ -95,6 +95,7 @@ describe('generate (the page examples)', () => {
     ['EC secp256k1', { type: 'EC', ec: { curveType: 'SECP256K1' } }, { type: 'EC', alg: 'ES256K' }],
     ['EC ECDH encryption', { type: 'EC', ec: { curveType: 'P256', keyUseType: 'ENCRYPTION', algorithm: 'ECDH_ES_A128KW' } }, { type: 'EC', alg: 'ECDH-ES+A128KW' }],
     ['OCT 256 (example 5)', { type: 'OCT', oct: { keySize: 256 } }, { type: 'OCT', alg: 'HS256' }],
+    ['OCT page body with its password options', { type: 'OCT', oct: { keySize: 256, keyUseType: 'SIGNATURE', algorithm: 'HS256', keyIdType: 'TIMESTAMP', passwordSaltLength: 8, passwordIterationCount: 1000 } }, { type: 'OCT', alg: 'HS256' }],
     ['OKP Ed25519 (example 6)', { type: 'OKP', okp: { curveType: 'ED25519' } }, { type: 'OKP', alg: 'EdDSA' }],
     ['OKP X25519 (example 7)', { type: 'OKP', okp: { curveType: 'X25519' } }, { type: 'OKP', alg: 'ECDH-ES', use: 'ENCRYPTION' }],
   ])('%s', async (label, req, expected) => {
@@ -198,6 +199,25 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     ['empty name', { sourceType: 'URL' }, 'JWK name can not be empty!'],
   ])('create refused: %s', async (_label, req, message) => {
     await expectRefused(await post(`${J}/`, req), message)
+  })
+
+  // the bodies are checked against their documented schemas (JwkCreateBody, JwkFrom*Body, JwkGenerateBody) first
+  it.each([
+    ['create: a name not a string', '', { name: 5, sourceType: 'URL' }, 'name must be a string'],
+    ['create: jwkStr an object', '', { name: 'x', sourceType: 'COPY_PASTE', jwkStr: { kty: 'RSA' } }, 'jwkStr must be a string'],
+    ['create: useType a number', '', { name: 'x', sourceType: 'CERTIFICATE', certificateName: 'c', environmentName: 'dev', useType: 1, algorithm: 'RS256' }, 'useType must be a string'],
+    ['create: description too long', '', { name: 'x', sourceType: 'URL', url: 'http://127.0.0.1/', description: 'd'.repeat(2001) }, 'description must be at most 2000 characters'],
+    ['url: a timeout of true', 'parse-from-url', { name: 'x', url: 'http://127.0.0.1/', urlOptionConnectTimeout: true }, 'urlOptionConnectTimeout must be a number or a string'],
+    ['clipboard: a kid of 7', 'parse-from-clipboard', { name: 'x', jwkStr: '{}', kid: 7 }, 'kid must be a string'],
+    ['certificate: certificateName a list', 'parse-from-certificate', { name: 'x', certificateName: ['c'], environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'RS256' }, 'certificateName must be a string'],
+    ['key: environmentName a number', 'parse-from-key', { name: 'x', keyName: 'k', environmentName: 1, useType: 'SIGNATURE', algorithm: 'RS256' }, 'environmentName must be a string'],
+    ['keystore: aliasName an object', 'parse-from-keystore', { name: 'x', keyStoreName: 'k', environmentName: 'dev', aliasName: {}, useType: 'SIGNATURE', algorithm: 'RS256' }, 'aliasName must be a string'],
+    ['generate: rsa a string', 'generate', { name: 'x', type: 'RSA', rsa: 'big' }, 'rsa must be an object'],
+    ['generate: keySize a string', 'generate', { name: 'x', type: 'RSA', rsa: { keySize: '2048' } }, 'rsa.keySize must be a number'],
+    ['generate: notBeforeTime true', 'generate', { name: 'x', type: 'OCT', oct: { notBeforeTime: true } }, 'oct.notBeforeTime must be a string or a number'],
+    ['generate: type a list', 'generate', { name: 'x', type: ['RSA'] }, 'type must be a string'],
+  ])('a field of a wrong type is refused, named: %s', async (_label, door, req, message) => {
+    await expectRefused(await post(`${J}/${door}`, req), message)
   })
 
   it('certificate (page example 3): the public key with x5c, RS256', async () => {

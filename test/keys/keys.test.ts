@@ -105,6 +105,9 @@ describe('keys: refusals name the field and write nothing', () => {
     [{ name: '' }, 'name value can not be empty!'],
     [{ name: 'my-key', cryptoKeyInfoEnvironmentList: [{ environmentName: 'dev', privateKey: RSA_PKCS8 }] }, 'Key (name: my-key) is already exist! Try update operation if want to change its value.'],
     [{ name: 'bad', cryptoKeyInfoEnvironmentList: [] }, 'cryptoKeyInfoEnvironmentList value can not be empty!'],
+    // a field of a wrong type is named as such, not as missing (the KeyWriteBody check)
+    [{ name: 'bad', cryptoKeyInfoEnvironmentList: 'dev' }, 'cryptoKeyInfoEnvironmentList must be an array'],
+    [entry({ privateKey: 42 }), 'cryptoKeyInfoEnvironmentList[0].privateKey must be a string'],
     [entry({ environmentName: 'nowhere', privateKey: RSA_PKCS8 }), 'Environment (nowhere) is not found or user does not have privilege to access it!'],
     [entry({}), 'cryptoKeyInfoEnvironmentList[0]: publicKey or privateKey is required'],
     [entry({ privateKey: 'not a key at all' }), /^cryptoKeyInfoEnvironmentList\[0\]\.privateKey is not a PEM-encoded RSA or EC private key/],

@@ -38,6 +38,14 @@ describe('the OpenAPI document', () => {
     const deploy = served.paths['/apiops/projects/{projectName}/credentials/']!.post as any
     expect(deploy.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LegacyError' })
     expect(JSON.stringify(deploy.responses['200'])).toContain('"$ref":"#/components/schemas/DeploymentResult"')
+    // a download names its media types; a report answers JSON or CSV; a validation's 200 has no body
+    const exported = served.paths['/apiops/projects/{projectName}/certificates/{certificateName}/export/']!.get as any
+    expect(Object.keys(exported.responses['200'].content)).toEqual(['application/octet-stream', 'application/x-pem-file', 'application/pkix-cert'])
+    const report = served.paths['/apiops/reports/api-proxies']!.get as any
+    expect(Object.keys(report.responses['200'].content)).toEqual(['application/json', 'text/csv'])
+    const validated = served.paths['/api/limit-defaults/actions/validate']!.post as any
+    expect(validated.responses['200']).toMatchObject({ headers: { 'Content-Length': { schema: { const: 0 } } } })
+    expect(validated.responses['200'].content).toBeUndefined()
   })
 
   it('lists exactly the known gaps (test/openapi/known-gaps.json: fix one, then npm run openapi:gaps)', () => {
@@ -83,5 +91,9 @@ describe('the OpenAPI document', () => {
     await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', resultList: [], resultCount: 0, extra: 1 }))).rejects.toThrow(/OpenAPI drift/)
     const error = (body: unknown) => new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } })
     await expect(checkAnswer('GET', url, error({ status: 'FAILURE' }))).rejects.toThrow(/resultMessage/)
+    // a 200 documented without a body (Content-Length 0) holds the answer to an empty one
+    const validate = `${svc.url}/api/limit-defaults/actions/validate`
+    await expect(checkAnswer('POST', validate, new Response(null, { status: 200 }))).resolves.toBeUndefined()
+    await expect(checkAnswer('POST', validate, answer({ ok: true }))).rejects.toThrow(/OpenAPI drift: POST \/api\/limit-defaults\/actions\/validate answered 200 with a body; the document says it has none/)
   })
 })

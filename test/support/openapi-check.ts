@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import * as ajvFormats from 'ajv-formats'
 import type { ValidateFunction } from 'ajv'
-import { buildOpenApi } from '../../src/platform/http/openapi.js'
+import { buildOpenApi, EMPTY_HEADER } from '../../src/platform/http/openapi.js'
 import { routeTables } from '../../src/routes.js'
 
 // The drift check of the OpenAPI document (issue 18 §2): every JSON answer the test HTTP helper receives is
@@ -10,7 +10,7 @@ import { routeTables } from '../../src/routes.js'
 // made the call. The document is the one the service serves (same route tables); validators are compiled on
 // first use and kept on globalThis, so a worker compiles each one once for all its test files.
 
-interface Operation { method: string; pattern: RegExp; path: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
+interface Operation { method: string; pattern: RegExp; path: string; responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }> }
 interface Checker { operations: Operation[]; ajv: Ajv2020; validators: Map<string, ValidateFunction | null> }
 
 const COMPONENTS = 'https://openapi.invalid/components' // an absolute id of no one's, for ajv's resolver
@@ -45,12 +45,16 @@ const checker = () => (store.__openApiChecker ??= createChecker())
 
 /** Throws when a JSON answer does not match its operation's declared schema for that status. */
 export async function checkAnswer(method: string, url: string, res: Response): Promise<void> {
-  if (!(res.headers.get('content-type') ?? '').includes('application/json')) return
   const { operations, ajv, validators } = checker()
   const pathname = new URL(url).pathname
   const op = operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(pathname))
   if (!op) return // not a route-table operation (GraphQL, health, the document itself)
   const declared = op.responses[String(res.status)]
+  // an answer documented without a body (Content-Length 0) has none
+  if (declared?.headers?.[EMPTY_HEADER] && (await res.clone().text()) !== '') {
+    throw new Error(`OpenAPI drift: ${method.toUpperCase()} ${pathname} answered ${res.status} with a body; the document says it has none`)
+  }
+  if (!(res.headers.get('content-type') ?? '').includes('application/json')) return
   const schema = declared?.content?.['application/json']?.schema
   if (!schema) return // undocumented answer shape: a known gap (test/openapi/known-gaps.json)
   const key = `${op.method} ${op.path} ${res.status}`

@@ -1,9 +1,11 @@
 import { legacyDeploymentResult, legacyList } from '../../platform/envelopes/legacy.js'
+import { deploymentResult, legacyListBody } from '../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor } from '../../platform/http/routes.js'
 import { budgetHierarchy, budgetScopeRules } from './hierarchy.js'
 import { withProblemBody } from './problem.js'
 import { budgetEffectiveLimit, budgetUpdate, updateBudget } from './service.js'
 import { aiSettingsUpdate, getAiSettings, updateAiSettings } from './settings.js'
+import { aiSettingsSchema, budgetViewSchema, effectiveLimitSchema, hierarchyNodeSchema } from './view-schemas.js'
 
 // Legacy-envelope routes of spec §4.5 (AI budgets) and §4.6 (AI gateway settings).
 
@@ -22,6 +24,7 @@ export const budgetRoutes = defineRoutes([
     auth: 'token',
     tag: 'settings',
     summary: 'Read the AI gateway settings singleton (system administrator): the full effective document, defaults included',
+    response: legacyListBody(aiSettingsSchema),
     responses: { 200: 'status SUCCESS, resultList [settings document], resultCount 1', 400: 'caller not a system administrator', ...AUTH_FAILURE },
     async handle(ctx) {
       return { body: legacyList([await getAiSettings(ctx.deps.prisma, requireActor(ctx))]) }
@@ -35,6 +38,7 @@ export const budgetRoutes = defineRoutes([
     tag: 'settings',
     summary: 'Partially update the AI gateway settings (omitted or null fields keep their value) and push them to every environment',
     body: { kind: 'json', required: true, schema: aiSettingsUpdate },
+    response: legacyListBody(aiSettingsSchema, { deploymentResult }),
     responses: {
       200: 'status SUCCESS, resultList [full effective settings document], resultCount 1, deploymentResult',
       400: `empty body, a bound violated (message names the field and bounds), maxToolTurns above 100, caller not a system administrator; or ${USD_PROBLEM}`,
@@ -55,6 +59,7 @@ export const budgetRoutes = defineRoutes([
     tag: 'ai-budgets',
     summary: 'Set the AI budget of a target (entity id); override lists absent or null keep the stored ones, [] wipes them. A PROJECT target redeploys the project',
     body: { kind: 'json', required: true, schema: budgetUpdate },
+    response: legacyListBody(budgetViewSchema, { deploymentResult: deploymentResult.optional().describe('for a PROJECT target') }),
     responses: {
       200: 'status SUCCESS, resultList [resulting budget], resultCount 1; deploymentResult for a PROJECT target',
       400: `empty body, blank targetType or targetId, unknown target, a bound violated, budgetSource on another target type, unknown project or missing AI_BUDGETS MANAGE; or ${USD_PROBLEM}`,
@@ -76,6 +81,7 @@ export const budgetRoutes = defineRoutes([
     auth: 'token',
     tag: 'ai-budgets',
     summary: 'Preview the effective limit of a node along its budget chain (nodeType CREDENTIAL, CREDENTIAL_ORGANIZATION, API_PROXY or PROJECT; nodeId an entity id)',
+    response: legacyListBody(effectiveLimitSchema),
     responses: { 200: 'status SUCCESS, resultList [effective limit], resultCount 1', 400: 'node cannot be resolved, unknown nodeType, unknown project or missing AI_BUDGETS VIEW', ...AUTH_FAILURE },
     async handle(ctx, input) {
       const { projectName, nodeType, nodeId } = input.params
@@ -89,6 +95,7 @@ export const budgetRoutes = defineRoutes([
     auth: 'token',
     tag: 'ai-budgets',
     summary: 'Every budget saved in the project as a flat list of scope rules (PROJECT, API_PROXY, CREDENTIAL_ORGANIZATION, CREDENTIAL_ALLOWED_API_PROXY)',
+    response: legacyListBody(budgetViewSchema),
     responses: { 200: 'status SUCCESS, resultList [budget rows], resultCount', 400: 'unknown project or missing AI_BUDGETS VIEW', ...AUTH_FAILURE },
     async handle(ctx, input) {
       return { body: legacyList(await budgetScopeRules(ctx.deps.prisma, requireActor(ctx), input.params.projectName)) }
@@ -101,6 +108,7 @@ export const budgetRoutes = defineRoutes([
     auth: 'token',
     tag: 'ai-budgets',
     summary: 'The budget tree rooted at the project: API proxies, organizations, credentials and their API proxy bindings, each with its budget',
+    response: legacyListBody(hierarchyNodeSchema),
     responses: { 200: 'status SUCCESS, resultList [project node with nested children], resultCount 1', 400: 'unknown project or missing AI_BUDGETS VIEW', ...AUTH_FAILURE },
     async handle(ctx, input) {
       return { body: legacyList([await budgetHierarchy(ctx.deps.prisma, requireActor(ctx), input.params.projectName)]) }

@@ -1,8 +1,17 @@
 import { z } from 'zod'
 import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteContext } from '../../platform/http/routes.js'
-import { deployedBody } from '../../platform/http/response-schemas.js'
-import { setGeolocationEnabled, uploadGeolocationDatabase } from './service.js'
+import { deployedBody, describes, legacyBody } from '../../platform/http/response-schemas.js'
+import { setGeolocationEnabled, uploadGeolocationDatabase, type GeolocationDeploymentResult } from './service.js'
+
+/** The upload's deploymentResult, in the geolocation page's own form (responseTime, detailList). */
+const geolocationDeploymentResult = describes<GeolocationDeploymentResult>()(
+  z.object({
+    success: z.boolean(),
+    responseTime: z.number().describe('milliseconds'),
+    detailList: z.array(z.object({ envName: z.string(), success: z.boolean(), detail: z.string(), responseTime: z.number() })),
+  }).meta({ id: 'GeolocationDeploymentResult' }),
+)
 
 /** Largest accepted MMDB: commercial city databases are well below this. */
 export const MAX_MMDB_BYTES = 256 * 1024 * 1024
@@ -21,6 +30,7 @@ export const geolocationRoutes = defineRoutes([
     tag: 'settings',
     summary: 'Upload the installation\'s geolocation IP database (MMDB), replacing the stored one, and deploy it to every environment',
     body: { kind: 'multipart', schema: uploadForm, required: true, files: ['file'], maxFileBytes: MAX_MMDB_BYTES },
+    response: legacyBody({ deploymentResult: geolocationDeploymentResult }),
     responses: {
       200: 'status SUCCESS and deploymentResult (success, responseTime, detailList[] of envName, success, detail, responseTime)',
       400: 'no file part, empty file, not a MaxMind DB, or caller not a system administrator',

@@ -9,7 +9,7 @@ import { parseKeyPair, parsePublicKey, pkcs8Pem, publicKeyFingerprint, spkiDer, 
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   createObject, contentOf, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
-  bodyIssue, requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
+  checkBody, requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keyNotFound } from './materials.js'
 
@@ -50,8 +50,7 @@ export const keyBodySchema = z.looseObject({
 
 /** Reads and checks the body; `current` gives the stored private keys an update without one keeps. */
 function parseKeyBody(deps: Deps, body: Record<string, unknown>, envs: ProjectEnvironment[], current: StoredObject | null) {
-  const checked = keyBodySchema.safeParse(body)
-  if (!checked.success) throw bodyIssue(checked.error)
+  checkBody(keyBodySchema, body)
   const description = optionalText(body.description, 'description')
   const keyTypeGiven = typeof body.keyType === 'string' && body.keyType.trim() ? body.keyType.trim().toUpperCase() : null
   if (keyTypeGiven && !(KEY_TYPES as readonly string[]).includes(keyTypeGiven)) throw malformed(`keyType '${String(body.keyType)}' is not supported: one of ${KEY_TYPES.join(', ')}`, { field: 'keyType' })

@@ -9,9 +9,10 @@ import {
   algorithmFor, EC_CURVES, generateJwk, JWK_TYPES, jwkTypeOf, KEY_ID_TYPES, keyIdFor, OKP_CURVES, splitJwk, USE_TYPES,
   type Jwk, type JwkType, type KeyIdType, type UseType,
 } from './crypto/jwk-material.js'
+import { jwkGenerateBodySchema, jwkSourceBodyOf } from './jwk-bodies.js'
 import { fromCertificateRow, fromKeyRow, fromKeystoreRow, fromUrl, selectJwk, sourceRow, type DerivedJwk, type SourceType, SOURCE_TYPES } from './jwk-sources.js'
 import {
-  bodyIssue, contentOf, createObject, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pushPerEnvironment, requireBody,
+  checkBody, contentOf, createObject, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pushPerEnvironment, requireBody,
   seal, trustAccess, unseal, updateObject, type ProjectEnvironment,
 } from './store.js'
 
@@ -93,8 +94,10 @@ async function pushJwk(deps: Deps, access: ProjectAccess, row: StoredObject, act
   return pushPerEnvironment(deps, access, 'JWK', row.name, row.revision, environments.map((env) => ({ env, action, config })))
 }
 
-async function openCreate(deps: Deps, actor: Actor, projectName: string, body: Record<string, unknown>) {
+/** The caller's access, then the body's field types (`schema`, jwk-bodies.ts), then the name and description. */
+async function openCreate(deps: Deps, actor: Actor, projectName: string, body: Record<string, unknown>, schema: z.ZodType) {
   const access = await trustAccess(deps, actor, projectName, 'MANAGE')
+  checkBody(schema, body)
   const name = jwkName(body.name)
   const description = optionalText(body.description, 'description')
   return { access, name, description }
@@ -112,7 +115,7 @@ const requiredField = (body: Record<string, unknown>, field: string, sourceType:
  */
 export async function createJwk(deps: Deps, actor: Actor, projectName: string, raw: unknown, fixedSource?: SourceType | 'KEY') {
   const body = requireBody(raw)
-  const { access, name, description } = await openCreate(deps, actor, projectName, body)
+  const { access, name, description } = await openCreate(deps, actor, projectName, body, jwkSourceBodyOf(fixedSource))
   const given = fixedSource ?? oneOf(body.sourceType, SOURCE_TYPES, 'sourceType')
   if (!given) throw malformed('Source type is required!', { field: 'sourceType' })
   if (given === 'GENERATE') throw malformed('sourceType GENERATE is not created here: use POST /jwks/generate', { field: 'sourceType' })
@@ -159,7 +162,7 @@ const GENERATE_PARAMS: Record<JwkType, 'rsa' | 'ec' | 'oct' | 'okp'> = { RSA: 'r
 /** POST /jwks/generate: a new key of `type` with the parameters of its object (rsa, ec, oct or okp). */
 export async function generateJwkObject(deps: Deps, actor: Actor, projectName: string, raw: unknown) {
   const body = requireBody(raw)
-  const { access, name, description } = await openCreate(deps, actor, projectName, body)
+  const { access, name, description } = await openCreate(deps, actor, projectName, body, jwkGenerateBodySchema)
   if (!str(body.type)) throw malformed('JWK type can not be empty!', { field: 'type' })
   const type = oneOf(body.type, JWK_TYPES, 'type')!
   const key = GENERATE_PARAMS[type]
@@ -201,8 +204,7 @@ export async function updateJwk(deps: Deps, actor: Actor, projectName: string, r
   const access = await trustAccess(deps, actor, projectName, 'MANAGE')
   const name = jwkName(rawName)
   const body = requireBody(raw)
-  const checked = jwkUpdateBodySchema.safeParse(body)
-  if (!checked.success) throw bodyIssue(checked.error)
+  checkBody(jwkUpdateBodySchema, body)
   const current = await findObject(deps.prisma, access.project.id, 'JWK', name)
   if (!current) throw jwkNotFound(name, ' Try create operation.')
   const newName = body.name === undefined || body.name === null || body.name === '' ? name : jwkName(body.name)

@@ -7,7 +7,7 @@ import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { openKeystore, type KeystoreEntryView } from './crypto/keystore-files.js'
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
-  bodyIssue, contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
+  checkBody, contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keystoreNotFound } from './materials.js'
@@ -45,8 +45,7 @@ export const keystoreBodySchema = z.looseObject({
 }).meta({ id: 'KeystoreWriteBody' })
 
 function parseKeystoreBody(deps: Deps, body: Record<string, unknown>, envs: ProjectEnvironment[], current: StoredObject | null) {
-  const checked = keystoreBodySchema.safeParse(body)
-  if (!checked.success) throw bodyIssue(checked.error)
+  checkBody(keystoreBodySchema, body)
   const description = optionalText(body.description, 'description')
   const list = body[LIST]
   if (!Array.isArray(list) || !list.length) throw malformed(`${LIST} value can not be empty!`, { field: LIST })

@@ -6,10 +6,11 @@ import {
   createCertificate, deleteCertificate, exportCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate, type CertificateInput,
 } from './certificates.js'
 import { createKey, deleteKey, keyBodySchema, getKey, listKeys, updateKey } from './crypto-keys.js'
+import { jwkCreateBodySchema, jwkGenerateBodySchema, jwkSourceBodyOf } from './jwk-bodies.js'
 import { refreshOptions } from './jwk-refresh.js'
 import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
 import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
-import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { deploymentResult, fileBody, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
 
 /** The write answers: success and deploymentResult, the saved object in resultList (none on delete). */
@@ -83,6 +84,8 @@ const certificateRoutes: RouteDef[] = [
     method: 'get', path: `${BASE}/certificates/:certificateName/export/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: `Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate ${VIEW}`,
     query: z.object({ format: z.enum(['ZIP', 'PEM', 'DER']).optional(), environmentName: z.string().optional() }),
+    // the content type the export chose (certificates.ts exportCertificate): ZIP, PEM text, DER
+    response: fileBody('application/octet-stream', 'application/x-pem-file', 'application/pkix-cert'),
     responses: { 200: 'the file (application/octet-stream ZIP, application/x-pem-file or application/pkix-cert)', 400: `${DENIED}; certificate or environment not found; unknown format`, 401: AUTH_401 },
     async handle(ctx, input) {
       const q = input.query
@@ -225,7 +228,7 @@ const keystoreRoutes = crudRoutes({
 })
 
 const jwkCrud = crudRoutes({
-  item: jwkSchema, putBodySchema: jwkUpdateBodySchema,
+  item: jwkSchema, bodySchema: jwkCreateBodySchema, putBodySchema: jwkUpdateBodySchema,
   segment: 'jwks', param: 'jwkName', what: 'JWK', objectType: 'JWK', refresh: false,
   listNote: 'public members only; private members are write-only',
   list: (ctx, input) => listJwks(ctx.deps, requireActor(ctx), project(input)),
@@ -251,7 +254,8 @@ const PARSE_DOORS = [
 ]
 
 const jwkDoors: RouteDef[] = PARSE_DOORS.map((d) => ({
-  method: 'post', path: `${BASE}/jwks/${d.segment}`, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true },
+  method: 'post', path: `${BASE}/jwks/${d.segment}`, style: 'legacy', auth: 'token', tag: TAG,
+  body: { kind: 'json', required: true, schema: d.source === undefined ? jwkGenerateBodySchema : jwkSourceBodyOf(d.source) },
   audit: { objectType: 'JWK', objectName: bodyName },
   summary: `${d.summary}, then deploy it ${MANAGE}`,
   response: writtenBody(jwkSchema),

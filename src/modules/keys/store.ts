@@ -133,12 +133,26 @@ export const seal = (deps: Deps, value: string) => deps.keyring.encrypt(value)
 export const unseal = (deps: Deps, value: unknown): string | null =>
   typeof value !== 'string' || !value ? null : deps.keyring.knows(value) ? deps.keyring.decrypt(value) : value
 
+/** Checks a body against its documented schema (its OpenAPI request body) first: the first fault, named, is a 400. */
+export function checkBody(schema: z.ZodType, body: unknown): void {
+  // reportInput: without it zod leaves `input` out of every issue, and bodyIssue would read a wrong type as missing
+  const checked = schema.safeParse(body, { reportInput: true })
+  if (!checked.success) throw bodyIssue(checked.error)
+}
+
+const article = (type: string) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`
+
 /** The first issue of a failed body check, in the words of the hand-written checks. */
-export function bodyIssue(error: z.ZodError) {
+function bodyIssue(error: z.ZodError) {
   const issue = error.issues[0]!
   const field = issue.path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '')
   if (issue.code === 'too_small' && issue.origin === 'array' || issue.code === 'invalid_type' && issue.input === undefined) return malformed(`${field} value can not be empty!`, { field })
-  if (issue.code === 'invalid_type') return malformed(`${field} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}`, { field })
+  if (issue.code === 'invalid_type') return malformed(`${field} must be ${article(issue.expected)}`, { field })
   if (issue.code === 'too_big') return malformed(`${field} must be at most ${String(issue.maximum)} characters`, { field })
+  if (issue.code === 'invalid_union') {
+    // a value of none of the accepted types: name them ("a string or a number")
+    const expected = issue.errors.map((branch) => branch.find((i) => i.code === 'invalid_type' && i.path.length === 0)).filter((i) => i?.code === 'invalid_type').map((i) => i.expected)
+    if (expected.length === issue.errors.length) return malformed(`${field} must be ${expected.map(article).join(' or ')}`, { field })
+  }
   return malformed(`${field}: ${issue.message}`, { field })
 }

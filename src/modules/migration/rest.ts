@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineRoutes, requireActor } from '../../platform/http/routes.js'
 import { plainBody } from '../../platform/http/response-schemas.js'
-import { migrationBackfillSchema, migrationInventorySchema } from './view-schemas.js'
+import { migrationBackfillSchema, migrationCarryOverSchema, migrationInventorySchema } from './view-schemas.js'
 import { backfillApiClients } from './backfill.js'
 import { carryOverSecrets } from './carry-over.js'
 import { migrationInventory } from './inventory.js'
@@ -27,6 +27,7 @@ export const migrationRoutes = defineRoutes([
     tag: 'api-clients',
     summary: 'Carry credentials\' passwords over to the API clients migrated from them (dry run unless apply=true)',
     query: query.extend({ activate: z.enum(['true', 'false']).optional().describe('with apply: move DRAFT clients that received material to ACTIVE') }),
+    response: plainBody(migrationCarryOverSchema),
     responses: { 200: 'apply, activate, recoverySupported, scanned, counts, activatedCount, rows', ...refusals },
     async handle(ctx, input) {
       const body = await carryOverSecrets(ctx.deps, requireActor(ctx), input.query)

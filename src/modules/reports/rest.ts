@@ -1,10 +1,12 @@
 import { z } from 'zod'
+import { legacyBody, legacyListBody, negotiatedBody } from '../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteResult } from '../../platform/http/routes.js'
 import { csvLine, wantsCsv } from './csv.js'
 import {
   accessReportBatches, accessReportPage, apiReportBatches, apiReportPage, checkReportProject, parseReportQuery, requireReportReader,
   type AccessReportEntry, type ApiReportEntry,
 } from './service.js'
+import { accessReportResultSchema, apiReportEntrySchema, reportPageFields } from './view-schemas.js'
 
 // Vendor pages 02-api-reference/14-reports, legacy envelope (spec §7.1). System administrators and analyzers only.
 // Without page/size the whole report is streamed batch by batch (JSON, or CSV with `Accept: text/csv`); with them
@@ -63,6 +65,7 @@ export const reportRoutes = defineRoutes([
     summary: 'Every API proxy and API proxy group of the installation with groups/members, endpoint and policy counts, environments and deployment state (system administrator or analyzer); streamed, or one page; CSV with Accept: text/csv',
     query: z.object({ includeEndpoints: z.string().optional().describe('true adds each proxy\'s endpoints'), ...paging }),
     headers: ACCEPT_HEADER,
+    response: negotiatedBody(legacyListBody(apiReportEntrySchema, reportPageFields), 'text/csv'),
     responses: { 200: 'status SUCCESS, success true, resultList, resultCount (with page/size also page, size, totalCount); or CSV', 400: DENIED, ...COMMON },
     async handle(ctx, input) {
       requireReportReader(requireActor(ctx))
@@ -88,6 +91,7 @@ export const reportRoutes = defineRoutes([
     summary: 'Which organization, application and credential can reach which API proxy, from entitlements (proxy, proxy per environment, group) and RLCLs (system administrator or analyzer); streamed, or one page; CSV with Accept: text/csv',
     query: z.object(paging),
     headers: ACCEPT_HEADER,
+    response: negotiatedBody(legacyBody({ result: accessReportResultSchema, ...reportPageFields }), 'text/csv'),
     responses: { 200: 'status SUCCESS, success true, result { apiProxyList [apiProxyName, projectName, sharingType, accessList], dataModelList [] } (with page/size also page, size, totalCount); or CSV', 400: DENIED, ...COMMON },
     async handle(ctx, input) {
       requireReportReader(requireActor(ctx))

@@ -1,6 +1,6 @@
 import { dump } from 'js-yaml'
 import { z } from 'zod'
-import { envelopeComponents, type ResponseBody } from './response-schemas.js'
+import { envelopeComponents, type JsonResponseBody, type ResponseBody } from './response-schemas.js'
 import { bodyRequired, type RouteDef } from './routes.js'
 
 const errorRefs = {
@@ -16,6 +16,8 @@ const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map
 
 type Json = Record<string, unknown>
 const REF = '#/components/schemas/'
+/** The response header that documents a 2xx answer without a body (see successAnswer). */
+export const EMPTY_HEADER = 'Content-Length'
 
 /**
  * A zod schema as OpenAPI 3.1 JSON Schema. Sub-schemas with an id (`.meta({ id })`) come back as `$defs` from zod;
@@ -34,7 +36,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', defs: Json, prefi
 }
 
 /** The 2xx body schema of a route: its envelope by $ref, with its own fields beside it. */
-function responseSchema(body: Exclude<ResponseBody, { kind: 'file' }>, defs: Json, prefix: string): Json {
+function responseSchema(body: JsonResponseBody, defs: Json, prefix: string): Json {
   const out = (s: z.ZodType) => jsonSchema(s, 'output', defs, prefix)
   // unevaluatedProperties closes the combination: a field neither the envelope nor the route names is drift
   const envelope = (ref: string, own: Json) => ({ allOf: [{ $ref: REF + ref }, own], unevaluatedProperties: false })
@@ -56,6 +58,24 @@ function responseSchema(body: Exclude<ResponseBody, { kind: 'file' }>, defs: Jso
   }
 }
 
+// bytes of another media type: a string of that media type (OpenAPI 3.1 contentMediaType)
+const bytesOf = (mediaTypes: string[]) => Object.fromEntries(mediaTypes.map((m) => [m, { schema: { type: 'string', contentMediaType: m } }]))
+
+/** The documented 2xx answer of a route's ResponseBody. */
+function successAnswer(description: string, body: ResponseBody, defs: Json, prefix: string) {
+  switch (body.kind) {
+    case 'file':
+      return { description, content: bytesOf(body.mediaTypes) }
+    case 'negotiated':
+      return { description, content: { 'application/json': { schema: responseSchema(body.json, defs, prefix) }, ...bytesOf(body.mediaTypes) } }
+    case 'empty':
+      // no content: the body is empty, said by the header a client can rely on
+      return { description, headers: { [EMPTY_HEADER]: { description: 'always 0: this answer has no body', schema: { type: 'integer', const: 0 } } } }
+    default:
+      return { description, content: { 'application/json': { schema: responseSchema(body, defs, prefix) } } }
+  }
+}
+
 export const operationIdOf = (route: Pick<RouteDef, 'method' | 'path'>) =>
   `${route.method}${toOpenApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`
 
@@ -74,8 +94,7 @@ function operation(route: RouteDef, defs: Json) {
     // 204 No Content carries no body, whatever the route's 2xx body is
     const body = Number(status) < 300 && Number(status) !== 204 ? route.response : undefined
     if (failure) responses[status] = { description, content: { 'application/json': { schema: errorRefs[route.style] } } }
-    else if (body?.kind === 'file') responses[status] = { description, content: { [body.mediaType]: { schema: { type: 'string', contentMediaType: body.mediaType } } } }
-    else if (body) responses[status] = { description, content: { 'application/json': { schema: responseSchema(body, defs, id) } } }
+    else if (body) responses[status] = successAnswer(description, body, defs, id)
     else responses[status] = { description }
   }
   return {
@@ -143,11 +162,11 @@ export function openApiGaps(document: ReturnType<typeof buildOpenApi>) {
   let typedResponses = 0
   let typedBodies = 0
   for (const [path, methods] of Object.entries(document.paths)) {
-    for (const [method, op] of Object.entries(methods) as [string, { responses: Record<string, { content?: unknown }>; requestBody?: { content: Record<string, { schema: Json }> } }][]) {
+    for (const [method, op] of Object.entries(methods) as [string, { responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }>; requestBody?: { content: Record<string, { schema: Json }> } }][]) {
       for (const [status, answer] of Object.entries(op.responses)) {
         // a 204 has no body to describe
         if (Number(status) >= 300 || status === '204') continue
-        if (answer.content) typedResponses++
+        if (answer.content || answer.headers?.[EMPTY_HEADER]) typedResponses++
         else untypedResponses.push(`${method.toUpperCase()} ${path} ${status}`)
       }
       if (!op.requestBody) continue

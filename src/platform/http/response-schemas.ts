@@ -82,20 +82,33 @@ export const envelopeComponents = {
 /**
  * The JSON body of a route's 2xx answers. `legacy`: status SUCCESS beside `fields`; `legacyList`: the legacy list
  * envelope of `item` (plus `fields`, e.g. success); `page`: the paged envelope of `item`; `plain`: exactly `schema`;
- * `file`: bytes of another media type (a ZIP, plain text), not JSON.
+ * `file`: bytes of one of `mediaTypes` (a ZIP, a PEM, plain text), not JSON; `negotiated`: the `json` body, or by
+ * Accept the text of one of `mediaTypes` (CSV); `empty`: no body at all (a validation's 200).
  */
 export type ResponseBody =
   | { kind: 'legacy'; fields: z.ZodObject }
   | { kind: 'legacyList'; item: z.ZodType; fields?: z.ZodObject }
   | { kind: 'page'; item: z.ZodType }
   | { kind: 'plain'; schema: z.ZodType }
-  | { kind: 'file'; mediaType: string }
+  | { kind: 'file'; mediaTypes: string[] }
+  | { kind: 'negotiated'; json: JsonResponseBody; mediaTypes: string[] }
+  | { kind: 'empty' }
+
+/** The JSON bodies of ResponseBody (those the drift check validates). */
+export type JsonResponseBody = Extract<ResponseBody, { kind: 'legacy' | 'legacyList' | 'page' | 'plain' }>
 
 export const legacyBody = (fields: z.ZodRawShape = {}): ResponseBody => ({ kind: 'legacy', fields: z.object(fields) })
 export const legacyListBody = (item: z.ZodType, fields?: z.ZodRawShape): ResponseBody => ({ kind: 'legacyList', item, ...(fields ? { fields: z.object(fields) } : {}) })
 export const pageBody = (item: z.ZodType): ResponseBody => ({ kind: 'page', item })
 export const plainBody = (schema: z.ZodType): ResponseBody => ({ kind: 'plain', schema })
-export const fileBody = (mediaType: string): ResponseBody => ({ kind: 'file', mediaType })
+export const fileBody = (...mediaTypes: [string, ...string[]]): ResponseBody => ({ kind: 'file', mediaTypes })
+/** The JSON `json`, or by Accept the text of another media type (a report as CSV). */
+export const negotiatedBody = (json: ResponseBody, ...mediaTypes: [string, ...string[]]): ResponseBody => {
+  if (json.kind === 'file' || json.kind === 'negotiated' || json.kind === 'empty') throw new Error('negotiatedBody: the first body must be JSON')
+  return { kind: 'negotiated', json, mediaTypes }
+}
+/** A 2xx answer without a body (Content-Length 0): documented as such, and the drift check holds it to it. */
+export const emptyBody: ResponseBody = { kind: 'empty' }
 
 /** `success: true` and the deploymentResult, the answer of most legacy deploying writes. */
 export const deployedBody = legacyBody({ success: z.literal(true), deploymentResult })

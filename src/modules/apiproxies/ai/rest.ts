@@ -2,11 +2,11 @@ import type { ApiProxy } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
 import { legacyDeploymentResult, legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
 import { deploymentResult, legacyListBody } from '../../../platform/http/response-schemas.js'
-import { routedProxySchema } from './view-schemas.js'
+import { parsedSkillSchema, parsedToolSchema, routedProxySchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { createRoutedProxy, getRoutedProxy, replaceRouting, type RoutedProxyWrite } from './ai-proxies.js'
 import { createInputOf, routingSchemaOf, type RoutedKind } from './ai-routing.js'
-import { parseSkills, parseTools } from '../spec/discovery.js'
+import { parseSkills, parseTools, skillDocumentBody, toolDocumentBody } from '../spec/discovery.js'
 import { routingViewOf } from './routing-store.js'
 
 // The AI gateway's proxy routes (spec §4.5), legacy envelope (§7.1): every client mistake is a 400 with resultMessage.
@@ -99,8 +99,9 @@ const discovery = (segment: 'parse-tools' | 'parse-skills'): RouteDef => ({
     segment === 'parse-tools'
       ? 'Preview: parse an MCP tools list or an OpenAPI document from the body into tools (MCP and AI proxies); nothing is saved'
       : 'Preview: parse an A2A agent card, a skill list or a SKILL.md file from the body into skills (A2A and AI proxies); nothing is saved',
-  body: { kind: 'json', required: true },
+  body: { kind: 'json', required: true, schema: segment === 'parse-tools' ? toolDocumentBody : skillDocumentBody },
   audit: false,
+  response: legacyListBody(segment === 'parse-tools' ? parsedToolSchema : parsedSkillSchema),
   responses: {
     200: `status SUCCESS, resultList (the parsed ${segment === 'parse-tools' ? 'tools' : 'skills'}), resultCount`,
     400: 'unknown project, missing API_MANAGEMENT MANAGE, proxy not found or of another kind, document missing, unreadable or invalid (named)',

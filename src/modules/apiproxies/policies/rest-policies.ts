@@ -1,9 +1,11 @@
 import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { legacyBody, legacyListBody } from '../../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { policyDeploymentResult } from '../shared/deployment-shapes.js'
 import { addPolicy, deletePolicy, listPolicies, updatePolicy, type PolicyWrite } from './policies.js'
 import { policyTypeRoutes } from './rest-policy-types.js'
 import { policyDeleteInput, policyWriteInput } from './policy-inputs.js'
+import { policyDeploymentResultSchema, proxyPoliciesSchema } from './view-schemas.js'
 
 // Vendor pages 05-policies/crud, legacy envelope (spec §7.1).
 
@@ -32,6 +34,7 @@ const write = (method: 'post' | 'put' | 'delete'): RouteDef => ({
   }[method],
   body: { kind: 'json', required: true, schema: method === 'delete' ? policyDeleteInput : policyWriteInput },
   audit: { objectType: 'API_PROXY_POLICY' },
+  response: legacyBody({ deploymentResult: policyDeploymentResultSchema.optional().describe('with operationMetadata.deploy (default true)') }),
   responses: {
     200: 'status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime])',
     400: {
@@ -56,6 +59,7 @@ export const policyRoutes = defineRoutes([
     auth: 'token',
     tag: 'policies',
     summary: 'List the policies of an API proxy by pipeline (request, response, error), and those of each endpoint (API_MANAGEMENT VIEW)',
+    response: legacyListBody(proxyPoliciesSchema),
     responses: { 200: 'status SUCCESS, resultList [the proxy with requestPolicyList, responsePolicyList, errorPolicyList, endpointList], resultCount 1', 400: 'unknown project, missing API_MANAGEMENT VIEW, proxy not found', ...COMMON },
     async handle(ctx, input) {
       return { body: legacyList([await listPolicies(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)]) }

@@ -1,4 +1,5 @@
 import { load as loadYaml } from 'js-yaml'
+import { z } from 'zod'
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Tx } from '../../../platform/context.js'
 import { malformed, notFound } from '../../../platform/errors/domain-error.js'
@@ -75,6 +76,46 @@ function parseYamlText(text: string): unknown {
     throw bad(`does not parse as JSON or YAML: ${(err as Error).message.split('\n')[0]}`)
   }
 }
+
+// The request bodies as the OpenAPI document shows them: the shapes readDocument and the parsers below accept (they
+// check them, naming the field of the first fault; an object of another shape is refused as not a definition document).
+const documentText = z.strictObject({
+  document: z.string().max(MAX_DOCUMENT_TEXT).describe('the definition document as JSON or YAML text (or a SKILL.md file with YAML front matter)'),
+})
+const mcpTool = z.looseObject({
+  name: z.string().regex(TOOL_NAME).describe('1 to 128 letters, digits, _, - or .'),
+  description: z.string().optional(),
+  inputSchema: z.looseObject({ type: z.literal('object').optional() }).optional().describe('a JSON Schema of type object; an empty object schema when absent'),
+})
+const openApiDocument = (version: 'openapi' | 'swagger') =>
+  z.looseObject({ [version]: z.string(), paths: z.record(z.string(), z.unknown()) }).describe(`${version === 'openapi' ? 'An OpenAPI 3' : 'A Swagger 2'} document: one tool per operation`)
+
+/** POST …/parse-tools/: an MCP tools/list answer (bare, in a JSON-RPC result, or an array), an OpenAPI document, or its text. */
+export const toolDocumentBody = z.union([
+  documentText,
+  z.looseObject({ tools: z.array(mcpTool) }).describe('An MCP tools/list answer'),
+  z.looseObject({ result: z.looseObject({ tools: z.array(mcpTool) }) }).describe('A JSON-RPC answer of tools/list'),
+  z.array(mcpTool).max(MAX_DISCOVERED).describe('The tools alone'),
+  openApiDocument('openapi'),
+  openApiDocument('swagger'),
+]).meta({ id: 'ToolDefinitionDocument' })
+
+const a2aSkill = z.looseObject({
+  id: z.string().optional().describe('required unless name is given (then id is the name)'),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  examples: z.array(z.string()).optional(),
+  inputModes: z.array(z.string()).optional(),
+  outputModes: z.array(z.string()).optional(),
+})
+
+/** POST …/parse-skills/: an A2A agent card, a skill list, or the text of one of them or of a SKILL.md file. */
+export const skillDocumentBody = z.union([
+  documentText,
+  z.looseObject({ skills: z.array(a2aSkill) }).describe('An A2A agent card'),
+  z.array(a2aSkill).max(MAX_DISCOVERED).describe('The skills alone'),
+]).meta({ id: 'SkillDefinitionDocument' })
 
 // ---------------------------------------------------------------------------------------------------------------
 // Tools

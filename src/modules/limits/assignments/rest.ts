@@ -8,7 +8,7 @@ import {
   activateAssignment, createAssignment, endAssignment, getAssignment, listAssignments, updateAssignment, validateAssignment,
 } from './operations.js'
 import { assignmentView } from './views.js'
-import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { emptyBody, pageBody, plainBody } from '../../../platform/http/response-schemas.js'
 import { assignmentActionBody, assignmentBody, assignmentEndBody, limitAssignmentSchema } from './view-schemas.js'
 
 const assignmentAnswer = plainBody(limitAssignmentSchema)
@@ -78,6 +78,7 @@ function assignmentRoutes(s: {
       query: q,
       body: { kind: 'json', schema: assignmentBody },
       audit: false,
+      response: emptyBody,
       responses: { 200: 'empty body: acceptable', ...REFUSALS },
       async handle(ctx, input) {
         await validateAssignment(ctx.deps.prisma, actor(ctx), s.project(input), input.body)

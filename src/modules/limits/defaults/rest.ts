@@ -1,5 +1,5 @@
 import { defineRoutes, requireActor } from '../../../platform/http/routes.js'
-import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { emptyBody, pageBody, plainBody } from '../../../platform/http/response-schemas.js'
 import { limitDefaultSchema } from './view-schemas.js'
 import { createDefaultInput, listDefaultsQuery, updateDefaultInput, versionInput } from './inputs.js'
 import {
@@ -43,6 +43,7 @@ export const limitDefaultRoutes = defineRoutes([
     method: 'post', path: `${BASE}/actions/validate`, style: 'common', auth: 'token', tag: 'limit-defaults', audit: false,
     summary: 'Validate a create body: 200 with an empty body, or the 400/404/409 the create would give. Writes nothing',
     body: { kind: 'json', schema: createDefaultInput },
+    response: emptyBody,
     responses: { 200: 'empty body: acceptable', ...refusals },
     async handle(ctx, input) {
       await validateLimitDefault(ctx.deps.prisma, requireActor(ctx), input.body)
