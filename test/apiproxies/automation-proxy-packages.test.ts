@@ -89,7 +89,7 @@ describe('export (GET …/{apiProxyName}/export/)', () => {
 describe('import (POST …/import/, PUT …/{apiProxyName}/import/)', () => {
   it('imports into another project as it was exported', async () => {
     const res = await legacy(svc, 'POST', 'other/apiProxies/import/', gina, importForm(exported))
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'MyAPI' })
+    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'MyAPI', advisories: [] })
     const copy = await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI', project: { name: 'other' } }, include: { endpoints: true, policies: true } })
     expect(copy).toMatchObject({ kind: 'REST', description: 'Pets', relativePath: '/my-api', creationType: 'OPEN_API' })
     expect(copy.endpoints).toHaveLength(3)
@@ -100,7 +100,7 @@ describe('import (POST …/import/, PUT …/{apiProxyName}/import/)', () => {
   it('without override, a taken name and relative path get a suffix; the original stays', async () => {
     const before = await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI', project: { name: 'payments' } } })
     const res = await call('POST', 'import/', gina, importForm(exported, 'MY-EXPORT.ZIP'))
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'MyAPI-1' })
+    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'MyAPI-1', advisories: [] })
     expect(await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI-1' } })).toMatchObject({ relativePath: '/my-api-1' })
     expect(await svc.deps.prisma.apiProxy.findUniqueOrThrow({ where: { id: before.id } })).toMatchObject({ revision: before.revision, relativePath: '/my-api' })
     const list = (await call('GET', 'MyAPI-1/policies/', frank)).body.resultList[0]
@@ -114,6 +114,7 @@ describe('import (POST …/import/, PUT …/{apiProxyName}/import/)', () => {
     expect(res.body).toEqual({
       status: 'SUCCESS',
       deploymentResult: { success: true, message: expect.any(String), environmentResults: [{ environmentName: 'dev', success: true, message: 'Acknowledged' }] },
+      advisories: [],
     })
     expect(dev.received).toHaveLength(1)
     expect(prod.received).toHaveLength(0)

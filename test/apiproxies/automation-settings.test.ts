@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
+import { jsonOfFile, unzip } from '../support/zip-fixtures.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
 
 // The 17 settings pages of an API proxy (vendor 04-api-proxies/settings/*, issue 17 §2): each page's example is
@@ -269,14 +270,29 @@ describe('settings travel with the proxy', () => {
     expect(config.settings).toMatchObject({ cors: { name: 'CORS Settings' }, apiKeys: { secretKey: 'sk_9876543210fedcba' }, ntlm: { password: 'ntlm-pass-1' }, proxyServer: { proxyPassword: 'proxy-pass-1' }, mtls: { keyStoreName: 'client-keystore' } })
   })
 
-  it('export and import carry the settings', async () => {
+  it('export and import carry the settings; their secrets travel apart, per secretHandling (default re-sealed)', async () => {
     const exported = await svc.http('/apiops/projects/payments/apiProxies/MyAPI/export/', { headers: { authorization: `Bearer ${gina}` } })
     expect(exported.status).toBe(200)
+    const bytes = Buffer.from(await exported.arrayBuffer())
+    const object = jsonOfFile(unzip(bytes), 'MyAPI.json')
+    // one rule for every secret of the package (test/apiproxies/proxy-package-secrets.test.ts covers each mode)
+    expect(object.secrets).toMatchObject({
+      'settings/apiKeys.secretKey': { handling: 'CIPHERTEXT_VERBATIM' }, 'settings/ntlm.password': { handling: 'CIPHERTEXT_VERBATIM' }, 'settings/proxyServer.proxyPassword': { handling: 'CIPHERTEXT_VERBATIM' },
+    })
+    expect(object.data.settings.ntlm).not.toHaveProperty('password')
+    for (const clear of ['sk_9876543210fedcba', 'ntlm-pass-1', 'proxy-pass-1']) expect(bytes.toString('latin1')).not.toContain(clear)
     const form = new FormData()
-    form.append('apiProxyExportFile', new Blob([await exported.arrayBuffer()]), 'apiProxyExportFile.zip')
+    form.append('apiProxyExportFile', new Blob([new Uint8Array(bytes)]), 'apiProxyExportFile.zip')
     const imported = await call('POST', 'import/', gina, form)
     expect(imported.status).toBe(200)
+    expect(imported.body.advisories).toEqual([])
     const copy = await detail(imported.body.apiProxyName)
-    expect(copy).toMatchObject({ corsSettings: { name: 'CORS Settings' }, circuitBreakerSettings: { errorWindow: 120 }, apiKeys: { secretKeySet: true }, hideSpecFile: true })
+    expect(copy).toMatchObject({
+      corsSettings: { name: 'CORS Settings' }, circuitBreakerSettings: { errorWindow: 120 }, apiKeys: { secretKeySet: true }, hideSpecFile: true,
+      ntlmSettings: { passwordSet: true }, proxyServerSettings: { proxyPasswordSet: true },
+    })
+    const settings = (await stored(imported.body.apiProxyName)).settings as any
+    expect(svc.deps.keyring.decrypt(settings.ntlm.password)).toBe('ntlm-pass-1')
+    expect(svc.deps.keyring.decrypt(settings.proxyServer.proxyPassword)).toBe('proxy-pass-1')
   })
 })

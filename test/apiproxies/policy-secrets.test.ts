@@ -6,7 +6,8 @@ import { automationBootstrap, legacy } from './automation-proxy-support.js'
 
 // Policy secrets are write-only (issue 17 Rules; docs/policy-catalogue.md "Secrets"): sealed in the store, shown as
 // `<field>Set` by REST and GraphQL, pushed in clear to the workers, kept by an update that leaves them out, sealed on
-// the next write when stored in clear before, and never in an export package (neither clear nor ciphertext).
+// the next write when stored in clear before; in an export package they travel per secretHandling like the settings'
+// secrets (test/apiproxies/proxy-package-secrets.test.ts): here NONE, which leaves them out and names them.
 
 let svc: TestService
 let dev: FakeWorker
@@ -125,8 +126,8 @@ describe('policy secrets', () => {
 describe('policy secrets in export packages', () => {
   let exported: Buffer
 
-  it('an export carries neither the clear value nor the ciphertext; it names the secret (secretHandling NONE)', async () => {
-    const res = await svc.http('/apiops/projects/payments/apiProxies/SecretAPI/export/', { headers: { authorization: `Bearer ${gina}` } })
+  it('secretHandling NONE: the export carries neither the clear value nor the ciphertext; it names the secret', async () => {
+    const res = await svc.http('/apiops/projects/payments/apiProxies/SecretAPI/export/?secretHandling=NONE', { headers: { authorization: `Bearer ${gina}` } })
     expect(res.status).toBe(200)
     exported = Buffer.from(await res.arrayBuffer())
     const files = unzip(exported)
@@ -141,11 +142,15 @@ describe('policy secrets in export packages', () => {
     expect(object.data.policies.find((p: any) => p.name === 'api-auth').policy.apiAuthCondExpressionList[1].password).toBe('${BACKEND_PASSWORD}')
   })
 
-  it('an import into another project creates the policies without the secrets', async () => {
+  it('an import into another project creates the policies without the secrets, and says so', async () => {
     const form = new FormData()
     form.append('apiProxyExportFile', new Blob([new Uint8Array(exported)], { type: 'application/zip' }), 'apiProxyExportFile.zip')
     const res = await legacy(svc, 'POST', 'other/apiProxies/import/', gina, form)
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'SecretAPI' })
+    expect(res.body).toEqual({
+      status: 'SUCCESS',
+      apiProxyName: 'SecretAPI',
+      advisories: [{ level: 'WARNING', key: 'transfer.secretNotCarried', params: { object: 'API_PROXY/SecretAPI', fields: expect.arrayContaining(['policies/ws-user/password', 'policies/api-auth/apiAuthCondExpressionList[0].password']) } }],
+    })
     expect(((await row('ws-user', 'SecretAPI', 'other')).config as any)).not.toHaveProperty('password')
     const copy = await configOf('ws-user', 'SecretAPI', 'other')
     expect(copy).toMatchObject({ username: 'gql-user' })
@@ -160,6 +165,7 @@ describe('policy secrets in export packages', () => {
     form.append('apiProxyExportFile', new Blob([new Uint8Array(exported)], { type: 'application/zip' }), 'apiProxyExportFile.zip')
     const res = await call('PUT', 'SecretAPI/import/', gina, form)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.advisories).toEqual([expect.objectContaining({ key: 'transfer.secretNotCarried' })])
     expect(((await row('ws-user')).config as any).password).toBe(before)
     expect(pushedPolicy('ws-user').password).toBe('new-pass-9')
     expect(pushedPolicy('api-auth').apiAuthCondExpressionList[0].password).toBe(NESTED)

@@ -6,7 +6,7 @@ import { importPackage, jsonOfFile, transferExport, unzip } from '../support/zip
 import { createPetstore, rlclBootstrap } from './support.js'
 
 // RLCLs travel in transfer packages as RLCL objects: fields, condition, credentials by username and endpoint
-// entries by proxy + endpoint, the credentials as dependencies. Credential usernames are unique across an
+// entries by proxy + endpoint, the credentials and API proxies as dependencies. Credential usernames are unique across an
 // installation, so an RLCL bound to credentials can only land where those usernames exist: the target is the
 // `payments` project of a second installation (its own database and workers) holding the same credentials
 // and proxy. An import writes through the RLCL service's rules and pushes as RLCL writes do.
@@ -78,7 +78,7 @@ afterAll(async () => {
 })
 
 describe('an RLCL through export and import', () => {
-  it('is packaged with its condition, credentials and endpoint entries, the credentials as dependencies', async () => {
+  it('is packaged with its condition, credentials and endpoint entries, the credentials and API proxies as dependencies', async () => {
     const { bytes } = await transferExport(source.svc, source.gina, 'payments', { formatVersion: 1, type: 'RLCL', names: ['PremiumUserRLCL'] })
     const files = unzip(bytes)
     const object = jsonOfFile(files, 'PremiumUserRLCL.json')
@@ -88,7 +88,7 @@ describe('an RLCL through export and import', () => {
     expect(object.data.credentialNameList).toEqual(['api-user-1', 'api-user-2'])
     expect(object.data.endpointRateLimitList.map((e: any) => [e.apiProxyName, e.endpointName, e.endpointHTTPMethod, e.permittedMessageCount])).toEqual([['MyAPI', '/pets', 'GET', 100], ['MyAPI', 'ALL', 'ALL', 1000]])
     expect(object.data.condition).toEqual(CONDITION)
-    expect(object.dependencies).toEqual([{ type: 'CREDENTIAL', kind: null, name: 'api-user-1' }, { type: 'CREDENTIAL', kind: null, name: 'api-user-2' }])
+    expect(object.dependencies).toEqual([{ type: 'CREDENTIAL', kind: null, name: 'api-user-1' }, { type: 'CREDENTIAL', kind: null, name: 'api-user-2' }, { type: 'API_PROXY', kind: null, name: 'MyAPI' }])
   })
 
   it('NEW: arrives as it left, is resolved against the target credentials, proxy and endpoints, and is pushed', async () => {
@@ -97,7 +97,8 @@ describe('an RLCL through export and import', () => {
     expect(imported.status, JSON.stringify(imported.body)).toBe(200)
     expect(imported.body.imported).toEqual([{ type: 'RLCL', kind: null, name: 'PremiumUserRLCL' }])
     expect(imported.body.advisories).toEqual([])
-    expect(imported.preflight.dependencies.map((d: any) => [d.type, d.name, d.resolvedByName])).toEqual([['CREDENTIAL', 'api-user-1', true], ['CREDENTIAL', 'api-user-2', true]])
+    // without withDependencies the proxy is not packaged: it is found by name in the target
+    expect(imported.preflight.dependencies.map((d: any) => [d.type, d.name, d.resolvedByName])).toEqual([['CREDENTIAL', 'api-user-1', true], ['CREDENTIAL', 'api-user-2', true], ['API_PROXY', 'MyAPI', true]])
     expect(await view(target, 'PremiumUserRLCL')).toEqual(await view(source, 'PremiumUserRLCL'))
 
     // the target's own rows: its credentials and endpoints, not the source's ids
@@ -163,5 +164,19 @@ describe('an RLCL through export and import', () => {
     expect(imported.body.imported).toEqual([{ type: 'RLCL', kind: null, name: 'Lonelycredential' }, { type: 'CREDENTIAL', kind: null, name: 'source-only' }])
     expect((await view(target, 'Lonelycredential')).credentialNameList).toEqual(['source-only'])
     expect(pushed(target).filter((m: any) => m.kind === 'RLCL').map((m: any) => m.name)).toEqual(['Lonelycredential', 'Lonelycredential'])
+  })
+
+  it('withDependencies carries the API proxy along: written before the RLCL, which then finds its endpoints', async () => {
+    const { bytes } = await transferExport(source.svc, source.gina, 'payments', { formatVersion: 1, type: 'RLCL', names: ['LonelyapiProxy'], withDependencies: true })
+    const manifest = jsonOfFile(unzip(bytes), 'service-transfer-manifest.json')
+    expect(manifest.objects.map((o: any) => [o.role, o.type, o.name])).toEqual(expect.arrayContaining([['SELECTED', 'RLCL', 'LonelyapiProxy'], ['DEPENDENCY', 'API_PROXY', 'SourceOnlyAPI']]))
+    const imported = await importPackage(target.svc, target.gina, 'payments', 'RLCL', bytes)
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200)
+    expect(imported.preflight.dependencies).toEqual([expect.objectContaining({ type: 'API_PROXY', name: 'SourceOnlyAPI', resolvedByName: false })])
+    expect(imported.body.imported).toEqual([{ type: 'RLCL', kind: null, name: 'LonelyapiProxy' }, { type: 'API_PROXY', kind: null, name: 'SourceOnlyAPI' }])
+    expect(imported.body.advisories).toEqual([])
+    const proxy = await target.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'SourceOnlyAPI', project: { name: 'payments' } }, include: { endpoints: true } })
+    expect(proxy.endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(['GET /pets', 'GET /pets/{petId}', 'POST /pets'])
+    expect((await view(target, 'LonelyapiProxy')).endpointRateLimitList.map((e: any) => [e.apiProxyName, e.endpointName, e.endpointHTTPMethod])).toEqual([['SourceOnlyAPI', '/pets', 'GET']])
   })
 })

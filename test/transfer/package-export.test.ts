@@ -33,7 +33,7 @@ describe('the type registry', () => {
     expect(errors).toBeUndefined()
     const byType = Object.fromEntries(data!.transferObjectTypes.map((t) => [t.type, t]))
     expect(Object.keys(byType).sort()).toEqual([
-      'API_CREATOR', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
+      'API_CREATOR', 'API_PROXY', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
     ])
     expect(byType.CERTIFICATE).toEqual({ type: 'CERTIFICATE', category: 'CERTIFICATE', kinds: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'], secretFields: ['privateKey', 'password', 'keyPassword', 'privateJwk', 'file'], scope: 'PROJECT', source: 'stored-objects' })
     expect(byType.CREDENTIAL).toMatchObject({ kinds: null, secretFields: ['password'], source: 'credentials' })
@@ -41,6 +41,10 @@ describe('the type registry', () => {
     expect(byType.CONNECTION).toMatchObject({ category: 'CONNECTION', kinds: null, scope: 'PROJECT', source: 'connections', secretFields: expect.arrayContaining(['password', 'connectionFactoryPassword']) })
     expect(byType.LLM_PROVIDER).toMatchObject({ source: 'llm', scope: 'PROJECT' })
     expect(byType.KNOWLEDGE_BASE).toMatchObject({ source: 'llm' })
+    expect(byType.API_PROXY).toEqual({
+      type: 'API_PROXY', category: 'API_MANAGEMENT', kinds: null, scope: 'PROJECT', source: 'apiproxies',
+      secretFields: ['settings/apiKeys.secretKey', 'settings/ntlm.password', 'settings/proxyServer.proxyPassword', 'policies/<policy>/<field path>'],
+    })
     expect(byType.RLCL).toEqual({ type: 'RLCL', category: 'API_MANAGEMENT', kinds: null, secretFields: [], scope: 'PROJECT', source: 'rlcl' })
     expect(byType.IDENTITY_SERVICE.kinds).toEqual(['LDAP', 'ACTIVE_DIRECTORY', 'OIDC', 'SAML', 'DATABASE'])
     expect(byType.API_CREATOR.kinds).toEqual(['OPENAPI', 'WSDL', 'GRPC_PROTO', 'GRAPHQL_SDL'])

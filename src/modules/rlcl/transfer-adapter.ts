@@ -7,10 +7,9 @@ import { deployImportedRlcls, findRlclsByName, rlclView, writeImportedRlcl, type
  * RLCL as GET answers it without its id: the fields, `condition`, `credentialNameList` (usernames) and
  * `endpointRateLimitList` (by apiProxyName, endpointName and endpointHTTPMethod). No secrets.
  *
- * Dependencies: the credentials it names (CREDENTIAL, so withDependencies packages them). The API proxies are
- * named in the entries but not declared as dependencies: API proxies are no transfer type (they move with
- * their own export/import pages), so a declared one could only be listed as not written (unknownType) and,
- * after every import, reported as an unresolved reference even though the write has just found it.
+ * Dependencies: the credentials it names (CREDENTIAL) and the API proxies of its entries (API_PROXY), so
+ * withDependencies packages them and an import writes them first; without it they are checked to exist in the
+ * target (the endpoints an entry names come with their proxy).
  *
  * An import writes through the RLCL service's own rules (writeImportedRlcl); a credential, API proxy or
  * endpoint the target project lacks (and the package does not carry) refuses the whole import, nothing
@@ -22,7 +21,10 @@ const TYPE = 'RLCL'
 
 function toPortable(row: RlclRow): PortableObject {
   const { id: _id, name, ...data } = rlclView(row)
-  const dependencies: ObjectRef[] = data.credentialNameList.map((username) => ({ type: 'CREDENTIAL', kind: null, name: username }))
+  const dependencies: ObjectRef[] = [
+    ...data.credentialNameList.map((username) => ({ type: 'CREDENTIAL', kind: null, name: username })),
+    ...[...new Set(data.endpointRateLimitList.map((e) => e.apiProxyName))].sort().map((name) => ({ type: 'API_PROXY', kind: null, name })),
+  ]
   return { type: TYPE, kind: null, name, data, secrets: {}, dependencies }
 }
 

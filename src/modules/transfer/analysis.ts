@@ -8,6 +8,7 @@ import { requireExportImport } from './errors.js'
 import { lookupObjects, type Lookup } from './lookup.js'
 import { decryptPackage, isEncryptedPackage } from './package/encryption.js'
 import { digestOf, readPackageFiles, type Blocker, type Manifest, type PackagedObject } from './package/format.js'
+import { openPackageSecrets } from './package/secrets.js'
 import { readPackageZip } from './package/zip.js'
 import { adapterFor, findAdapter, refKey, refLabel, type AdapterContext, type Advisory, type ObjectRef, type PortableObject, type TransferAdapter } from './registry.js'
 import { adapterContext } from './selection.js'
@@ -59,23 +60,6 @@ export interface ImportSource {
 const isStandaloneConnection = (o: PackagedObject) =>
   isStandaloneConnectionType(o.type) ||
   ['connectionType', 'providerType'].some((f) => STANDALONE_CONNECTION_KINDS.includes(String(o.body.data[f] ?? '').toUpperCase()))
-
-function decodeSecrets(ctx: AdapterContext, o: PackagedObject): { secrets: Record<string, string>; advisories: Advisory[] } {
-  const secrets: Record<string, string> = {}
-  const notCarried: string[] = []
-  const unavailable: string[] = []
-  for (const [field, s] of Object.entries(o.body.secrets)) {
-    if (s.handling === 'NONE' || s.value === undefined) notCarried.push(field)
-    else if (s.handling === 'DECRYPTED_FOR_EXPORT') secrets[field] = s.value
-    else if (ctx.deps.keyring.knows(s.value)) secrets[field] = ctx.deps.keyring.decrypt(s.value)
-    else unavailable.push(field)
-  }
-  const advisories: Advisory[] = []
-  const object = refLabel(o)
-  if (notCarried.length) advisories.push({ level: 'WARNING', key: 'transfer.secretNotCarried', params: { object, fields: notCarried.sort() } })
-  if (unavailable.length) advisories.push({ level: 'WARNING', key: 'transfer.secretUnavailable', params: { object, fields: unavailable.sort() } })
-  return { secrets, advisories }
-}
 
 function rankCandidates(name: string, names: string[]): string[] {
   const lower = name.toLowerCase()
@@ -135,8 +119,8 @@ export async function analysePackage(ctx: AdapterContext, source: ImportSource, 
     }
     seen.add(refKey(o))
     requireExportImport(ctx, objectAdapter, o)
-    const { secrets, advisories } = decodeSecrets(ctx, o)
-    const portable: PortableObject = { type: o.type, kind: o.kind, name: o.name, data: o.body.data, secrets, dependencies: o.body.dependencies }
+    const { secrets, uncarried, advisories } = openPackageSecrets(ctx.deps.keyring, refLabel(o), o.body.secrets)
+    const portable: PortableObject = { type: o.type, kind: o.kind, name: o.name, data: o.body.data, secrets, dependencies: o.body.dependencies, uncarriedSecrets: uncarried }
     planned.push({ packaged: o, adapter: objectAdapter, portable, exists: false, secretAdvisories: advisories })
   }
 

@@ -3,6 +3,7 @@ import { actorName } from '../../platform/auth/actor.js'
 import { encryptPackage } from './package/encryption.js'
 import { buildManifest, encodeJson, type ObjectFile, type SecretHandling } from './package/format.js'
 import { MANIFEST_FILE, safeFileStem } from './package/names.js'
+import { packageSecrets, secretCriticalFeatures } from './package/secrets.js'
 import { writePackageZip } from './package/zip.js'
 import type { AdapterContext } from './registry.js'
 import { DEFAULT_SECRET_HANDLING, exportDigest, hasSecrets, type SelectedObject, type Selection } from './selection.js'
@@ -10,12 +11,7 @@ import { DEFAULT_SECRET_HANDLING, exportDigest, hasSecrets, type SelectedObject,
 const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version
 
 function objectFile(ctx: AdapterContext, o: SelectedObject, handling: SecretHandling): ObjectFile {
-  const secrets: ObjectFile['secrets'] = {}
-  for (const [field, clear] of Object.entries(o.secrets)) {
-    if (handling === 'NONE') secrets[field] = { handling }
-    else if (handling === 'CIPHERTEXT_VERBATIM') secrets[field] = { handling, value: ctx.deps.keyring.encrypt(clear) }
-    else secrets[field] = { handling, value: clear }
-  }
+  const secrets = packageSecrets(ctx.deps.keyring, o.secrets, handling)
   return { formatVersion: 1, role: o.role, type: o.type, kind: o.kind, name: o.name, data: o.data, secrets, dependencies: o.dependencies }
 }
 
@@ -46,7 +42,7 @@ export async function buildPackage(
   const digest = exportDigest(sel)
   const manifest = buildManifest(
     {
-      criticalFeatures: handling === 'CIPHERTEXT_VERBATIM' && all.some(hasSecrets) ? ['secrets.ciphertextVerbatim'] : [],
+      criticalFeatures: secretCriticalFeatures(handling, all.some(hasSecrets)),
       formatVersion: 1,
       generator: `gateway-management-api ${version}`,
       type: sel.adapter.type,

@@ -29,6 +29,11 @@ export interface PortableObject extends ObjectRef {
   secrets: Record<string, string>
   /** the objects this one refers to, by (type, kind, name) */
   dependencies: ObjectRef[]
+  /**
+   * On import only: the secret fields the package names whose value is not restored here (NONE, or sealed under
+   * another installation's key), so an adapter can keep the target's value on REPLACE.
+   */
+  uncarriedSecrets?: string[]
 }
 
 /** Where an adapter reads and writes: the project of the call (installation-wide types ignore it). */

@@ -36,8 +36,7 @@ export interface Selection {
   fingerprint: (secret: string) => string
 }
 
-/** Secrets of an unencrypted package travel as re-sealed ciphertext unless the caller chooses otherwise. */
-export const DEFAULT_SECRET_HANDLING: SecretHandling = 'CIPHERTEXT_VERBATIM'
+export { DEFAULT_SECRET_HANDLING } from './package/secrets.js'
 
 export const adapterContext = async (deps: Deps, actor: Actor, projectName: string): Promise<AdapterContext> => ({
   db: deps.prisma,

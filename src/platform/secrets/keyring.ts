@@ -20,6 +20,9 @@ export interface SecretKeyring {
   readonly currentKeyId: string
 }
 
+/** Whether a value has the shape of a sealed secret (format, key id, payload), under whichever installation's key. */
+export const looksSealed = (value: string) => /^v1\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/.test(value)
+
 export const keyIdOf = (key: Buffer) => crypto.createHash('sha256').update(key).digest('hex').slice(0, 8)
 
 export function decodeMasterKey(base64: string, name = 'GATEWAY_SECRET_KEY'): Buffer {

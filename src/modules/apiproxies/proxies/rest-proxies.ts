@@ -6,8 +6,9 @@ import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type Rou
 import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
 import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
-import { exportProxy, importProxy, importProxyOverride } from './proxy-package.js'
+import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } from './proxy-package.js'
 import { PACKAGE_LIMITS } from '../../transfer/package/zip.js'
+import { transferAdvisorySchema } from '../../transfer/view-schemas.js'
 import {
   createProxyFromSpec, deleteProxy, deployProxy, listProxies, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
 } from './proxy-service.js'
@@ -56,6 +57,9 @@ const proxyFileForm = z.object({
 const proxyImportForm = z.object({
   apiProxyExportFile: z.string().meta({ contentMediaType: 'application/zip', description: 'the ZIP an API proxy export wrote' }),
 })
+
+/** What an import says about the package's secrets: transfer.secretNotCarried / transfer.secretUnavailable, naming them. */
+const importAdvisories = z.array(transferAdvisorySchema)
 
 /** A proxy as the list shows it (listProxies). */
 const proxySummary = z
@@ -222,11 +226,12 @@ export const automationProxyRoutes = defineRoutes([
     style: 'legacy',
     auth: 'token',
     tag: 'apiProxies',
-    summary: 'Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT)',
+    summary: 'Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json; every secret (settings and policies) travels in the object file\'s secrets per secretHandling (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT)',
+    query: secretHandlingQuery,
     response: fileBody('application/octet-stream'),
-    responses: { 200: 'the ZIP (application/octet-stream), Content-Disposition apiProxyExportFile.zip', 400: 'unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A', ...COMMON },
+    responses: { 200: 'the ZIP (application/octet-stream), Content-Disposition apiProxyExportFile.zip', 400: 'secretHandling not one of CIPHERTEXT_VERBATIM, DECRYPTED_FOR_EXPORT, NONE; unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A', ...COMMON },
     async handle(ctx, input) {
-      const { bytes, disposition } = await exportProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)
+      const { bytes, disposition } = await exportProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, input.query)
       return { body: bytes, headers: { 'content-type': 'application/octet-stream', 'content-disposition': disposition } }
     },
   },
@@ -239,12 +244,12 @@ export const automationProxyRoutes = defineRoutes([
     summary: 'Import an API proxy from an export ZIP (part apiProxyExportFile) as a new proxy; a taken name or relative path gets a numbered suffix (API_MANAGEMENT MANAGE and EXPORT_IMPORT on API_MANAGEMENT or PROJECT_MANAGEMENT)',
     body: { kind: 'multipart', required: true, schema: proxyImportForm, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
     audit: { objectType: 'API_PROXY', objectName: (_input, answer) => (answer as { apiProxyName?: string } | undefined)?.apiProxyName ?? null },
-    response: legacyBody({ apiProxyName: z.string() }),
-    responses: { 200: 'status SUCCESS and apiProxyName (the name it got)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },
+    response: legacyBody({ apiProxyName: z.string(), advisories: importAdvisories }),
+    responses: { 200: 'status SUCCESS, apiProxyName (the name it got) and advisories (secrets the package names but that were not restored)', 400: 'unknown project, missing permission, file missing, not a .zip, edited or invalid package, invalid endpoint or policy in it (named)', ...COMMON },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
-      const proxy = await importProxy(ctx.deps, requireActor(ctx), input.params.projectName!, body.files.apiProxyExportFile)
-      return { body: legacySuccess({ apiProxyName: proxy.name }) }
+      const { proxy, advisories } = await importProxy(ctx.deps, requireActor(ctx), input.params.projectName!, body.files.apiProxyExportFile)
+      return { body: legacySuccess({ apiProxyName: proxy.name, advisories }) }
     },
   },
   {
@@ -256,14 +261,14 @@ export const automationProxyRoutes = defineRoutes([
     summary: 'Import an API proxy from an export ZIP under the path name, replacing that proxy when it exists; part metadata may set deploy, routing, maintenanceMode (API_MANAGEMENT MANAGE and EXPORT_IMPORT; deploying needs DEPLOY_UNDEPLOY)',
     body: { kind: 'multipart', required: true, schema: importMetadataInput, files: ['apiProxyExportFile'], maxFileBytes: PACKAGE_LIMITS.maxPackageBytes },
     audit: { objectType: 'API_PROXY' },
-    response: legacyBody({ deploymentResult: deploymentResultSchema.optional() }),
-    responses: { 200: 'status SUCCESS; deploymentResult (success, message, environmentResults[]) when deploy is true', 400: 'unknown project, missing permission, metadata invalid (named), file missing, not a .zip, edited or invalid package, relative path taken, unknown environment', ...COMMON },
+    response: legacyBody({ deploymentResult: deploymentResultSchema.optional(), advisories: importAdvisories }),
+    responses: { 200: 'status SUCCESS; advisories (secrets the package names but that were not restored); deploymentResult (success, message, environmentResults[]) when deploy is true', 400: 'unknown project, missing permission, metadata invalid (named), file missing, not a .zip, edited or invalid package, relative path taken, unknown environment', ...COMMON },
     async handle(ctx, input) {
       const body = input.body as MultipartBody
       const hasMetadata = body.fields.metadata !== undefined || body.files.metadata !== undefined
       const metadata = hasMetadata ? metadataPart(body) : {}
-      const { deploymentResult } = await importProxyOverride(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, metadata, body.files.apiProxyExportFile)
-      return { body: legacySuccess(deploymentResult ? { deploymentResult: groupDeploymentResult(deploymentResult) } : {}) }
+      const { deploymentResult, advisories } = await importProxyOverride(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, metadata, body.files.apiProxyExportFile)
+      return { body: legacySuccess({ ...(deploymentResult ? { deploymentResult: groupDeploymentResult(deploymentResult) } : {}), advisories }) }
     },
   },
 ])

@@ -45,6 +45,12 @@ const page = <S extends z.ZodType>(p: Page<S>) => p as unknown as Page<z.ZodType
 const problem = (field: string, message: string) => malformed(`${field}: ${message}`, { field })
 const defined = <T extends Json>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>
 const section = (settings: Settings, key: string): Json => ((settings[key] ?? {}) as Json)
+/** Every secret of the settings sections (sealed when written, shown as `<field>Set`, opened for the gateway). */
+export const SETTINGS_SECRETS = [
+  { section: 'apiKeys', field: 'secretKey' },
+  { section: 'ntlm', field: 'password' },
+  { section: 'proxyServer', field: 'proxyPassword' },
+] as const
 const seal = (deps: Deps, v: string) => deps.keyring.encrypt(v)
 const unseal = (deps: Deps, v: unknown) => (typeof v === 'string' && v ? (deps.keyring.knows(v) ? deps.keyring.decrypt(v) : v) : null)
 
@@ -330,8 +336,6 @@ export function runtimeSettings(deps: Deps, stored: unknown): unknown {
     const part = s[key] as Json | undefined
     if (part && part[field]) s[key] = { ...part, [field]: unseal(deps, part[field]) }
   }
-  open('apiKeys', 'secretKey')
-  open('ntlm', 'password')
-  open('proxyServer', 'proxyPassword')
+  for (const { section: key, field } of SETTINGS_SECRETS) open(key, field)
   return s
 }

@@ -1,3 +1,4 @@
+import { apiProxyTransferAdapter } from '../../apiproxies/proxies/transfer-adapter.js'
 import { connectionTransferAdapter } from '../../connections/transfer-adapter.js'
 import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
 import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
@@ -11,7 +12,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, rlclTransferAdapter]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter]
 
 let loading: Promise<void> | null = null
 

@@ -1,0 +1,59 @@
+import { openPackageSecrets } from '../../transfer/package/secrets.js'
+import { refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../transfer/registry.js'
+import { SETTINGS_SECRETS } from '../settings/settings.js'
+import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage } from './proxy-portable.js'
+import { hoistInlineSecrets } from './proxy-secrets.js'
+
+/**
+ * API proxies travel as API_PROXY objects (category API_MANAGEMENT, like their export/import pages), in the same
+ * portable form as those pages' package (proxy-portable.ts: the proxy, its endpoints and policies; no second
+ * serializer). Every secret, settings and policies alike, travels apart per secretHandling under its package key
+ * (`settings/<section>.<field>`, `policies/<policy>/<field path>`; proxy-secrets.ts). No dependencies are declared.
+ *
+ * An import writes through the pages' own code: NEW creates the proxy under its name and relative path (a path
+ * taken by another proxy refuses the import: relativePathAlreadyUsed), REPLACE replaces the proxy's configuration,
+ * endpoints and policies, keeping the target's value of each secret the package does not restore. Only REST
+ * proxies are carried (as by the export page): another kind is a preflight blocker. Nothing is deployed: a replaced
+ * proxy shows redeployRequired where it runs.
+ */
+
+const find = async (ctx: AdapterContext, names: string[]): Promise<PortableObject[]> => {
+  const proxies = await ctx.db.apiProxy.findMany({ where: { projectId: ctx.access.project.id, name: { in: names } }, orderBy: { name: 'asc' } })
+  return portableProxies(ctx.db, ctx.deps.keyring, proxies)
+}
+
+export const apiProxyTransferAdapter: TransferAdapter = {
+  type: TYPE,
+  category: 'API_MANAGEMENT',
+  kinds: null,
+  secretFields: [...SETTINGS_SECRETS.map((s) => `settings/${s.section}.${s.field}`), 'policies/<policy>/<field path>'],
+  scope: 'project',
+  source: 'apiproxies',
+
+  findByName: (ctx, name) => find(ctx, [name]),
+
+  findManyByName: (ctx, refs) => (refs.length ? find(ctx, [...new Set(refs.map((r) => r.name))]) : Promise.resolve([])),
+
+  async listNames(ctx) {
+    const rows = await ctx.db.apiProxy.findMany({ where: { projectId: ctx.access.project.id }, select: { name: true }, orderBy: { name: 'asc' } })
+    return rows.map((r) => r.name)
+  },
+
+  async checkImport(_ctx, object) {
+    const kind = object.data.kind
+    return kind === 'REST' ? null : { code: 'apiProxyKindNotTransferable', detail: `${refLabel(object)} is ${kind ? `an ${String(kind)}` : 'a'} proxy; only REST proxies are imported` }
+  },
+
+  async write(ctx, object, existing) {
+    const data = structuredClone(object.data)
+    // the engine opened the object file's secrets; values a package holds in `data` are opened here the same way
+    const named = new Set([...Object.keys(object.secrets), ...(object.uncarriedSecrets ?? [])])
+    const inline = Object.entries(hoistInlineSecrets(data)).filter(([key]) => !named.has(key))
+    const opened = openPackageSecrets(ctx.deps.keyring, refLabel(object), Object.fromEntries(inline))
+    const pkg = preparePackage(refLabel(object), object.name, data, { ...opened.secrets, ...object.secrets }, [...opened.uncarried, ...(object.uncarriedSecrets ?? [])])
+    const projectId = ctx.access.project.id
+    if (existing) await replaceFromPackage(ctx.db, ctx.deps.keyring, projectId, object.name, pkg)
+    else await createFromPackage(ctx.db, ctx.deps.keyring, projectId, pkg, { numbered: false })
+    return opened.advisories
+  },
+}
