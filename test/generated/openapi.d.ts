@@ -2890,7 +2890,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT) */
+        /** Export an API proxy (endpoints, policies, settings) as a ZIP in the transfer package format: <name>.json and service-transfer-manifest.json; every secret (settings and policies) travels in the object file's secrets per secretHandling (API_MANAGEMENT or PROJECT_MANAGEMENT EXPORT_IMPORT) */
         get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameExport"];
         put?: never;
         post?: never;
@@ -21692,7 +21692,9 @@ export interface operations {
     };
     getApiopsProjectsProjectNameApiProxiesApiProxyNameExport: {
         parameters: {
-            query?: never;
+            query?: {
+                secretHandling?: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -21711,7 +21713,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A */
+            /** @description secretHandling not one of CIPHERTEXT_VERBATIM, DECRYPTED_FOR_EXPORT, NONE; unknown project, missing EXPORT_IMPORT, proxy not found, proxy of kind AI, MCP or A2A */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21749,7 +21751,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS and apiProxyName (the name it got) */
+            /** @description status SUCCESS, apiProxyName (the name it got) and advisories (secrets the package names but that were not restored) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -21757,6 +21759,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         apiProxyName: string;
+                        advisories: components["schemas"]["TransferAdvisory"][];
                     };
                 };
             };
@@ -21808,7 +21811,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; deploymentResult (success, message, environmentResults[]) when deploy is true */
+            /** @description status SUCCESS; advisories (secrets the package names but that were not restored); deploymentResult (success, message, environmentResults[]) when deploy is true */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -21816,6 +21819,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult?: components["schemas"]["DeploymentResult"];
+                        advisories: components["schemas"]["TransferAdvisory"][];
                     };
                 };
             };
