@@ -31,7 +31,10 @@ const snapshot = async () => JSON.stringify(await svc.deps.prisma.apiProxy.findM
 
 beforeAll(async () => {
   const doc = automationBootstrap({ dev: [], prod: [] })
-  doc.projects[1]!.members = [{ username: 'gina', permissions: [{ category: 'API_MANAGEMENT', level: 'MANAGE' }, { category: 'API_MANAGEMENT', level: 'EXPORT_IMPORT' }] }]
+  // the keys a proxy names travel beside it with withDependencies: that needs EXPORT_IMPORT on certificates too
+  const certificates = [{ category: 'CERTIFICATE', level: 'MANAGE' }, { category: 'CERTIFICATE', level: 'EXPORT_IMPORT' }]
+  doc.projects[0]!.members!.find((m) => m.username === 'gina')!.permissions!.push(...certificates)
+  doc.projects[1]!.members = [{ username: 'gina', permissions: [{ category: 'API_MANAGEMENT', level: 'MANAGE' }, { category: 'API_MANAGEMENT', level: 'EXPORT_IMPORT' }, ...certificates] }]
   svc = await startTestService({ bootstrap: doc })
   ;[gina, frank] = await Promise.all([svc.tokenFor('gina', 'gina-pass-1'), svc.tokenFor('frank', 'frank-pass-1')])
   const form = new FormData()
@@ -114,5 +117,48 @@ describe('API_PROXY through the transfer endpoints', () => {
     const files = unzip(Buffer.from(await res.arrayBuffer()))
     expect(jsonOfFile(files, 'service-transfer-manifest.json').objects).toEqual([expect.objectContaining({ type: 'API_PROXY', name: 'MyAPI', role: 'SELECTED' })])
     expect(jsonOfFile(files, 'MyAPI.json').secrets['settings/ntlm.password']).toEqual({ handling: 'DECRYPTED_FOR_EXPORT', value: NTLM })
+  })
+
+  it('declares the keys its policies and mTLS settings name; withDependencies carries them, written before the proxy', async () => {
+    const payments = await svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'payments' } })
+    await svc.deps.prisma.storedObject.createMany({
+      data: ['secure-client-ks:KEY_STORE', 'secure-backend-ca:CERTIFICATE', 'callout-cert:CERTIFICATE'].map((entry) => {
+        const [name, kind] = entry.split(':')
+        return { projectId: payments.id, type: 'CERTIFICATE', kind: kind!, name: name!, content: {} }
+      }),
+    })
+    const form = new FormData()
+    form.append('metadata', JSON.stringify({ apiProxyName: 'SecureAPI', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/secure-api'] }, routingInfo: { routingAddressList: [{ address: 'https://secure.example.com' }] } }))
+    form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
+    const steps = [
+      await call('POST', 'file/', form),
+      await call('PATCH', 'SecureAPI/settings/mtls/', { enabled: true, keyStoreId: 'secure-client-ks', trustStoreId: 'secure-backend-ca' }),
+      await call('POST', 'SecureAPI/policies/callout/', {
+        operationMetadata: { targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: false },
+        policy: { type: 'policy-api-call', callType: 'ONE_WAY', httpMethod: 'GET', url: 'https://api.example.com/', certificateEnabled: true, certificateId: 'callout-cert' },
+      }),
+    ]
+    for (const step of steps) expect(step.status, JSON.stringify(step.body)).toBe(200)
+
+    const declared = [
+      { type: 'CERTIFICATE', kind: null, name: 'secure-backend-ca' },
+      { type: 'CERTIFICATE', kind: 'CERTIFICATE', name: 'callout-cert' },
+      { type: 'CERTIFICATE', kind: 'KEY_STORE', name: 'secure-client-ks' },
+    ]
+    const alone = await transferExport(svc, gina, 'payments', { formatVersion: 1, type: 'API_PROXY', names: ['SecureAPI'] })
+    expect(alone.preview.dependencies).toEqual([])
+    expect(jsonOfFile(unzip(alone.bytes), 'SecureAPI.json').dependencies).toEqual(declared)
+
+    const { preview, bytes } = await transferExport(svc, gina, 'payments', { formatVersion: 1, type: 'API_PROXY', names: ['SecureAPI'], withDependencies: true })
+    expect(preview.dependencies.map((d: any) => `${d.kind}/${d.name}`).sort()).toEqual(['CERTIFICATE/callout-cert', 'CERTIFICATE/secure-backend-ca', 'KEY_STORE/secure-client-ks'])
+    const pre = await preflight(svc, gina, 'other', 'API_PROXY', bytes)
+    expect(pre.body).toMatchObject({ blockers: [], replaceTargets: [] })
+    const run = await importRun(svc, gina, 'other', bytes, { formatVersion: 1, type: 'API_PROXY', preflightDigest: pre.body.preflightDigest })
+    expect(run.status, JSON.stringify(run.body)).toBe(200)
+    const other = await svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'other' } })
+    const keys = await svc.deps.prisma.storedObject.findMany({ where: { projectId: other.id, type: 'CERTIFICATE' }, select: { kind: true, name: true }, orderBy: { name: 'asc' } })
+    expect(keys).toEqual([{ kind: 'CERTIFICATE', name: 'callout-cert' }, { kind: 'CERTIFICATE', name: 'secure-backend-ca' }, { kind: 'KEY_STORE', name: 'secure-client-ks' }])
+    const copy = await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { projectId: other.id, name: 'SecureAPI' } })
+    expect((copy.settings as any).mtls).toMatchObject({ keyStoreName: 'secure-client-ks', trustStoreName: 'secure-backend-ca' })
   })
 })

@@ -13,6 +13,7 @@ import { policyDocument, PIPELINES, type PolicyDocument } from '../policies/poli
 import { sealPolicySecrets } from '../policies/policy-secrets.js'
 import { cacheInput, wsaInput } from '../settings/settings-inputs.js'
 import { relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
+import { proxyDependencies } from './proxy-dependencies.js'
 import { placePackageSecrets, sealSettingsSecrets, splitPolicySecrets, splitSettingsSecrets, type UnrestoredSecrets } from './proxy-secrets.js'
 
 // An API proxy in its portable form (the transfer module's PortableObject of type API_PROXY): what the proxy export
@@ -45,7 +46,7 @@ export async function portableProxies(db: Tx, keyring: SecretKeyring, proxies: A
         return { name: p.name, pipeline: p.pipeline, order: p.position, endpoint: p.endpointId ? endpointKey.get(p.endpointId) ?? null : null, policy: { ...(split.config as object), type: p.type, active: p.active } }
       }),
     }
-    return { type: API_PROXY_TYPE, kind: null, name: proxy.name, data, secrets, dependencies: [] }
+    return { type: API_PROXY_TYPE, kind: null, name: proxy.name, data, secrets, dependencies: proxyDependencies(data) }
   })
 }
 
