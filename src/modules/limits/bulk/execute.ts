@@ -74,12 +74,14 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
   const rows = result.rows
   const parts: Prisma.Sql[] = []
   if (rows.length) {
+    const seqs = rows.map((r) => r.seq)
     parts.push(Prisma.sql`ledger AS (
       UPDATE "LimitBulkRunSubject" AS s
          SET "outcome" = u.outcome::"LimitBulkOutcome", "bindingKey" = NULLIF(u.bk, ''), "replacedBindingKey" = NULLIF(u.rbk, '')
-        FROM unnest(${rows.map((r) => r.seq)}::integer[], ${rows.map((r) => r.outcome)}::text[],
+        FROM unnest(${seqs}::integer[], ${rows.map((r) => r.outcome)}::text[],
                     ${rows.map((r) => r.bindingKey ?? '')}::text[], ${rows.map((r) => r.replacedBindingKey ?? '')}::text[]) AS u(seq, outcome, bk, rbk)
-       WHERE s."runId" = ${runId} AND s."seq" = u.seq)`)
+       -- the chunk's seq range: without it the planner hashes the run's whole ledger for every chunk
+       WHERE s."runId" = ${runId} AND s."seq" = u.seq AND s."seq" >= ${Math.min(...seqs)}::integer AND s."seq" <= ${Math.max(...seqs)}::integer)`)
   }
   // only FAILED and SKIPPED_* are kept, at most 1000 per run
   const issues = rows.filter((r) => r.outcome === 'FAILED' || r.outcome.startsWith('SKIPPED_'))
