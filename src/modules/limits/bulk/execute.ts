@@ -7,7 +7,7 @@ import { currentLicense } from '../../licence/service.js'
 import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
-import { deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
+import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
 import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
@@ -169,7 +169,7 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
           await breathe()
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
-          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), ctx.pushCache)
+          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`, ctx.pushCache)
           await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
           return staged
         },
