@@ -8,7 +8,7 @@ import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
 import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
-import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './lease.js'
+import { DB_NOW, LeaseLost, leaseHoldSql, renewedLeaseSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
 // transaction of three statements in the common case, each pushed right after it commits while the next one runs),
@@ -41,13 +41,13 @@ interface OpenedChunk {
 }
 
 /**
- * A chunk's first statement: renews the lease (runner.ts; LeaseLost when the run is no longer held) and reads in the
- * same round trip whether a cancel was requested, the issue count, the environments with workers and the chunk's
- * ledger rows.
+ * A chunk's first statement: holds the run (lease.ts: locked, LeaseLost when it is no longer held; the closing
+ * statement renews the lease) and reads in the same round trip whether a cancel was requested, the issue count,
+ * the environments with workers and the chunk's ledger rows.
  */
 async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number, to: number): Promise<OpenedChunk> {
   const rows = await tx.$queryRaw<(Omit<LimitBulkRunSubject, 'outcome'> & { outcome: string | null; cancelRequested: boolean; issueCount: number; environments: unknown })[]>`
-    WITH lease AS (${leaseRenewalSql(claimed)})
+    WITH lease AS (${leaseHoldSql(claimed)})
     SELECT l."cancelRequested", l."issueCount", ${environmentsWithWorkersJson(ctx.project.id)} AS "environments",
            s."runId", s."seq", s."subjectType", s."subjectId", s."subjectName", s."outcome"::text AS "outcome", s."bindingKey", s."replacedBindingKey"
       FROM lease l
@@ -66,8 +66,9 @@ async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number
 
 /**
  * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
- * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor (fenced on the lease:
- * LeaseLost when the run is no longer held) — one statement, its parts as data-modifying WITH items.
+ * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor with the lease
+ * renewed (fenced on the lease: LeaseLost when the run is no longer held) — one statement, its parts as
+ * data-modifying WITH items.
  */
 async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
   const runId = claimed.run.id
@@ -103,7 +104,8 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
   const held = await tx.$queryRaw<{ id: string }[]>`
     ${parts.length ? Prisma.sql`WITH ${Prisma.join(parts, ',\n')}` : Prisma.empty}
     UPDATE "LimitBulkRun"
-       SET "cursor" = ${nextCursor}::integer,
+       SET ${renewedLeaseSql(claimed)},
+           "cursor" = ${nextCursor}::integer,
            "processedCount" = "processedCount" + ${rows.length}::integer,
            "createdCount" = "createdCount" + ${count('CREATED')}::integer,
            "replacedCount" = "replacedCount" + ${count('REPLACED')}::integer,
