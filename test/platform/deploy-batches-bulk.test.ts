@@ -86,4 +86,29 @@ describe('bulk runs push batches (RUNTIME.md §4.1)', () => {
     // the 404 worker took every message one by one, none retried
     expect(subjectKeys(assignmentPushes(legacy.received)).slice(-300)).toEqual(names)
   })
+
+  it('a chunk batch retried by the outbox leaves out an assignment that moved on since (ended: its UNDEPLOY is never overtaken)', async () => {
+    const names = await seedConsumers(svc.deps.prisma, 'payments', 'moved', 2)
+    batching.status = 503
+    try {
+      const bulk = bulkClient(svc.http, alice)
+      const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'MOVED-' }, content: customRate(9) })
+      expect(await bulk.finished(run.body.runId)).toMatchObject({ runStatus: 'SUCCESS', createdCount: 2, deploymentState: 'DEGRADED' })
+      const rows = await svc.deps.prisma.limitAssignment.findMany({ where: { bulkRunId: run.body.runId }, orderBy: { bindingKey: 'asc' } })
+      // ended while the chunk's batch waits in the outbox: its UNDEPLOY (revision 2) fails too and waits beside it
+      const ended = await bulk.call('POST', `/limit-assignments/${rows[0].bindingKey}/actions/end`, {})
+      expect(ended.status).toBe(200)
+      const receivedBefore = batching.received.length
+      batching.status = 200
+      expect(await untilOutboxEmpty()).toBe(0)
+      const since = assignmentPushes(batching.received.slice(receivedBefore))
+      // the ended assignment: only its UNDEPLOY; the other one's DEPLOY from the chunk's batch, compiled as it is now
+      expect(since.filter((m) => m.name === rows[0].bindingKey).map((m) => [m.action, m.revision])).toEqual([['UNDEPLOY', rows[0].runtimeRevision + 1]])
+      const deployed = since.filter((m) => m.name === rows[1].bindingKey)
+      expect(deployed.map((m) => [m.action, m.revision])).toEqual([['DEPLOY', rows[1].runtimeRevision]])
+      expect(names).toContain(subjectKeys(deployed)[0])
+    } finally {
+      batching.status = 200
+    }
+  })
 })
