@@ -10,6 +10,7 @@ import { createDeployer } from './platform/deploy/pusher.js'
 import { recordingDeployer } from './modules/environments/deployment-records.js'
 import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
 import { API_CLIENT_OUTBOX_HANDLERS } from './modules/apiclients/runtime.js'
+import { chunkOutboxTransports } from './modules/limits/bulk/push.js'
 import { startEventWebhooks, WEBHOOK_OUTBOX_HANDLERS, webhookOutboxTransports } from './modules/webhooks/events.js'
 import { limitBulkRunnerSettings } from './modules/limits/bulk/lease.js'
 import { startLimitBulkRunner } from './modules/limits/bulk/runner.js'
@@ -67,7 +68,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     // retries of unacknowledged pushes, including rows a previous instance left behind
     const deliverer = startOutboxDeliverer(
       deps,
-      outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, { ...API_CLIENT_OUTBOX_HANDLERS, ...WEBHOOK_OUTBOX_HANDLERS }, webhookOutboxTransports(deps)),
+      outboxSettings(config.outboxPollIntervalMs, config.deployTimeoutMs, { ...API_CLIENT_OUTBOX_HANDLERS, ...WEBHOOK_OUTBOX_HANDLERS }, { ...webhookOutboxTransports(deps), ...chunkOutboxTransports(deps) }),
     )
     // event webhooks: each bus event a webhook subscribes to becomes a delivery the outbox sends
     const eventWebhooks = startEventWebhooks(deps)

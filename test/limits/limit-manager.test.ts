@@ -55,10 +55,13 @@ describe('manager surface of bulk assignment (/api)', () => {
     expect(deployed[0]).toMatchObject({ project: 'payments', revision: 1, config: { family: 'REQUEST_RATE', mode: 'CUSTOM', subject: { type: 'CONSUMER' } } })
     const stored = await prisma().limitAssignment.findUniqueOrThrow({ where: { bindingKey: deployed[0].name } })
     expect(stored.bulkRunId).toBe(run.body.runId)
-    // each push was staged in the retry outbox with its chunk and marked delivered once acknowledged
-    const staged = await prisma().deliveryOutbox.findMany({ where: { subject: { in: deployed.map((d) => `limitAssignment:${d.name}:1`) } } })
-    expect(staged).toHaveLength(30)
-    expect(staged.every((o) => o.deliveredAt !== null && o.environmentName === 'dev')).toBe(true)
+    // the chunk's pushes were staged in the retry outbox with it (one row per environment holding the batch) and
+    // marked delivered once acknowledged
+    const staged = await prisma().deliveryOutbox.findMany({ where: { subject: { startsWith: `limitBulkChunk:${run.body.runId}:` } } })
+    expect(staged).toHaveLength(1)
+    expect(staged[0]).toMatchObject({ environmentName: 'dev', subject: `limitBulkChunk:${run.body.runId}:0` })
+    expect(staged[0].deliveredAt).not.toBeNull()
+    expect((staged[0].message as { messages: { name: string }[] }).messages.map((m) => m.name).sort()).toEqual(deployed.map((d) => d.name).sort())
     const one = await api(carol, 'GET', `/api/limit-assignment-runs/${run.body.runId}`)
     expect(one.body).toMatchObject({ runId: run.body.runId, runStatus: 'SUCCESS' })
     expect((await api(carol, 'GET', '/api/limit-assignment-runs?projectId=payments')).body.totalElements).toBeGreaterThanOrEqual(1)
@@ -79,7 +82,8 @@ describe('manager surface of bulk assignment (/api)', () => {
       const degraded = await bulkClient(svc.http, alice).previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'down-' }, content: customRate() })
       const finished = await bulkClient(svc.http, alice).finished(degraded.run.body.runId)
       expect(finished).toMatchObject({ runStatus: 'SUCCESS', createdCount: 3, deploymentState: 'DEGRADED' })
-      expect(await prisma().deliveryOutbox.count({ where: { subject: { startsWith: 'limitAssignment:' }, deliveredAt: null } })).toBe(3)
+      const held = await prisma().deliveryOutbox.findMany({ where: { subject: { startsWith: `limitBulkChunk:${degraded.run.body.runId}:` }, deliveredAt: null } })
+      expect(held.map((o) => (o.message as { messages: unknown[] }).messages.length)).toEqual([3])
     } finally {
       worker.status = 200
     }

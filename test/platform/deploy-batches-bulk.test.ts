@@ -6,7 +6,7 @@ import { bulkClient, customRate, seedConsumers } from '../limits/limit-bulk-help
 
 // Batched pushes (RUNTIME.md §4.1) from bulk runs: each chunk reaches a worker as one POST /deployments/batch;
 // a worker that answers 404 to the batch path gets the same messages as single pushes in the same order; a failed
-// batch hands every one of its messages to the retry outbox, which delivers them.
+// batch stays in the retry outbox as one row per chunk and environment, which delivers it again as a batch.
 
 let svc: TestService
 let alice: string
@@ -57,33 +57,58 @@ describe('bulk runs push batches (RUNTIME.md §4.1)', () => {
     expect(await undelivered()).toBe(0)
   })
 
-  it('a failed batch: every message of it is retried by the outbox and delivered; the other chunks are unaffected', async () => {
+  it('a failed batch: the outbox retries it as one batch and it is delivered; the other chunks are unaffected', async () => {
     const names = await seedConsumers(svc.deps.prisma, 'payments', 'failing', 300)
     batching.batchStatusOnce = [503]
     const batchesBefore = batching.batches.length
-    const receivedBefore = batching.received.length
     const bulk = bulkClient(svc.http, alice)
     const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'FAILING-' }, content: customRate(7) })
     const done = await bulk.finished(run.body.runId)
     expect(done).toMatchObject({ runStatus: 'SUCCESS', createdCount: 300, deploymentState: 'DEGRADED' })
 
-    const sent = batching.batches.slice(batchesBefore)
-    expect(sent.map((b) => [b.status, b.messages.length])).toEqual([[503, 200], [200, 100]])
     expect(await untilOutboxEmpty()).toBe(0)
-    // the 200 messages of the failed batch came again as single pushes (retries, perhaps while the next chunk was
-    // sent), each exactly as first sent; the 100 of the acknowledged batch came in it
-    const since = assignmentPushes(batching.received.slice(receivedBefore))
-    expect(since.slice(0, 200)).toEqual(sent[0].messages)
-    const firstSent = new Map(sent[0].messages.map((m) => [m.name, m]))
-    const retried = since.slice(200).filter((m) => firstSent.has(m.name))
-    expect([...new Set(subjectKeys(retried))].sort()).toEqual(names.slice(0, 200))
-    for (const m of retried) expect(m).toEqual(firstSent.get(m.name))
-    expect(since.slice(200).filter((m) => !firstSent.has(m.name))).toEqual(sent[1].messages)
-    expect(subjectKeys(sent[1].messages)).toEqual(names.slice(200))
-    const rows = await svc.deps.prisma.deliveryOutbox.findMany({ where: { subject: { in: retried.map((m) => `limitAssignment:${m.name}:${m.revision}`) }, environmentName: 'dev' } })
-    expect(rows).toHaveLength(200)
-    expect(rows.every((r) => r.deliveredAt !== null && r.attempts >= 2)).toBe(true)
+    const sent = batching.batches.slice(batchesBefore).filter((b) => assignmentPushes(b.messages).length)
+    // the first chunk's batch failed and came again as one batch (the retry, perhaps while the second chunk was
+    // sent), each message exactly as first sent; the second chunk's batch was acknowledged at once
+    expect(sent[0].status).toBe(503)
+    expect(subjectKeys(sent[0].messages)).toEqual(names.slice(0, 200))
+    const rest = sent.slice(1)
+    expect(rest.map((b) => [b.status, b.messages.length]).sort()).toEqual([[200, 100], [200, 200]])
+    expect(rest.find((b) => b.messages.length === 200)!.messages).toEqual(sent[0].messages)
+    expect(subjectKeys(rest.find((b) => b.messages.length === 100)!.messages)).toEqual(names.slice(200))
+    // one outbox row per chunk and environment: the failed chunk's row for dev, delivered on its second attempt
+    const rows = await svc.deps.prisma.deliveryOutbox.findMany({ where: { subject: { startsWith: `limitBulkChunk:${run.body.runId}:` }, environmentName: 'dev' }, orderBy: { subject: 'asc' } })
+    expect(rows.map((r) => r.subject).sort()).toEqual([`limitBulkChunk:${run.body.runId}:0`, `limitBulkChunk:${run.body.runId}:200`])
+    const retried = rows.find((r) => r.subject.endsWith(':0'))!
+    expect(retried).toMatchObject({ attempts: 2 })
+    expect(retried.deliveredAt).not.toBeNull()
+    expect((retried.message as { messages: unknown[] }).messages).toEqual(sent[0].messages)
     // the 404 worker took every message one by one, none retried
     expect(subjectKeys(assignmentPushes(legacy.received)).slice(-300)).toEqual(names)
+  })
+
+  it('a chunk batch retried by the outbox leaves out an assignment that moved on since (ended: its UNDEPLOY is never overtaken)', async () => {
+    const names = await seedConsumers(svc.deps.prisma, 'payments', 'moved', 2)
+    batching.status = 503
+    try {
+      const bulk = bulkClient(svc.http, alice)
+      const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'MOVED-' }, content: customRate(9) })
+      expect(await bulk.finished(run.body.runId)).toMatchObject({ runStatus: 'SUCCESS', createdCount: 2, deploymentState: 'DEGRADED' })
+      const rows = await svc.deps.prisma.limitAssignment.findMany({ where: { bulkRunId: run.body.runId }, orderBy: { bindingKey: 'asc' } })
+      // ended while the chunk's batch waits in the outbox: its UNDEPLOY (revision 2) fails too and waits beside it
+      const ended = await bulk.call('POST', `/limit-assignments/${rows[0].bindingKey}/actions/end`, {})
+      expect(ended.status).toBe(200)
+      const receivedBefore = batching.received.length
+      batching.status = 200
+      expect(await untilOutboxEmpty()).toBe(0)
+      const since = assignmentPushes(batching.received.slice(receivedBefore))
+      // the ended assignment: only its UNDEPLOY; the other one's DEPLOY from the chunk's batch, compiled as it is now
+      expect(since.filter((m) => m.name === rows[0].bindingKey).map((m) => [m.action, m.revision])).toEqual([['UNDEPLOY', rows[0].runtimeRevision + 1]])
+      const deployed = since.filter((m) => m.name === rows[1].bindingKey)
+      expect(deployed.map((m) => [m.action, m.revision])).toEqual([['DEPLOY', rows[1].runtimeRevision]])
+      expect(names).toContain(subjectKeys(deployed)[0])
+    } finally {
+      batching.status = 200
+    }
   })
 })

@@ -215,6 +215,8 @@ async function readEvent(db: Tx, e: GatewayEvent): Promise<WebhookEvent | null> 
     }
   }
   if (e.k === 'deployment') {
+    // only failed deployments are events here: an acknowledged one (a bulk chunk records 200 at once) is not read
+    if (e.a === true) return null
     const row = await db.deploymentRecord.findUnique({
       where: { projectName_environmentName_kind_name: { projectName: e.p, environmentName: e.e, kind: e.kind, name: e.n } },
     })

@@ -7,7 +7,8 @@ export const EVENT_CHANNEL = 'gateway_events'
 
 export type GatewayEvent =
   | { k: 'audit'; id: string; p: string | null }
-  | { k: 'deployment'; p: string; e: string; kind: string; n: string; r: number }
+  /** a: whether the environment acknowledged (absent in notifications written before migration bulk_at_floor) */
+  | { k: 'deployment'; p: string; e: string; kind: string; n: string; r: number; a?: boolean }
   | { k: 'bulkRun'; id: string; s: string }
 
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>

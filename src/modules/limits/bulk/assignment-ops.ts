@@ -124,9 +124,10 @@ export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject
     : Prisma.empty
   const rows = await tx.$queryRaw<{ subjectId: string; currentKey: string | null; id: string | null; bindingKey: string | null }[]>`
     WITH t AS (
-      SELECT u.binding_key, u.subject_id, u.scope_key, u.ord, x.${Prisma.raw(`"${key}"`)} AS subject_key
+      -- a lookup by primary key per subject: as a join, the planner hashes the whole subject table for every chunk
+      SELECT u.binding_key, u.subject_id, u.scope_key, u.ord,
+             (SELECT x.${Prisma.raw(`"${key}"`)} FROM ${Prisma.raw(`"${table}"`)} x WHERE x."id" = u.subject_id) AS subject_key
         FROM unnest(${keys}::text[], ${subjects.map((s) => s.id)}::text[], ${scopeKeys}::text[]) WITH ORDINALITY AS u(binding_key, subject_id, scope_key, ord)
-        LEFT JOIN ${Prisma.raw(`"${table}"`)} x ON x."id" = u.subject_id
     ), ins AS (
       INSERT INTO "LimitAssignment" ("id", "bindingKey", "projectId", "subjectType", ${refColumn}, ${Prisma.join(columns.map(([name]) => Prisma.raw(`"${name}"`)))},
                                      "source", "status", "assignedBy", "operatorOverride", "bulkRunId", "liveScopeKey", "assignedAt", "createdAt", "updatedAt")

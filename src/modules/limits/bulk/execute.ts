@@ -7,8 +7,8 @@ import { currentLicense } from '../../licence/service.js'
 import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
-import { deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
-import { DB_NOW, LeaseLost, leaseRenewalSql, renewLease, updateHeld, type Claimed } from './lease.js'
+import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
+import { DB_NOW, LeaseLost, leaseHoldSql, renewedLeaseSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
 // transaction of three statements in the common case, each pushed right after it commits while the next one runs),
@@ -41,13 +41,13 @@ interface OpenedChunk {
 }
 
 /**
- * A chunk's first statement: renews the lease (runner.ts; LeaseLost when the run is no longer held) and reads in the
- * same round trip whether a cancel was requested, the issue count, the environments with workers and the chunk's
- * ledger rows.
+ * A chunk's first statement: holds the run (lease.ts: locked, LeaseLost when it is no longer held; the closing
+ * statement renews the lease) and reads in the same round trip whether a cancel was requested, the issue count,
+ * the environments with workers and the chunk's ledger rows.
  */
 async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number, to: number): Promise<OpenedChunk> {
   const rows = await tx.$queryRaw<(Omit<LimitBulkRunSubject, 'outcome'> & { outcome: string | null; cancelRequested: boolean; issueCount: number; environments: unknown })[]>`
-    WITH lease AS (${leaseRenewalSql(claimed)})
+    WITH lease AS (${leaseHoldSql(claimed)})
     SELECT l."cancelRequested", l."issueCount", ${environmentsWithWorkersJson(ctx.project.id)} AS "environments",
            s."runId", s."seq", s."subjectType", s."subjectId", s."subjectName", s."outcome"::text AS "outcome", s."bindingKey", s."replacedBindingKey"
       FROM lease l
@@ -66,20 +66,23 @@ async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number
 
 /**
  * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
- * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor (fenced on the lease:
- * LeaseLost when the run is no longer held) — one statement, its parts as data-modifying WITH items.
+ * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor with the lease
+ * renewed (fenced on the lease: LeaseLost when the run is no longer held) — one statement, its parts as
+ * data-modifying WITH items.
  */
 async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
   const runId = claimed.run.id
   const rows = result.rows
   const parts: Prisma.Sql[] = []
   if (rows.length) {
+    const seqs = rows.map((r) => r.seq)
     parts.push(Prisma.sql`ledger AS (
       UPDATE "LimitBulkRunSubject" AS s
          SET "outcome" = u.outcome::"LimitBulkOutcome", "bindingKey" = NULLIF(u.bk, ''), "replacedBindingKey" = NULLIF(u.rbk, '')
-        FROM unnest(${rows.map((r) => r.seq)}::integer[], ${rows.map((r) => r.outcome)}::text[],
+        FROM unnest(${seqs}::integer[], ${rows.map((r) => r.outcome)}::text[],
                     ${rows.map((r) => r.bindingKey ?? '')}::text[], ${rows.map((r) => r.replacedBindingKey ?? '')}::text[]) AS u(seq, outcome, bk, rbk)
-       WHERE s."runId" = ${runId} AND s."seq" = u.seq)`)
+       -- the chunk's seq range: without it the planner hashes the run's whole ledger for every chunk
+       WHERE s."runId" = ${runId} AND s."seq" = u.seq AND s."seq" >= ${Math.min(...seqs)}::integer AND s."seq" <= ${Math.max(...seqs)}::integer)`)
   }
   // only FAILED and SKIPPED_* are kept, at most 1000 per run
   const issues = rows.filter((r) => r.outcome === 'FAILED' || r.outcome.startsWith('SKIPPED_'))
@@ -101,7 +104,8 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
   const held = await tx.$queryRaw<{ id: string }[]>`
     ${parts.length ? Prisma.sql`WITH ${Prisma.join(parts, ',\n')}` : Prisma.empty}
     UPDATE "LimitBulkRun"
-       SET "cursor" = ${nextCursor}::integer,
+       SET ${renewedLeaseSql(claimed)},
+           "cursor" = ${nextCursor}::integer,
            "processedCount" = "processedCount" + ${rows.length}::integer,
            "createdCount" = "createdCount" + ${count('CREATED')}::integer,
            "replacedCount" = "replacedCount" + ${count('REPLACED')}::integer,
@@ -167,7 +171,7 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
           await breathe()
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
-          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), ctx.pushCache)
+          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`, ctx.pushCache)
           await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
           return staged
         },

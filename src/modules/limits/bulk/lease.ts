@@ -62,9 +62,22 @@ export interface Claimed {
 /** The lease renewal as one statement (fenced on still holding the run), returning what a chunk looks at. */
 export const leaseRenewalSql = (claimed: Claimed) => Prisma.sql`
   UPDATE "LimitBulkRun"
-     SET "heartbeatAt" = ${DB_NOW}, "leaseUntil" = ${DB_NOW} + ${claimed.settings.leaseMs}::integer * interval '1 millisecond'
+     SET ${renewedLeaseSql(claimed)}
    WHERE "id" = ${claimed.run.id} AND "leaseOwner" = ${claimed.owner} AND "runStatus" = 'RUNNING'
   RETURNING "cancelRequested", "issueCount"`
+
+/**
+ * A chunk's hold on the run (fenced on still holding it): the run row locked for the chunk's transaction, as the
+ * renewal would, but without writing it — the chunk's closing statement renews the lease with its counters, so a
+ * chunk writes the run (and announces a progress event) once.
+ */
+export const leaseHoldSql = (claimed: Claimed) => Prisma.sql`
+  SELECT "cancelRequested", "issueCount" FROM "LimitBulkRun"
+   WHERE "id" = ${claimed.run.id} AND "leaseOwner" = ${claimed.owner} AND "runStatus" = 'RUNNING'
+   FOR UPDATE`
+
+/** The lease's new end, set by every renewal. */
+export const renewedLeaseSql = (claimed: Claimed) => Prisma.sql`"heartbeatAt" = ${DB_NOW}, "leaseUntil" = ${DB_NOW} + ${claimed.settings.leaseMs}::integer * interval '1 millisecond'`
 
 /**
  * Renews the lease and returns what the worker must look at between chunks; throws LeaseLost when the run was

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { Prisma } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { supersedeMany } from '../../../platform/deploy/batch.js'
+import type { OutboxTransport } from '../../../platform/deploy/outbox.js'
 import { pushMessages, type DeployEnvironment, type DeployMessage } from '../../../platform/deploy/pusher.js'
 import { canonicalHash } from '../../../platform/hashing/canonical.js'
 import { assignmentInclude, compileAssignment, type AssignmentRow } from '../assignments/service.js'
@@ -15,11 +16,14 @@ type Template = NonNullable<PushCache['together']>['template']
 // identical content compiled once. The pushes are staged in the retry outbox inside the chunk's own transaction,
 // due only after a grace period: delivered at once after the commit, they are marked delivered; not acknowledged,
 // they become due now (the outbox retries them); and if this process dies in between, the outbox delivers them
-// later — a committed chunk is never left undeployed. Outbox subjects follow the assignment service's
-// `limitAssignment:<bindingKey>:<revision>`, so a later push of the same assignment supersedes ours.
+// later — a committed chunk is never left undeployed. One outbox row per chunk and environment holds the chunk's
+// batch (`limitBulkChunk:<runId>:<first seq>`, its message the §4.1 batch body), delivered by this module's
+// transport (chunkOutboxTransports): what a later push of the same assignment superseded is left out then.
 
 const DEPLOY_KIND = 'LIMIT_ASSIGNMENT'
 const OUTBOX_PREFIX = 'limitAssignment'
+/** outbox subject kind of a chunk's batch row */
+export const CHUNK_OUTBOX_KIND = 'limitBulkChunk'
 
 /** Everything compileAssignment reads except the subject and bindingKey. */
 const contentSignature = (row: AssignmentRow) =>
@@ -31,19 +35,19 @@ const contentSignature = (row: AssignmentRow) =>
     validity: [row.validFrom?.toISOString() ?? null, row.validUntil?.toISOString() ?? null],
   })
 
-/** The chunk's messages for every environment with workers, and the outbox row standing for each pair until acknowledged. */
+/** The chunk's messages for every environment with workers, and the outbox row standing for them per environment until acknowledged. */
 export interface StagedChunk {
   environments: DeployEnvironment[]
   messages: DeployMessage[]
-  /** outbox subject of each message */
-  subjects: string[]
-  /** outboxIds[message][environment] */
-  outboxIds: string[][]
+  /** the outbox rows' subject, `limitBulkChunk:<runId>:<first seq>` */
+  subject: string
+  /** outboxIds[environment]: one row per environment holds the chunk's batch */
+  outboxIds: string[]
   /** when the outbox rows fall due if this worker has not marked them delivered or failed before */
   due: Date
 }
 
-const nothingStaged = (): StagedChunk => ({ environments: [], messages: [], subjects: [], outboxIds: [], due: new Date() })
+const nothingStaged = (subject: string): StagedChunk => ({ environments: [], messages: [], subject, outboxIds: [], due: new Date() })
 
 /** The project's environments with workers as one JSON value (name order), read by the chunk's first statement. */
 export const environmentsWithWorkersJson = (projectId: string) => Prisma.sql`
@@ -66,10 +70,10 @@ export function environmentsOf(json: unknown): DeployEnvironment[] {
  */
 export async function stageChunkPushes(
   tx: Tx, project: { id: string; name: string }, chunk: Pick<ChunkResult, 'touchedAssignmentIds' | 'createdTogether'>,
-  environments: DeployEnvironment[], graceMs: number, cache: PushCache = {},
+  environments: DeployEnvironment[], graceMs: number, subject: string, cache: PushCache = {},
 ): Promise<StagedChunk> {
   const assignmentIds = chunk.touchedAssignmentIds
-  if (!assignmentIds.length || !environments.length) return nothingStaged()
+  if (!assignmentIds.length || !environments.length) return nothingStaged(subject)
   const together = chunk.createdTogether ?? new Map()
   const sample = cache.together ? undefined : assignmentIds.find((id) => together.has(id))
   const readBack = assignmentIds.filter((id) => !together.has(id) || id === sample)
@@ -86,7 +90,6 @@ export async function stageChunkPushes(
   const shared = cache.together ?? (sampleRow ? { subjectType: sampleRow.subjectType, runtimeRevision: sampleRow.runtimeRevision, template: await templateOf(sampleRow) } : undefined)
   if (sampleRow && shared && sampleRow.mode !== 'PLAN') cache.together = shared
   const messages: DeployMessage[] = []
-  const subjects: string[] = []
   const ended: string[] = []
   // in the order the chunk decided them (an ended row before the one that replaced it)
   for (const id of assignmentIds) {
@@ -94,7 +97,6 @@ export async function stageChunkPushes(
     if (made && shared) {
       const config = { ...shared.template, bindingKey: made.bindingKey, subject: { type: shared.subjectType, key: made.subjectKey } }
       messages.push({ action: 'DEPLOY', project: project.name, kind: DEPLOY_KIND, name: made.bindingKey, revision: shared.runtimeRevision, config })
-      subjects.push(`${OUTBOX_PREFIX}:${made.bindingKey}:${shared.runtimeRevision}`)
       continue
     }
     const row = byId.get(id)
@@ -107,34 +109,27 @@ export async function stageChunkPushes(
       config = { ...(await templateOf(row)), bindingKey: row.bindingKey, subject: { type: row.subjectType, ...(key !== null ? { key } : {}) } }
     }
     messages.push({ action: row.status === 'ENDED' ? 'UNDEPLOY' : 'DEPLOY', project: project.name, kind: DEPLOY_KIND, name: row.bindingKey, revision: row.runtimeRevision, config })
-    subjects.push(`${OUTBOX_PREFIX}:${row.bindingKey}:${row.runtimeRevision}`)
   }
-  // an undeploy makes older undelivered pushes of the same assignment pointless
+  // an undeploy makes older undelivered pushes of the same assignment pointless (older chunk rows leave it out
+  // when they are delivered: its revision moved on)
   await supersedeMany(tx, ended, 'superseded by an undeploy')
-  const outboxIds = messages.map(() => environments.map(() => crypto.randomUUID()))
-  return { environments, messages, subjects, outboxIds, due: new Date(Date.now() + graceMs) }
+  const outboxIds = environments.map(() => crypto.randomUUID())
+  return { environments, messages, subject, outboxIds, due: new Date(Date.now() + graceMs) }
 }
 
 /**
- * The outbox rows of a staged chunk — one per message and environment with workers, due after the grace period —
- * as one INSERT for the chunk's closing statement (a data-modifying WITH item); null when nothing is staged. The
- * messages go as one JSON array (no per-row escaping into a text[] literal).
+ * The outbox rows of a staged chunk — one per environment with workers, its message the chunk's batch body
+ * (`{ "messages": [...] }`, RUNTIME.md §4.1), due after the grace period — as one INSERT for the chunk's closing
+ * statement (a data-modifying WITH item); null when nothing is staged.
  */
 export function outboxRowsSql(staged: StagedChunk): Prisma.Sql | null {
   if (!staged.messages.length || !staged.environments.length) return null
-  const ids: string[] = []
-  const messageOrd: number[] = []
-  const environmentOrd: number[] = []
-  staged.outboxIds.forEach((perEnvironment, i) => perEnvironment.forEach((id, k) => (ids.push(id), messageOrd.push(i + 1), environmentOrd.push(k + 1))))
   return Prisma.sql`
     INSERT INTO "DeliveryOutbox" ("id", "environmentName", "workerUrls", "message", "subject", "nextAttemptAt", "createdAt")
-    SELECT o.id, e.env->>'name', ARRAY(SELECT jsonb_array_elements_text(e.env->'workerUrls')), m.body, s.subject,
-           ${staged.due.toISOString()}::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
-      FROM unnest(${ids}::text[], ${messageOrd}::integer[], ${environmentOrd}::integer[]) WITH ORDINALITY AS o(id, m_ord, e_ord, ord)
-      JOIN jsonb_array_elements(${JSON.stringify(staged.messages)}::jsonb) WITH ORDINALITY AS m(body, ord) ON m.ord = o.m_ord
-      JOIN unnest(${staged.subjects}::text[]) WITH ORDINALITY AS s(subject, ord) ON s.ord = o.m_ord
-      JOIN jsonb_array_elements(${JSON.stringify(staged.environments)}::jsonb) WITH ORDINALITY AS e(env, ord) ON e.ord = o.e_ord
-     ORDER BY o.ord`
+    SELECT o.id, e.env->>'name', ARRAY(SELECT jsonb_array_elements_text(e.env->'workerUrls')), ${JSON.stringify({ messages: staged.messages })}::jsonb,
+           ${staged.subject}, ${staged.due.toISOString()}::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+      FROM unnest(${staged.outboxIds}::text[]) WITH ORDINALITY AS o(id, ord)
+      JOIN jsonb_array_elements(${JSON.stringify(staged.environments)}::jsonb) WITH ORDINALITY AS e(env, ord) ON e.ord = o.ord`
 }
 
 /** Marks acknowledged outbox rows delivered: a statement of its own, or a data-modifying WITH item of a chunk's closing statement. */
@@ -143,12 +138,12 @@ export const markDeliveredSql = (outboxIds: string[]) => Prisma.sql`
    WHERE "id" = ANY(${outboxIds}::text[]) AND "deliveredAt" IS NULL`
 
 /**
- * After the commit: delivers the chunk's messages now, as batches (RUNTIME.md §4.1), and makes the outbox rows of
- * what was not acknowledged due now (the outbox deliverer retries those). Resolves with the outbox rows of what was
- * acknowledged — the caller marks them delivered (markDeliveredSql), with its next chunk's closing statement — and
- * how many (message, environment) pairs were not. Until marked, an acknowledged row only waits for its grace period
- * to end: were this process to die first, the outbox would deliver it once more, which a worker takes as the same
- * state (the message carries its revision).
+ * After the commit: delivers the chunk's messages now, as batches (RUNTIME.md §4.1), and makes the outbox row of
+ * every environment that did not acknowledge all of them due now (the outbox retries the batch). Resolves with
+ * the outbox rows of the environments that acknowledged — the caller marks them delivered (markDeliveredSql), with
+ * its next chunk's closing statement — and how many environments did not. Until marked, an acknowledged row only
+ * waits for its grace period to end: were this process to die first, the outbox would deliver it once more, which
+ * a worker takes as the same state (the message carries its revision).
  */
 export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'>, staged: StagedChunk): Promise<{ acknowledged: string[]; failed: number }> {
   if (!staged.messages.length) return { acknowledged: [], failed: 0 }
@@ -156,15 +151,14 @@ export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'
   const acknowledged: string[] = []
   const failed: string[] = []
   let firstError: string | null = null
-  outcome.environmentResults.forEach((result, k) =>
-    result.errors.forEach((error, i) => {
-      if (error === null) acknowledged.push(staged.outboxIds[i][k])
-      else {
-        failed.push(staged.outboxIds[i][k])
-        firstError ??= error
-      }
-    }),
-  )
+  outcome.environmentResults.forEach((result, k) => {
+    const error = result.errors.find((e) => e !== null)
+    if (error === undefined) acknowledged.push(staged.outboxIds[k])
+    else {
+      failed.push(staged.outboxIds[k])
+      firstError ??= error
+    }
+  })
   if (failed.length) {
     // due now: the outbox deliverer retries them with its backoff
     await deps.prisma.$executeRaw`
@@ -173,3 +167,41 @@ export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'
   }
   return { acknowledged, failed: failed.length }
 }
+
+/**
+ * What of a chunk's batch is still to deliver when the outbox retries it: a message whose assignment moved to a
+ * newer revision since is left out (that revision is pushed on its own, with its own outbox rows, and a worker
+ * must never get the older one after it); a DEPLOY is compiled again from the row as it is now (a plan publish
+ * re-pushes the same revision with the plans' new content).
+ */
+export async function currentChunkMessages(db: Tx, messages: DeployMessage[]): Promise<DeployMessage[]> {
+  const rows = await db.limitAssignment.findMany({ where: { bindingKey: { in: messages.map((m) => m.name) } }, include: assignmentInclude })
+  const byKey = new Map(rows.map((r) => [r.bindingKey, r]))
+  const compiled = new Map<string, Template>()
+  const current: DeployMessage[] = []
+  for (const m of messages) {
+    const row = byKey.get(m.name)
+    if (!row || row.runtimeRevision !== m.revision) continue
+    if (m.action === 'UNDEPLOY') current.push(m)
+    else if (row.status === 'ACTIVE') {
+      const signature = contentSignature(row)
+      let template = compiled.get(signature)
+      if (!template) compiled.set(signature, (template = await compileAssignment(db, row)))
+      const key = subjectKeyOf(row)
+      current.push({ ...m, config: { ...template, bindingKey: row.bindingKey, subject: { type: row.subjectType, ...(key !== null ? { key } : {}) } } })
+    }
+  }
+  return current
+}
+
+/** The outbox transport of chunk rows: the batch's current messages to the row's environment, as batches. */
+export const chunkOutboxTransports = (deps: Pick<Deps, 'prisma' | 'deployer'>): Record<string, OutboxTransport> => ({
+  [CHUNK_OUTBOX_KIND]: async (row) => {
+    const { messages } = row.message as unknown as { messages: DeployMessage[] }
+    const current = await currentChunkMessages(deps.prisma, messages)
+    if (!current.length) return { success: true, message: 'superseded by newer pushes' }
+    const outcome = await pushMessages(deps.deployer, [{ name: row.environmentName, workerUrls: row.workerUrls }], current)
+    const error = outcome.environmentResults[0]?.errors.find((e) => e !== null)
+    return error === undefined ? { success: true, message: 'acknowledged' } : { success: false, message: error ?? 'not acknowledged' }
+  },
+})
