@@ -152,7 +152,7 @@ describe('every page: a valid request stored and shown, an invalid one refused',
   it('metadata: rename refused while deployed, allowed once not', async () => {
     await expectStored('metadata', { description: 'Updated description for the API', categoryList: ['Finance', 'Banking'], sharingType: 'EXTERNAL' })
     expect(await detail()).toMatchObject({ description: 'Updated description for the API', categoryList: ['Finance', 'Banking'], sharingType: 'EXTERNAL' })
-    await expectRefused('metadata', { name: 'Renamed' }, /^name: API proxy 'MyAPI' is deployed to bed.dev; undeploy it before renaming/)
+    await expectRefused('metadata', { name: 'Renamed' }, /^name: API proxy 'MyAPI' is deployed to dev; undeploy it before renaming/)
     await expectRefused('metadata', {}, /^At least one field/)
     await expectRefused('metadata', { sharingType: 'PUBLIC' }, /^sharingType: must be one of BOTH, NONE, EXTERNAL, INTERNAL/)
     await expectRefused('metadata', { name: 'myapi' }, /./, undefined, 'Other')
