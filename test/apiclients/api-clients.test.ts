@@ -1,17 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { sampleBootstrap } from '../support/fixtures.js'
+import { useTestbed } from '../support/testbed.js'
 import { jsonOf } from '../support/http.js'
 
 // The API client manager surface (spec §2.5, §2.6, §4.11): writes, their envelopes, lifecycle refusals,
 // secrets shown once, permissions, the token endpoint, and the same writes through GraphQL.
 
-let svc: TestService
-let worker: FakeWorker
+/** sampleBootstrap plus erin, who may manage identities in the project `other` only */
+function erinInOther(workers: { dev: string[]; prod: string[] }) {
+  const bootstrap = sampleBootstrap(workers)
+  bootstrap.users.push({ username: 'erin', password: 'erin-pass-1' })
+  ;(bootstrap.projects[1] as { members?: unknown[] }).members = [{ username: 'erin', permissions: [{ category: 'IDENTITY', level: 'MANAGE' }] }]
+  return bootstrap
+}
+const bed = useTestbed({
+  workers: ['dev'],
+  bootstrap: erinInOther,
+  tokens: { root: 's3cret-root', alice: 'alice-pass-1', bob: 'bob-pass-1', carol: 'carol-pass-1', erin: 'erin-pass-1' },
+})
 let appKey: string
 let seq = 0
-const tokens: Record<string, string> = {}
 
 const IN_SYNC = { state: 'IN_SYNC', environments: [{ name: 'dev', acknowledged: true }, { name: 'prod', acknowledged: true }] }
 const DEGRADED = { state: 'DEGRADED', environments: [{ name: 'dev', acknowledged: false, detail: expect.stringContaining('HTTP 500') }, { name: 'prod', acknowledged: true }] }
@@ -19,11 +27,11 @@ const DEGRADED = { state: 'DEGRADED', environments: [{ name: 'dev', acknowledged
 function api(path: string, token: string, method = 'GET', body?: unknown) {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }
   if (body !== undefined) headers['content-type'] = 'application/json'
-  return svc.http(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  return bed.svc.http(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
 }
-const create = (body: object, token = tokens.alice) => api('/api/api-clients', token, 'POST', body)
-const act = (key: string, action: string, token = tokens.alice) => api(`/api/api-clients/${key}/actions/${action}`, token, 'POST')
-const patch = (key: string, body: object, token = tokens.alice) => api(`/api/api-clients/${key}`, token, 'PATCH', body)
+const create = (body: object, token = bed.alice) => api('/api/api-clients', token, 'POST', body)
+const act = (key: string, action: string, token = bed.alice) => api(`/api/api-clients/${key}/actions/${action}`, token, 'POST')
+const patch = (key: string, body: object, token = bed.alice) => api(`/api/api-clients/${key}`, token, 'PATCH', body)
 
 async function newClient(extra: object = {}) {
   const res = await create({ projectName: 'payments', name: `client-${++seq}`, applicationKey: appKey, ...extra })
@@ -31,24 +39,10 @@ async function newClient(extra: object = {}) {
   return jsonOf(res)
 }
 
-const stored = (apiClientKey: string) => svc.deps.prisma.apiClient.findUniqueOrThrow({ where: { apiClientKey }, include: { secrets: { orderBy: { version: 'asc' } } } })
+const stored = (apiClientKey: string) => bed.svc.deps.prisma.apiClient.findUniqueOrThrow({ where: { apiClientKey }, include: { secrets: { orderBy: { version: 'asc' } } } })
 
 beforeAll(async () => {
-  worker = await FakeWorker.start()
-  const bootstrap = sampleBootstrap({ dev: [worker.url] })
-  bootstrap.users.push({ username: 'erin', password: 'erin-pass-1' })
-  ;(bootstrap.projects[1] as { members?: unknown[] }).members = [{ username: 'erin', permissions: [{ category: 'IDENTITY', level: 'MANAGE' }] }]
-  svc = await startTestService({ bootstrap })
-  for (const [u, p] of [['root', 's3cret-root'], ['alice', 'alice-pass-1'], ['bob', 'bob-pass-1'], ['carol', 'carol-pass-1'], ['erin', 'erin-pass-1']]) tokens[u] = await svc.tokenFor(u, p)
-  appKey = (await svc.deps.prisma.application.findFirstOrThrow({ where: { name: 'checkout' } })).applicationKey
-})
-afterEach(() => {
-  worker.status = 200
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
+  appKey = (await bed.svc.deps.prisma.application.findFirstOrThrow({ where: { name: 'checkout' } })).applicationKey
 })
 
 describe('POST /api/api-clients', () => {
@@ -65,9 +59,9 @@ describe('POST /api/api-clients', () => {
     const row = await stored(body.apiClient.apiClientKey)
     expect(row.secrets).toHaveLength(1)
     expect(row.secrets[0].secretCipher).not.toContain(body.clientSecret)
-    expect(svc.deps.keyring.decrypt(row.secrets[0].secretCipher)).toBe(body.clientSecret)
-    expect(worker.received).toEqual([expect.objectContaining({ action: 'DEPLOY', project: 'payments', kind: 'API_CLIENT', name: 'created-web' })])
-    expect(JSON.stringify(worker.received)).not.toContain(body.clientSecret)
+    expect(bed.svc.deps.keyring.decrypt(row.secrets[0].secretCipher)).toBe(body.clientSecret)
+    expect(bed.dev.received).toEqual([expect.objectContaining({ action: 'DEPLOY', project: 'payments', kind: 'API_CLIENT', name: 'created-web' })])
+    expect(JSON.stringify(bed.dev.received)).not.toContain(body.clientSecret)
   })
 
   it('creates a client of a consumer, and one without a secret that stays PENDING_SECRET until rotate-secret', async () => {
@@ -99,21 +93,21 @@ describe('POST /api/api-clients', () => {
       [{ ...base, projectName: 'admin', applicationKey: appKey }, 400, { params: { reason: 'platformScopeNotSupported' } }],
       [{ ...base, applicationKey: appKey, clientId: 'checkout-web-id' }, 409, { errorKey: 'nameAlreadyExists', params: { field: 'clientId' } }],
     ]
-    const before = await svc.deps.prisma.apiClient.count()
+    const before = await bed.svc.deps.prisma.apiClient.count()
     for (const [body, status, error] of cases) {
       const res = await create(body)
       expect(res.status, JSON.stringify(body)).toBe(status)
       expect(await jsonOf(res)).toMatchObject({ ...error, correlationId: expect.any(String) })
     }
-    expect(await svc.deps.prisma.apiClient.count()).toBe(before)
-    expect(worker.received).toEqual([])
+    expect(await bed.svc.deps.prisma.apiClient.count()).toBe(before)
+    expect(bed.dev.received).toEqual([])
   })
 })
 
 describe('writes on /api/api-clients/{apiClientKey}', () => {
   it('answers every write with the envelope: IN_SYNC when all acknowledge, DEGRADED (stored) when one does not', async () => {
     for (const status of [200, 500]) {
-      worker.status = status
+      bed.dev.status = status
       const expected = status === 200 ? IN_SYNC : DEGRADED
       const created = await newClient()
       expect(created.runtimeDeployment).toEqual(expected)
@@ -145,8 +139,8 @@ describe('writes on /api/api-clients/{apiClientKey}', () => {
     const body = await jsonOf(res)
     expect(body.apiClient).toMatchObject({ operationalState: 'REVOKED', secretVersion: null })
     expect(body.runtimeDeployment).toEqual(IN_SYNC)
-    expect(worker.received.at(-1)).toMatchObject({ action: 'UNDEPLOY', config: { operationalState: 'REVOKED' } })
-    worker.received.length = 0
+    expect(bed.dev.received.at(-1)).toMatchObject({ action: 'UNDEPLOY', config: { operationalState: 'REVOKED' } })
+    bed.dev.received.length = 0
     const version = (await stored(key)).version
     for (const write of [() => act(key, 'revoke'), () => act(key, 'activate'), () => act(key, 'suspend'), () => act(key, 'rotate-secret'), () => patch(key, { name: 'x' })]) {
       const refused = await write()
@@ -154,7 +148,7 @@ describe('writes on /api/api-clients/{apiClientKey}', () => {
       expect(await jsonOf(refused)).toMatchObject({ errorKey: 'lifecycleConflict', params: { reason: 'apiClient.revokedIsFinal', operationalState: 'REVOKED' } })
     }
     expect((await stored(key)).version).toBe(version)
-    expect(worker.received).toEqual([])
+    expect(bed.dev.received).toEqual([])
   })
 
   it('refuses moves the lifecycle does not allow, changing nothing', async () => {
@@ -180,13 +174,13 @@ describe('writes on /api/api-clients/{apiClientKey}', () => {
     for (const s of row.secrets) expect(s.secretCipher).toMatch(/^v1\./)
 
     const reads = [
-      await api(`/api/api-clients/${key}`, tokens.alice),
-      await api(`/api/api-clients/${key}/runtime-deployment`, tokens.alice),
-      await api(`/apiportal/management/portal/api-clients/get-by-app-id/${appKey}`, tokens.alice),
+      await api(`/api/api-clients/${key}`, bed.alice),
+      await api(`/api/api-clients/${key}/runtime-deployment`, bed.alice),
+      await api(`/apiportal/management/portal/api-clients/get-by-app-id/${appKey}`, bed.alice),
       await patch(key, { name: 'after-rotation' }),
     ]
-    const gql = await svc.graphql(`{ apiClient(projectName: "payments", apiClientKey: "${key}") { name materialVersion issuance { jwtSignatureAlgorithm } } }`, undefined, tokens.alice)
-    const seen = (await Promise.all(reads.map((r) => r.text()))).join('\n') + JSON.stringify(gql.body) + JSON.stringify(worker.received)
+    const gql = await bed.svc.graphql(`{ apiClient(projectName: "payments", apiClientKey: "${key}") { name materialVersion issuance { jwtSignatureAlgorithm } } }`, undefined, bed.alice)
+    const seen = (await Promise.all(reads.map((r) => r.text()))).join('\n') + JSON.stringify(gql.body) + JSON.stringify(bed.dev.received)
     expect(gql.body.data.apiClient).toMatchObject({ materialVersion: 2 })
     for (const secret of [created.clientSecret, rotated.clientSecret]) expect(seen).not.toContain(secret)
     expect(seen).not.toContain('clientSecret')
@@ -197,7 +191,7 @@ describe('writes on /api/api-clients/{apiClientKey}', () => {
     const key = apiClient.apiClientKey
     const body = await jsonOf(await patch(key, { allowedGrantTypes: ['client_credentials'], tokenExpiresInAmount: 3, tokenExpiresInUnit: 'HOURS', jwtSignatureAlgorithm: 'ES256', version: 1 }))
     expect(body.apiClient).toMatchObject({ allowedGrantTypes: ['client_credentials'], tokenExpiresInAmount: 3, tokenExpiresInUnit: 'HOURS', jwtSignatureAlgorithm: 'ES256', version: 2 })
-    const cleared = await jsonOf(await api(`/api/api-clients/${key}`, tokens.alice, 'PUT', { jwtSignatureAlgorithm: null, tokenExpiresInAmount: null }))
+    const cleared = await jsonOf(await api(`/api/api-clients/${key}`, bed.alice, 'PUT', { jwtSignatureAlgorithm: null, tokenExpiresInAmount: null }))
     expect(cleared.apiClient).toMatchObject({ jwtSignatureAlgorithm: 'RS256', tokenExpiresInAmount: null, tokenExpiresInUnit: 'HOURS' })
     const stale = await patch(key, { name: 'late', version: 1 })
     expect(stale.status).toBe(409)
@@ -209,36 +203,36 @@ describe('permissions', () => {
   it('needs IDENTITY MANAGE in the client\'s project; a caller who cannot see the project gets 404', async () => {
     const { apiClient } = await newClient()
     const key = apiClient.apiClientKey
-    worker.received.length = 0
+    bed.dev.received.length = 0
     for (const write of [(t: string) => act(key, 'activate', t), (t: string) => act(key, 'revoke', t), (t: string) => patch(key, { name: 'x' }, t)]) {
-      const denied = await write(tokens.carol)
+      const denied = await write(bed.carol)
       expect(denied.status).toBe(403)
       expect(await jsonOf(denied)).toMatchObject({ errorKey: 'permissionDenied' })
-      const hidden = await write(tokens.erin)
+      const hidden = await write(bed.erin)
       expect(hidden.status).toBe(404)
       expect(await jsonOf(hidden)).toMatchObject({ errorKey: 'resourceNotFound', params: { apiClient: key } })
     }
-    const carolCreate = await create({ projectName: 'payments', name: 'by-carol', applicationKey: appKey }, tokens.carol)
+    const carolCreate = await create({ projectName: 'payments', name: 'by-carol', applicationKey: appKey }, bed.carol)
     expect(carolCreate.status).toBe(403)
-    expect((await api(`/api/api-clients/${key}`, tokens.carol)).status).toBe(200)
-    expect((await api(`/api/api-clients/${key}`, tokens.erin)).status).toBe(404)
+    expect((await api(`/api/api-clients/${key}`, bed.carol)).status).toBe(200)
+    expect((await api(`/api/api-clients/${key}`, bed.erin)).status).toBe(404)
     expect((await act('acl_unknown', 'activate')).status).toBe(404)
-    expect((await svc.http(`/api/api-clients/${key}/actions/activate`, { method: 'POST' })).status).toBe(401)
+    expect((await bed.svc.http(`/api/api-clients/${key}/actions/activate`, { method: 'POST' })).status).toBe(401)
     expect((await stored(key)).version).toBe(1)
-    expect(worker.received).toEqual([])
+    expect(bed.dev.received).toEqual([])
     // bob holds MANAGE without DEPLOY_UNDEPLOY; API client pushes need MANAGE only
-    expect((await jsonOf(await act(key, 'activate', tokens.bob))).runtimeDeployment).toEqual(IN_SYNC)
+    expect((await jsonOf(await act(key, 'activate', bed.bob))).runtimeDeployment).toEqual(IN_SYNC)
   })
 })
 
 describe('POST /apiops/auth/token with an API client', () => {
   const token = (form: Record<string, string>) =>
-    svc.http('/apiops/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) })
+    bed.svc.http('/apiops/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) })
 
   it('never issues to a client: password grant is unsupported, client_credentials issues no personal token', async () => {
     const { apiClient, clientSecret } = await newClient()
     await act(apiClient.apiClientKey, 'activate')
-    const before = await svc.deps.prisma.accessToken.count()
+    const before = await bed.svc.deps.prisma.accessToken.count()
     const password = await token({ grant_type: 'password', client_id: apiClient.clientId, client_secret: clientSecret, username: apiClient.clientId, password: clientSecret })
     expect(password.status).toBe(400)
     expect(await jsonOf(password)).toMatchObject({ error: 'unsupported_grant_type' })
@@ -247,7 +241,7 @@ describe('POST /apiops/auth/token with an API client', () => {
     const body = await jsonOf(credentials)
     expect(body).toMatchObject({ error: 'unauthorized_client' })
     expect(body).not.toHaveProperty('access_token')
-    expect(await svc.deps.prisma.accessToken.count()).toBe(before)
+    expect(await bed.svc.deps.prisma.accessToken.count()).toBe(before)
   })
 })
 
@@ -255,7 +249,7 @@ describe('GraphQL', () => {
   const ENVELOPE = 'apiClient { apiClientKey operationalState version materialVersion } clientSecret runtimeDeployment { state revision environments { name acknowledged detail } }'
 
   it('offers the same writes and outcomes, and the durable read with its revision', async () => {
-    const gql = async (query: string, variables: Record<string, unknown>, token = tokens.alice) => (await svc.graphql(query, variables, token)).body
+    const gql = async (query: string, variables: Record<string, unknown>, token = bed.alice) => (await bed.svc.graphql(query, variables, token)).body
     const registered = await gql(`mutation($input: RegisterApiClientInput!) { registerApiClient(input: $input) { ${ENVELOPE} } }`, {
       input: { projectName: 'payments', name: 'from-graphql', applicationKey: appKey, allowedGrantTypes: ['client_credentials'] },
     })
@@ -266,10 +260,10 @@ describe('GraphQL', () => {
     const run = (name: string) => gql(`mutation($k: String!) { ${name}(apiClientKey: $k) { ${ENVELOPE} } }`, { k: key })
 
     expect((await run('activateApiClient')).data.activateApiClient.apiClient.operationalState).toBe('ACTIVE')
-    worker.status = 500
+    bed.dev.status = 500
     const suspended = (await run('suspendApiClient')).data.suspendApiClient
     expect(suspended.runtimeDeployment.state).toBe('DEGRADED')
-    worker.status = 200
+    bed.dev.status = 200
     expect((await run('rotateApiClientSecret')).data.rotateApiClientSecret.apiClient.materialVersion).toBe(2)
     const updated = await gql('mutation($k: String!, $i: UpdateApiClientInput!) { updateApiClient(apiClientKey: $k, input: $i) { apiClient { name issuance { allowedGrantTypes } } } }', { k: key, i: { name: 'renamed-gql', allowedGrantTypes: null } })
     expect(updated.data.updateApiClient.apiClient).toEqual({ name: 'renamed-gql', issuance: { allowedGrantTypes: [] } })
@@ -277,17 +271,17 @@ describe('GraphQL', () => {
 
     const refused = await run('activateApiClient')
     expect(refused.errors?.[0].extensions).toMatchObject({ errorKey: 'lifecycleConflict', params: { reason: 'apiClient.revokedIsFinal' } })
-    const denied = await gql(`mutation($k: String!) { suspendApiClient(apiClientKey: $k) { apiClient { name } } }`, { k: key }, tokens.carol)
+    const denied = await gql(`mutation($k: String!) { suspendApiClient(apiClientKey: $k) { apiClient { name } } }`, { k: key }, bed.carol)
     expect(denied.errors?.[0].extensions.errorKey).toBe('permissionDenied')
 
     const durable = await gql('query($k: String!) { apiClientRuntimeDeployment(apiClientKey: $k) { apiClient { name runtimeDeployment { revision } } runtimeDeployment { state revision } } }', { k: key })
-    const record = await svc.deps.prisma.apiClientRuntime.findUniqueOrThrow({ where: { apiClientId: (await stored(key)).id } })
+    const record = await bed.svc.deps.prisma.apiClientRuntime.findUniqueOrThrow({ where: { apiClientId: (await stored(key)).id } })
     expect(durable.data.apiClientRuntimeDeployment).toEqual({
       apiClient: { name: 'renamed-gql', runtimeDeployment: { revision: record.revision } },
       runtimeDeployment: { state: 'IN_SYNC', revision: record.revision },
     })
     const bare = (await newClient()).apiClient.apiClientKey
-    await svc.deps.prisma.apiClientRuntime.deleteMany({ where: { apiClient: { apiClientKey: bare } } })
+    await bed.svc.deps.prisma.apiClientRuntime.deleteMany({ where: { apiClient: { apiClientKey: bare } } })
     expect((await gql('query($k: String!) { apiClientRuntimeDeployment(apiClientKey: $k) { runtimeDeployment { state } } }', { k: bare })).data.apiClientRuntimeDeployment).toBeNull()
   })
 })

@@ -1,36 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { ParseProxyToolsDocument } from '../generated/graphql.js'
 import { apiManagersBootstrap, expectRefused, proxyCall } from './ai-proxies-support.js'
 
 // parse-tools and parse-skills (spec §4.5, issue 4 bullet 6): preview-only discovery on both doors: the parsed
 // list comes back, nothing is saved, pushed or audited.
 
-let svc: TestService
-let worker: FakeWorker
-let erin: string // API_MANAGEMENT MANAGE in payments
-let frank: string // API_MANAGEMENT VIEW in payments
+// erin: API_MANAGEMENT MANAGE in payments; frank: API_MANAGEMENT VIEW in payments
+const bed = useTestbed({ workers: ['dev'], bootstrap: (workers) => apiManagersBootstrap(workers, [['tools-gw', 'MCP'], ['chat-gw', 'AI'], ['agent-gw', 'A2A']]), tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1' } })
 let paymentsId: string
 
-const call = (method: string, path: string, token: string, body?: unknown) => proxyCall(svc, method, path, token, body)
-const gql = (query: string, variables: Record<string, unknown>, token: string) => svc.graphql(query, variables, token).then((r) => r.body)
-const proxyRow = (name: string) => svc.deps.prisma.apiProxy.findFirst({ where: { projectId: paymentsId, name } })
-const auditCount = () => svc.deps.prisma.auditEvent.count()
+const call = (method: string, path: string, token: string, body?: unknown) => proxyCall(bed.svc, method, path, token, body)
+const gql = (query: string, variables: Record<string, unknown>, token: string) => bed.svc.graphql(query, variables, token).then((r) => r.body)
+const proxyRow = (name: string) => bed.svc.deps.prisma.apiProxy.findFirst({ where: { projectId: paymentsId, name } })
+const auditCount = () => bed.svc.deps.prisma.auditEvent.count()
 
 beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['tools-gw', 'MCP'], ['chat-gw', 'AI'], ['agent-gw', 'A2A']]) })
-  erin = await svc.tokenFor('erin', 'erin-pass-1')
-  frank = await svc.tokenFor('frank', 'frank-pass-1')
-  paymentsId = (await svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })).id
-})
-afterEach(() => {
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
+  paymentsId = (await bed.svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })).id
 })
 
 const MCP_TOOLS = {
@@ -65,7 +51,7 @@ describe('parse-tools and parse-skills (preview only)', () => {
   it('parses an MCP tools list and writes nothing (no save, no audit event, no push)', async () => {
     const audits = await auditCount()
     const before = await proxyRow('tools-gw')
-    const res = await call('POST', 'tools-gw/policies/tool-guard/parse-tools/', erin, MCP_TOOLS)
+    const res = await call('POST', 'tools-gw/policies/tool-guard/parse-tools/', bed.erin, MCP_TOOLS)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       status: 'SUCCESS',
@@ -77,11 +63,11 @@ describe('parse-tools and parse-skills (preview only)', () => {
     })
     expect(await auditCount()).toBe(audits)
     expect(await proxyRow('tools-gw')).toEqual(before)
-    expect(worker.received).toHaveLength(0)
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('parses an OpenAPI document sent as YAML text into one tool per operation', async () => {
-    const res = await call('POST', 'chat-gw/policies/p1/parse-tools/', erin, { document: OPENAPI_YAML })
+    const res = await call('POST', 'chat-gw/policies/p1/parse-tools/', bed.erin, { document: OPENAPI_YAML })
     expect(res.status).toBe(200)
     expect(res.body.resultList).toEqual([
       { name: 'getOrder', description: 'Read one order', source: 'OPENAPI', method: 'GET', path: '/orders/{id}', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
@@ -93,7 +79,7 @@ describe('parse-tools and parse-skills (preview only)', () => {
   })
 
   it('refuses documents it cannot read, naming the problem', async () => {
-    const parse = (body: unknown) => call('POST', 'tools-gw/policies/p1/parse-tools/', erin, body)
+    const parse = (body: unknown) => call('POST', 'tools-gw/policies/p1/parse-tools/', bed.erin, body)
     expectRefused(await parse({}), 'document: a tool or skill definition document is required')
     expectRefused(await parse({ document: '' }), 'document: is empty')
     expectRefused(await parse({ document: 'a: [1, 2' }), /^document: does not parse as JSON or YAML/)
@@ -102,32 +88,32 @@ describe('parse-tools and parse-skills (preview only)', () => {
     expectRefused(await parse({ tools: [{ name: 'a b' }] }), "document.tools[0].name: 'a b' is not a tool name")
     expectRefused(await parse({ tools: [{ name: 'x' }, { name: 'x' }] }), "document: tool name 'x' is defined twice")
     expectRefused(await parse({ tools: [{ name: 'x', inputSchema: { type: 'array' } }] }), "document.tools[0].inputSchema: must have type 'object'")
-    expectRefused(await call('POST', 'agent-gw/policies/p1/parse-tools/', erin, MCP_TOOLS), 'parse-tools applies to MCP and AI proxies; API proxy \'agent-gw\' is an A2A proxy')
-    expectRefused(await call('POST', 'ghost/policies/p1/parse-tools/', erin, MCP_TOOLS), "API proxy 'ghost' not found")
-    expectRefused(await call('POST', 'tools-gw/policies/p1/parse-tools/', frank, MCP_TOOLS), 'User lacks permission API_MANAGEMENT MANAGE')
+    expectRefused(await call('POST', 'agent-gw/policies/p1/parse-tools/', bed.erin, MCP_TOOLS), 'parse-tools applies to MCP and AI proxies; API proxy \'agent-gw\' is an A2A proxy')
+    expectRefused(await call('POST', 'ghost/policies/p1/parse-tools/', bed.erin, MCP_TOOLS), "API proxy 'ghost' not found")
+    expectRefused(await call('POST', 'tools-gw/policies/p1/parse-tools/', bed.frank, MCP_TOOLS), 'User lacks permission API_MANAGEMENT MANAGE')
   })
 
   it('parses skills of an agent card and of a SKILL.md file', async () => {
     const card = { name: 'Planner', skills: [{ id: 'plan', name: 'Plan', description: 'Plans trips', tags: ['travel'], examples: ['Plan Rome'] }, { id: 'book', name: 'Book' }] }
-    const res = await call('POST', 'agent-gw/policies/skills/parse-skills/', erin, card)
+    const res = await call('POST', 'agent-gw/policies/skills/parse-skills/', bed.erin, card)
     expect(res.status).toBe(200)
     expect(res.body.resultCount).toBe(2)
     expect(res.body.resultList[0]).toEqual({ id: 'plan', name: 'Plan', description: 'Plans trips', tags: ['travel'], examples: ['Plan Rome'], inputModes: [], outputModes: [] })
-    const md = await call('POST', 'agent-gw/policies/skills/parse-skills/', erin, { document: '---\nname: pdf-filler\ndescription: Fills PDF forms\n---\n# Steps\n' })
+    const md = await call('POST', 'agent-gw/policies/skills/parse-skills/', bed.erin, { document: '---\nname: pdf-filler\ndescription: Fills PDF forms\n---\n# Steps\n' })
     expect(md.body.resultList).toEqual([{ id: 'pdf-filler', name: 'pdf-filler', description: 'Fills PDF forms', tags: [], examples: [], inputModes: [], outputModes: [] }])
-    expectRefused(await call('POST', 'agent-gw/policies/skills/parse-skills/', erin, { skills: [{ id: 'a' }, { id: 'a' }] }), "document: skill id 'a' is defined twice")
-    expectRefused(await call('POST', 'agent-gw/policies/skills/parse-skills/', erin, [{ description: 'no id' }]), 'document[0].id: a skill needs an id')
-    expectRefused(await call('POST', 'tools-gw/policies/skills/parse-skills/', erin, card), 'parse-skills applies to A2A and AI proxies')
+    expectRefused(await call('POST', 'agent-gw/policies/skills/parse-skills/', bed.erin, { skills: [{ id: 'a' }, { id: 'a' }] }), "document: skill id 'a' is defined twice")
+    expectRefused(await call('POST', 'agent-gw/policies/skills/parse-skills/', bed.erin, [{ description: 'no id' }]), 'document[0].id: a skill needs an id')
+    expectRefused(await call('POST', 'tools-gw/policies/skills/parse-skills/', bed.erin, card), 'parse-skills applies to A2A and AI proxies')
   })
 })
 
 describe('GraphQL', () => {
   it('previews tools and skills without an audit event', async () => {
     const audits = await auditCount()
-    const tools = await svc.op(ParseProxyToolsDocument, { projectName: 'payments', apiProxyName: 'tools-gw', policyName: 'p', document: JSON.stringify(MCP_TOOLS) }, erin)
+    const tools = await bed.svc.op(ParseProxyToolsDocument, { projectName: 'payments', apiProxyName: 'tools-gw', policyName: 'p', document: JSON.stringify(MCP_TOOLS) }, bed.erin)
     expect(tools.errors).toBeUndefined()
     expect(tools.data!.parseProxyTools.map((t) => [t.name, t.source])).toEqual([['get_weather', 'MCP'], ['ping', 'MCP']])
-    const skills = await gql(`mutation($d: String!) { parseProxySkills(projectName: "payments", apiProxyName: "agent-gw", policyName: "p", document: $d) { id name } }`, { d: '{"skills":[{"id":"s","name":"S"}]}' }, erin)
+    const skills = await gql(`mutation($d: String!) { parseProxySkills(projectName: "payments", apiProxyName: "agent-gw", policyName: "p", document: $d) { id name } }`, { d: '{"skills":[{"id":"s","name":"S"}]}' }, bed.erin)
     expect(skills.data.parseProxySkills).toEqual([{ id: 's', name: 'S' }])
     expect(await auditCount()).toBe(audits)
   })

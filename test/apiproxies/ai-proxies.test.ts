@@ -1,16 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { proxiesReferencingProvider } from '../../src/modules/apiproxies/ai/references.js'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
 import { apiManagersBootstrap, expectRefused, proxyCall } from './ai-proxies-support.js'
 
 // AI, MCP and A2A proxies and their routing (spec §4.5, issue 4 bullet 6), legacy envelope, and the GraphQL door.
 
-let svc: TestService
-let worker: FakeWorker
-let erin: string // API_MANAGEMENT MANAGE in payments
-let frank: string // API_MANAGEMENT VIEW in payments
-let alice: string // no API_MANAGEMENT
+// erin: API_MANAGEMENT MANAGE in payments; frank: API_MANAGEMENT VIEW in payments; alice: no API_MANAGEMENT.
+// The bootstrap file gives the MCP proxy boot-mcp no routing mode.
+const bed = useTestbed({ workers: ['dev'], bootstrap: (workers) => apiManagersBootstrap(workers, [['boot-mcp', 'MCP']]), tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', alice: 'alice-pass-1' } })
 let paymentsId: string
 
 const SECRET_TOKEN = 'mcp-bearer-7f3c1e'
@@ -21,52 +18,39 @@ const URL_PASSWORD = 'mcp-url-pw-0c8e'
 const seen: string[] = []
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const res = await proxyCall(svc, method, path, token, body)
+  const res = await proxyCall(bed.svc, method, path, token, body)
   seen.push(res.text)
   return res
 }
 
 async function gql(query: string, variables: Record<string, unknown>, token: string) {
-  const res = await svc.graphql(query, variables, token)
+  const res = await bed.svc.graphql(query, variables, token)
   seen.push(JSON.stringify(res.body))
   return res.body
 }
 
-const proxyRow = (name: string) => svc.deps.prisma.apiProxy.findFirst({ where: { projectId: paymentsId, name } })
+const proxyRow = (name: string) => bed.svc.deps.prisma.apiProxy.findFirst({ where: { projectId: paymentsId, name } })
 
 /** An LLM provider through its own REST door (alice holds AI_DEVELOPMENT MANAGE). */
 async function provider(name: string, allowedModelIds: string[] = []) {
-  const res = await svc.http(`/apiops/projects/payments/llm-providers/${name}/`, {
+  const res = await bed.svc.http(`/apiops/projects/payments/llm-providers/${name}/`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${bed.alice}`, 'content-type': 'application/json' },
     body: JSON.stringify({ _class: 'llm', name, providerType: 'OPENAI', allowedModelIds }),
   })
   if (res.status !== 200) throw new Error(`provider ${name}: HTTP ${res.status} ${await res.text()}`)
 }
 
 beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['boot-mcp', 'MCP']]) /* the bootstrap file gives an MCP proxy no routing mode */ })
-  erin = await svc.tokenFor('erin', 'erin-pass-1')
-  frank = await svc.tokenFor('frank', 'frank-pass-1')
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-  paymentsId = (await svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })).id
+  paymentsId = (await bed.svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })).id
   await provider('OpenAI-Main', [])
   await provider('azure-eu', ['gpt-4o', 'gpt-4o-mini'])
-  worker.received.length = 0 // the providers' own pushes
-})
-afterEach(() => {
-  worker.status = 200
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
+  bed.dev.received.length = 0 // the providers' own pushes
 })
 
 describe('AI proxies', () => {
   it('creates an AI proxy with routing to LLM providers by name and deploys it', async () => {
-    const res = await call('POST', 'ai/chat-gw/', erin, {
+    const res = await call('POST', 'ai/chat-gw/', bed.erin, {
       name: 'chat-gw',
       description: 'chat completions',
       groups: ['ai'],
@@ -92,31 +76,31 @@ describe('AI proxies', () => {
       fallbackOnStatus: [429, 500, 502, 503, 504],
       maxAttempts: 3,
     })
-    expect(worker.received).toHaveLength(1)
-    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', project: 'payments', kind: 'API_PROXY', name: 'chat-gw', revision: 1, config: { proxyKind: 'AI' } })
-    expect(await proxiesReferencingProvider(svc.deps.prisma, paymentsId, 'OPENAI-MAIN')).toEqual(['chat-gw'])
-    expect(await proxiesReferencingProvider(svc.deps.prisma, paymentsId, 'azure-eu')).toEqual(['chat-gw'])
+    expect(bed.dev.received).toHaveLength(1)
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', project: 'payments', kind: 'API_PROXY', name: 'chat-gw', revision: 1, config: { proxyKind: 'AI' } })
+    expect(await proxiesReferencingProvider(bed.svc.deps.prisma, paymentsId, 'OPENAI-MAIN')).toEqual(['chat-gw'])
+    expect(await proxiesReferencingProvider(bed.svc.deps.prisma, paymentsId, 'azure-eu')).toEqual(['chat-gw'])
   })
 
   it('creates an AI proxy without routing; the body name may be omitted', async () => {
-    const res = await call('POST', 'ai/bare-ai/', erin, {})
+    const res = await call('POST', 'ai/bare-ai/', bed.erin, {})
     expect(res.status).toBe(200)
     expect(res.body.resultList[0]).toMatchObject({ name: 'bare-ai', kind: 'AI', routing: null, groups: [] })
   })
 
   it('refuses a body name that differs from the path, a duplicate, and a bad path name; nothing is written', async () => {
-    const before = await svc.deps.prisma.apiProxy.count()
-    expectRefused(await call('POST', 'ai/gw-x/', erin, { name: 'gw-y' }), "name: 'gw-y' differs from the path name 'gw-x'")
-    expectRefused(await call('POST', 'ai/CHAT-GW/', erin, {}), "API proxy 'chat-gw' already exists")
-    expectRefused(await call('POST', 'ai/orders-api/', erin, {}), "API proxy 'orders-api' already exists")
-    expectRefused(await call('POST', 'ai/%20/', erin, {}), /^apiProxyName: must not be blank/)
-    expect(await svc.deps.prisma.apiProxy.count()).toBe(before)
-    expect(worker.received).toHaveLength(0)
+    const before = await bed.svc.deps.prisma.apiProxy.count()
+    expectRefused(await call('POST', 'ai/gw-x/', bed.erin, { name: 'gw-y' }), "name: 'gw-y' differs from the path name 'gw-x'")
+    expectRefused(await call('POST', 'ai/CHAT-GW/', bed.erin, {}), "API proxy 'chat-gw' already exists")
+    expectRefused(await call('POST', 'ai/orders-api/', bed.erin, {}), "API proxy 'orders-api' already exists")
+    expectRefused(await call('POST', 'ai/%20/', bed.erin, {}), /^apiProxyName: must not be blank/)
+    expect(await bed.svc.deps.prisma.apiProxy.count()).toBe(before)
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('refuses unknown providers, disallowed models, duplicates and bounds, naming the field; nothing is written', async () => {
-    const before = await svc.deps.prisma.apiProxy.count()
-    const create = (routing: unknown) => call('POST', 'ai/gw-bad/', erin, { routing })
+    const before = await bed.svc.deps.prisma.apiProxy.count()
+    const create = (routing: unknown) => call('POST', 'ai/gw-bad/', bed.erin, { routing })
     expectRefused(await create({ targets: [{ providerName: 'nope' }] }), "routing.targets[0].providerName: LLM provider 'nope' not found in the project")
     expectRefused(await create({ targets: [{ providerName: 'azure-eu', model: 'o3' }] }), "routing.targets[0].model: model 'o3' is not allowed by LLM provider 'azure-eu'")
     expectRefused(await create({ targets: [{ providerName: 'azure-eu' }, { providerName: 'AZURE-EU' }] }), "routing.targets[1]: provider 'AZURE-EU' is listed twice")
@@ -126,59 +110,59 @@ describe('AI proxies', () => {
     expectRefused(await create({ fallbackOnStatus: [200] }), 'routing.fallbackOnStatus[0]: must be an HTTP status 400..599')
     expectRefused(await create({ targets: [{ providerName: 'azure-eu', enabled: false }] }), 'routing.targets: at least one target must be enabled')
     expectRefused(await create({ targets: [], colour: 'red' }), 'routing.colour: unknown field')
-    expect(await svc.deps.prisma.apiProxy.count()).toBe(before)
+    expect(await bed.svc.deps.prisma.apiProxy.count()).toBe(before)
   })
 
   it('replaces the routing; the provider references follow', async () => {
-    const res = await call('PUT', 'chat-gw/ai-routing/', erin, { targets: [{ providerName: 'azure-eu', model: 'gpt-4o-mini' }] })
+    const res = await call('PUT', 'chat-gw/ai-routing/', bed.erin, { targets: [{ providerName: 'azure-eu', model: 'gpt-4o-mini' }] })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ status: 'SUCCESS', resultCount: 1, deploymentResult: { success: true } })
     expect(res.body.resultList[0]).toMatchObject({ revision: 2, routing: { strategy: 'PRIORITY', targets: [{ providerName: 'azure-eu', model: 'gpt-4o-mini' }] } })
-    expect(worker.received[0]).toMatchObject({ kind: 'API_PROXY', name: 'chat-gw', revision: 2 })
-    expect(await proxiesReferencingProvider(svc.deps.prisma, paymentsId, 'OpenAI-Main')).toEqual([])
-    expect(await proxiesReferencingProvider(svc.deps.prisma, paymentsId, 'azure-eu')).toEqual(['chat-gw'])
+    expect(bed.dev.received[0]).toMatchObject({ kind: 'API_PROXY', name: 'chat-gw', revision: 2 })
+    expect(await proxiesReferencingProvider(bed.svc.deps.prisma, paymentsId, 'OpenAI-Main')).toEqual([])
+    expect(await proxiesReferencingProvider(bed.svc.deps.prisma, paymentsId, 'azure-eu')).toEqual(['chat-gw'])
     // the provider's own read reports its users (spec §2.7 usedByRefs)
     const usedBy = async (name: string) => {
-      const res = await svc.http(`/apiops/projects/payments/llm-providers/${name}/`, { headers: { authorization: `Bearer ${alice}` } })
+      const res = await bed.svc.http(`/apiops/projects/payments/llm-providers/${name}/`, { headers: { authorization: `Bearer ${bed.alice}` } })
       return ((await res.json()) as any).resultList[0].usedByRefs
     }
     expect(await usedBy('azure-eu')).toEqual(['chat-gw'])
     expect(await usedBy('OpenAI-Main')).toEqual([])
-    const read = await call('GET', 'chat-gw/ai-routing/', frank)
+    const read = await call('GET', 'chat-gw/ai-routing/', bed.frank)
     expect(read.body).toMatchObject({ status: 'SUCCESS', resultCount: 1, resultList: [{ name: 'chat-gw', revision: 2 }] })
   })
 
   it('refuses routing of a missing proxy, of another kind, and with an unknown provider; nothing changes', async () => {
-    expectRefused(await call('PUT', 'ghost/ai-routing/', erin, { targets: [] }), "API proxy 'ghost' not found")
-    expectRefused(await call('PUT', 'orders-api/ai-routing/', erin, { targets: [] }), "API proxy 'orders-api' is a REST proxy, not an AI proxy")
-    expectRefused(await call('PUT', 'chat-gw/mcp-routing/', erin, {}), "API proxy 'chat-gw' is an AI proxy, not an MCP proxy; use /ai-routing/")
+    expectRefused(await call('PUT', 'ghost/ai-routing/', bed.erin, { targets: [] }), "API proxy 'ghost' not found")
+    expectRefused(await call('PUT', 'orders-api/ai-routing/', bed.erin, { targets: [] }), "API proxy 'orders-api' is a REST proxy, not an AI proxy")
+    expectRefused(await call('PUT', 'chat-gw/mcp-routing/', bed.erin, {}), "API proxy 'chat-gw' is an AI proxy, not an MCP proxy; use /ai-routing/")
     const before = await proxyRow('chat-gw')
-    expectRefused(await call('PUT', 'chat-gw/ai-routing/', erin, { targets: [{ providerName: 'ghost-llm' }] }), "LLM provider 'ghost-llm' not found")
+    expectRefused(await call('PUT', 'chat-gw/ai-routing/', bed.erin, { targets: [{ providerName: 'ghost-llm' }] }), "LLM provider 'ghost-llm' not found")
     expect(await proxyRow('chat-gw')).toEqual(before)
-    expect(await proxiesReferencingProvider(svc.deps.prisma, paymentsId, 'azure-eu')).toEqual(['chat-gw'])
-    expect(worker.received).toHaveLength(0)
+    expect(await proxiesReferencingProvider(bed.svc.deps.prisma, paymentsId, 'azure-eu')).toEqual(['chat-gw'])
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('needs API_MANAGEMENT MANAGE to write and VIEW to read; an unknown project is a 400', async () => {
-    expectRefused(await call('POST', 'ai/alice-gw/', alice, {}), "User lacks permission API_MANAGEMENT MANAGE in project 'payments'")
-    expectRefused(await call('POST', 'ai/frank-gw/', frank, {}), "User lacks permission API_MANAGEMENT MANAGE in project 'payments'")
-    expectRefused(await call('PUT', 'chat-gw/ai-routing/', frank, { targets: [] }), 'User lacks permission API_MANAGEMENT MANAGE')
-    expectRefused(await call('GET', 'chat-gw/ai-routing/', alice), 'User lacks permission API_MANAGEMENT VIEW')
-    const res = await svc.http('/apiops/projects/nowhere/apiProxies/ai/x/', { method: 'POST', headers: { authorization: `Bearer ${erin}`, 'content-type': 'application/json' }, body: '{}' })
+    expectRefused(await call('POST', 'ai/alice-gw/', bed.alice, {}), "User lacks permission API_MANAGEMENT MANAGE in project 'payments'")
+    expectRefused(await call('POST', 'ai/frank-gw/', bed.frank, {}), "User lacks permission API_MANAGEMENT MANAGE in project 'payments'")
+    expectRefused(await call('PUT', 'chat-gw/ai-routing/', bed.frank, { targets: [] }), 'User lacks permission API_MANAGEMENT MANAGE')
+    expectRefused(await call('GET', 'chat-gw/ai-routing/', bed.alice), 'User lacks permission API_MANAGEMENT VIEW')
+    const res = await bed.svc.http('/apiops/projects/nowhere/apiProxies/ai/x/', { method: 'POST', headers: { authorization: `Bearer ${bed.erin}`, 'content-type': 'application/json' }, body: '{}' })
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ status: 'FAILURE', resultMessage: "Project 'nowhere' not found" })
-    const blank = await svc.http('/apiops/projects/%20/apiProxies/ai/x/', { method: 'POST', headers: { authorization: `Bearer ${erin}`, 'content-type': 'application/json' }, body: '{}' })
+    const blank = await bed.svc.http('/apiops/projects/%20/apiProxies/ai/x/', { method: 'POST', headers: { authorization: `Bearer ${bed.erin}`, 'content-type': 'application/json' }, body: '{}' })
     expect(blank.status).toBe(400)
     expect(await blank.json()).toEqual({ status: 'FAILURE', resultMessage: 'Project name is empty' })
     expect(await proxyRow('alice-gw')).toBeNull()
     expect(await proxyRow('frank-gw')).toBeNull()
-    const anon = await svc.http('/apiops/projects/payments/apiProxies/ai/anon/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const anon = await bed.svc.http('/apiops/projects/payments/apiProxies/ai/anon/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
     expect(anon.status).toBe(401)
   })
 
   it('reports a failing environment but keeps the save', async () => {
-    worker.status = 503
-    const res = await call('POST', 'ai/gw-failing/', erin, {})
+    bed.dev.status = 503
+    const res = await call('POST', 'ai/gw-failing/', bed.erin, {})
     expect(res.status).toBe(200)
     expect(res.body.deploymentResult.success).toBe(false)
     expect(res.body.deploymentResult.environmentResults).toEqual(
@@ -190,25 +174,25 @@ describe('AI proxies', () => {
 
 describe('MCP proxies', () => {
   it('needs routingMode, and refuses an unknown one; nothing is written', async () => {
-    expectRefused(await call('POST', 'mcp/tools-gw/', erin, {}), /^routingMode: must be one of PASSTHROUGH, AGGREGATE/)
-    expectRefused(await call('POST', 'mcp/tools-gw/', erin, { routingMode: 'AGENT_EXPOSE' }), /^routingMode: must be one of PASSTHROUGH, AGGREGATE/)
+    expectRefused(await call('POST', 'mcp/tools-gw/', bed.erin, {}), /^routingMode: must be one of PASSTHROUGH, AGGREGATE/)
+    expectRefused(await call('POST', 'mcp/tools-gw/', bed.erin, { routingMode: 'AGENT_EXPOSE' }), /^routingMode: must be one of PASSTHROUGH, AGGREGATE/)
     expect(await proxyRow('tools-gw')).toBeNull()
   })
 
   it('creates without routing (empty default config) and needs a JSON body', async () => {
-    const res = await call('POST', 'mcp/empty-mcp/', erin, { routingMode: 'AGGREGATE' })
+    const res = await call('POST', 'mcp/empty-mcp/', bed.erin, { routingMode: 'AGGREGATE' })
     expect(res.status).toBe(200)
     expect(res.body.resultList[0]).toMatchObject({ kind: 'MCP', routingMode: 'AGGREGATE', routing: { loadBalancing: 'FAILOVER', backendServers: [] } })
-    const noBody = await svc.http('/apiops/projects/payments/apiProxies/mcp/no-body/', { method: 'POST', headers: { authorization: `Bearer ${erin}` } })
+    const noBody = await bed.svc.http('/apiops/projects/payments/apiProxies/mcp/no-body/', { method: 'POST', headers: { authorization: `Bearer ${bed.erin}` } })
     expect(noBody.status).toBe(400)
     expect(await noBody.json()).toEqual({ status: 'FAILURE', resultMessage: 'Request body is required' })
-    const notJson = await svc.http('/apiops/projects/payments/apiProxies/mcp/no-body/', { method: 'POST', headers: { authorization: `Bearer ${erin}`, 'content-type': 'application/json' }, body: '{oops' })
+    const notJson = await bed.svc.http('/apiops/projects/payments/apiProxies/mcp/no-body/', { method: 'POST', headers: { authorization: `Bearer ${bed.erin}`, 'content-type': 'application/json' }, body: '{oops' })
     expect(notJson.status).toBe(400)
     expect(await proxyRow('no-body')).toBeNull()
   })
 
   it('creates with inline backend servers; backend secrets are sealed, never returned, and sent to the gateway', async () => {
-    const res = await call('POST', 'mcp/tools-gw/', erin, {
+    const res = await call('POST', 'mcp/tools-gw/', bed.erin, {
       routingMode: 'PASSTHROUGH',
       routing: {
         backendServers: [
@@ -229,33 +213,33 @@ describe('MCP proxies', () => {
     const stored = JSON.stringify((await proxyRow('tools-gw'))!.routing)
     expect(stored).not.toContain(SECRET_TOKEN)
     expect(stored).toContain('tokenCipher')
-    const pushed = worker.received[0]!.config as any
+    const pushed = bed.dev.received[0]!.config as any
     expect(pushed.routingMode).toBe('PASSTHROUGH')
     expect(pushed.routing.backendServers[0].auth).toEqual({ scheme: 'BEARER', headerName: null, username: null, token: SECRET_TOKEN })
   })
 
   it('keeps a stored token when the replace leaves it blank, rotates it when given, and needs one for BEARER', async () => {
     const servers = (token?: string) => ({ backendServers: [{ name: 'TOOLS-A', url: 'https://mcp-a.example.test/mcp', auth: { scheme: 'BEARER', ...(token !== undefined ? { token } : {}) } }] })
-    let res = await call('PUT', 'tools-gw/mcp-routing/', erin, servers(''))
+    let res = await call('PUT', 'tools-gw/mcp-routing/', bed.erin, servers(''))
     expect(res.status).toBe(200)
     expect(res.body.resultList[0]).toMatchObject({ routingMode: 'PASSTHROUGH', revision: 2, routing: { backendServers: [{ name: 'TOOLS-A', auth: { tokenSet: true } }] } })
-    expect((worker.received[0]!.config as any).routing.backendServers[0].auth.token).toBe(SECRET_TOKEN)
-    res = await call('PUT', 'tools-gw/mcp-routing/', erin, servers(ROTATED_TOKEN))
-    expect((worker.received[1]!.config as any).routing.backendServers[0].auth.token).toBe(ROTATED_TOKEN)
+    expect((bed.dev.received[0]!.config as any).routing.backendServers[0].auth.token).toBe(SECRET_TOKEN)
+    res = await call('PUT', 'tools-gw/mcp-routing/', bed.erin, servers(ROTATED_TOKEN))
+    expect((bed.dev.received[1]!.config as any).routing.backendServers[0].auth.token).toBe(ROTATED_TOKEN)
     const before = await proxyRow('tools-gw')
     expectRefused(
-      await call('PUT', 'tools-gw/mcp-routing/', erin, { backendServers: [{ name: 'fresh', url: 'https://mcp-c.example.test', auth: { scheme: 'BEARER' } }] }),
+      await call('PUT', 'tools-gw/mcp-routing/', bed.erin, { backendServers: [{ name: 'fresh', url: 'https://mcp-c.example.test', auth: { scheme: 'BEARER' } }] }),
       'backendServers[0].auth.token: is required for scheme BEARER',
     )
     expectRefused(
-      await call('PUT', 'tools-gw/mcp-routing/', erin, { backendServers: [{ name: 'k', url: 'https://mcp-c.example.test', auth: { scheme: 'API_KEY_HEADER', token: 'x' } }] }),
+      await call('PUT', 'tools-gw/mcp-routing/', bed.erin, { backendServers: [{ name: 'k', url: 'https://mcp-c.example.test', auth: { scheme: 'API_KEY_HEADER', token: 'x' } }] }),
       'backendServers[0].auth.headerName: is required for scheme API_KEY_HEADER',
     )
     expect(await proxyRow('tools-gw')).toEqual(before)
   })
 
   it('switches the mode on replace and enforces the AGGREGATE prefix rules and server names', async () => {
-    const agg = (servers: unknown[]) => call('PUT', 'tools-gw/mcp-routing/', erin, { routingMode: 'AGGREGATE', backendServers: servers })
+    const agg = (servers: unknown[]) => call('PUT', 'tools-gw/mcp-routing/', bed.erin, { routingMode: 'AGGREGATE', backendServers: servers })
     expectRefused(
       await agg([{ name: 'a', url: 'https://a.example.test' }, { name: 'b', url: 'https://b.example.test', toolPrefix: 'b' }]),
       'backendServers[0].toolPrefix: is required in AGGREGATE mode when several servers are listed',
@@ -279,43 +263,43 @@ describe('MCP proxies', () => {
   it('refuses credentials inside a backend URL or a token-named header (they would be returned on read); nothing is written', async () => {
     const before = await proxyRow('tools-gw')
     expectRefused(
-      await call('PUT', 'tools-gw/mcp-routing/', erin, { backendServers: [{ name: 'a', url: `https://svc:${URL_PASSWORD}@mcp-a.example.test/mcp` }] }),
+      await call('PUT', 'tools-gw/mcp-routing/', bed.erin, { backendServers: [{ name: 'a', url: `https://svc:${URL_PASSWORD}@mcp-a.example.test/mcp` }] }),
       'backendServers[0].url: must not carry a user name or password: set credentials through auth, where they are stored encrypted and never returned',
     )
     expectRefused(
-      await call('POST', 'a2a/url-agent/', erin, { routing: { backendServers: [{ name: 'a', url: 'https://agent@a2a.example.test' }] } }),
+      await call('POST', 'a2a/url-agent/', bed.erin, { routing: { backendServers: [{ name: 'a', url: 'https://agent@a2a.example.test' }] } }),
       'routing.backendServers[0].url: must not carry a user name or password',
     )
     expectRefused(
-      await call('PUT', 'tools-gw/mcp-routing/', erin, { backendServers: [{ name: 'a', url: 'https://mcp-a.example.test', headers: [{ name: 'X-Auth-Token', value: URL_PASSWORD }] }] }),
+      await call('PUT', 'tools-gw/mcp-routing/', bed.erin, { backendServers: [{ name: 'a', url: 'https://mcp-a.example.test', headers: [{ name: 'X-Auth-Token', value: URL_PASSWORD }] }] }),
       'backendServers[0].headers[0].name: carries a credential: set it through auth',
     )
     expect(await proxyRow('tools-gw')).toEqual(before)
     expect(await proxyRow('url-agent')).toBeNull()
-    expect(worker.received).toHaveLength(0)
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('the generic door refuses MCP; an MCP proxy of the bootstrap file gets its mode with its first routing', async () => {
-    const generic = await gql(`mutation { createApiProxy(projectName: "payments", input: { name: "generic-mcp", kind: "MCP" }) { name } }`, {}, erin)
+    const generic = await gql(`mutation { createApiProxy(projectName: "payments", input: { name: "generic-mcp", kind: "MCP" }) { name } }`, {}, bed.erin)
     expect(generic.errors?.[0]).toMatchObject({ message: 'kind: create MCP proxies with createMcpProxy, which takes the required routingMode', extensions: { params: { field: 'kind' } } })
     expect(await proxyRow('generic-mcp')).toBeNull()
-    expectRefused(await call('PUT', 'boot-mcp/mcp-routing/', erin, { backendServers: [] }), 'routingMode: is required: the proxy has no routing mode yet')
-    const ok = await call('PUT', 'boot-mcp/mcp-routing/', erin, { routingMode: 'PASSTHROUGH', backendServers: [] })
+    expectRefused(await call('PUT', 'boot-mcp/mcp-routing/', bed.erin, { backendServers: [] }), 'routingMode: is required: the proxy has no routing mode yet')
+    const ok = await call('PUT', 'boot-mcp/mcp-routing/', bed.erin, { routingMode: 'PASSTHROUGH', backendServers: [] })
     expect(ok.body.resultList[0]).toMatchObject({ routingMode: 'PASSTHROUGH', revision: 1 })
   })
 
   it('rejects a request that carries a standalone outbound MCP/A2A connection; nothing is written', async () => {
     expectRefused(
-      await call('POST', 'mcp/legacy-gw/', erin, { routingMode: 'PASSTHROUGH', mcpConnectionName: 'old-conn' }),
+      await call('POST', 'mcp/legacy-gw/', bed.erin, { routingMode: 'PASSTHROUGH', mcpConnectionName: 'old-conn' }),
       'mcpConnectionName: standalone outbound MCP/A2A connections no longer exist; declare the backend servers inline in the routing (backendServers)',
     )
     expectRefused(
-      await call('POST', 'a2a/legacy-agent/', erin, { routing: { backendServers: [{ name: 'x', connectionId: 'abc' }] } }),
+      await call('POST', 'a2a/legacy-agent/', bed.erin, { routing: { backendServers: [{ name: 'x', connectionId: 'abc' }] } }),
       'routing.backendServers[0].connectionId: standalone outbound MCP/A2A connections no longer exist',
     )
     const before = await proxyRow('tools-gw')
-    expectRefused(await call('PUT', 'tools-gw/mcp-routing/', erin, { a2aConnection: { name: 'agent' } }), 'a2aConnection: standalone outbound')
-    expectRefused(await call('PUT', 'tools-gw/mcp-routing/', erin, { backendServers: [{ _class: 'McpConnection', name: 'x', url: 'https://x.example.test' }] }), 'backendServers[0]._class: standalone outbound')
+    expectRefused(await call('PUT', 'tools-gw/mcp-routing/', bed.erin, { a2aConnection: { name: 'agent' } }), 'a2aConnection: standalone outbound')
+    expectRefused(await call('PUT', 'tools-gw/mcp-routing/', bed.erin, { backendServers: [{ _class: 'McpConnection', name: 'x', url: 'https://x.example.test' }] }), 'backendServers[0]._class: standalone outbound')
     expect(await proxyRow('legacy-gw')).toBeNull()
     expect(await proxyRow('legacy-agent')).toBeNull()
     expect(await proxyRow('tools-gw')).toEqual(before)
@@ -324,7 +308,7 @@ describe('MCP proxies', () => {
 
 describe('A2A proxies', () => {
   it('defaults routingMode to AGENT_EXPOSE', async () => {
-    const res = await call('POST', 'a2a/agent-gw/', erin, {
+    const res = await call('POST', 'a2a/agent-gw/', bed.erin, {
       routing: {
         backendServers: [{ name: 'planner', url: 'https://agent.example.test/a2a', auth: { scheme: 'BASIC', username: 'svc', password: SECRET_PASSWORD } }],
         agentCard: { name: 'Planner', skills: [{ id: 'plan', name: 'Plan a trip', tags: ['travel'] }] },
@@ -340,11 +324,11 @@ describe('A2A proxies', () => {
         agentCard: { name: 'Planner', skills: [{ id: 'plan', name: 'Plan a trip', tags: ['travel'] }] },
       },
     })
-    expect((worker.received[0]!.config as any).routing.backendServers[0].auth.password).toBe(SECRET_PASSWORD)
+    expect((bed.dev.received[0]!.config as any).routing.backendServers[0].auth.password).toBe(SECRET_PASSWORD)
   })
 
   it('can be created from the path alone', async () => {
-    const res = await svc.http('/apiops/projects/payments/apiProxies/a2a/bare-agent/', { method: 'POST', headers: { authorization: `Bearer ${erin}` } })
+    const res = await bed.svc.http('/apiops/projects/payments/apiProxies/a2a/bare-agent/', { method: 'POST', headers: { authorization: `Bearer ${bed.erin}` } })
     expect(res.status).toBe(200)
     const body = (await res.json()) as any
     seen.push(JSON.stringify(body))
@@ -352,13 +336,13 @@ describe('A2A proxies', () => {
   })
 
   it('enforces SKILL_ROUTE: every server names its skills and a skill has one server', async () => {
-    const put = (servers: unknown[]) => call('PUT', 'agent-gw/a2a-routing/', erin, { routingMode: 'SKILL_ROUTE', backendServers: servers })
+    const put = (servers: unknown[]) => call('PUT', 'agent-gw/a2a-routing/', bed.erin, { routingMode: 'SKILL_ROUTE', backendServers: servers })
     expectRefused(await put([{ name: 'a', url: 'https://a.example.test' }]), 'backendServers[0].skills: SKILL_ROUTE needs the skills each server serves')
     expectRefused(
       await put([{ name: 'a', url: 'https://a.example.test', skills: ['plan'] }, { name: 'b', url: 'https://b.example.test', skills: ['book', 'plan'] }]),
       "backendServers[1].skills: skill 'plan' is already served by 'a'",
     )
-    expectRefused(await call('PUT', 'agent-gw/a2a-routing/', erin, { routingMode: 'AGGREGATE' }), /^routingMode: must be one of AGENT_EXPOSE, PASSTHROUGH, SKILL_ROUTE/)
+    expectRefused(await call('PUT', 'agent-gw/a2a-routing/', bed.erin, { routingMode: 'AGGREGATE' }), /^routingMode: must be one of AGENT_EXPOSE, PASSTHROUGH, SKILL_ROUTE/)
     const ok = await put([{ name: 'a', url: 'https://a.example.test', skills: ['plan'] }, { name: 'b', url: 'https://b.example.test', skills: ['book'] }])
     expect(ok.status).toBe(200)
     expect(ok.body.resultList[0]).toMatchObject({ routingMode: 'SKILL_ROUTE', revision: 2 })
@@ -376,7 +360,7 @@ describe('GraphQL', () => {
     const created = await gql(
       `mutation($p: String!, $n: String!, $i: McpProxyInput!) { createMcpProxy(projectName: $p, name: $n, input: $i) { ${WRITE} } }`,
       { p: 'payments', n: 'gql-mcp', i: { routingMode: 'PASSTHROUGH', routing: { backendServers: [{ name: 's1', url: 'https://s1.example.test', auth: { scheme: 'BEARER', token: SECRET_TOKEN } }] } } },
-      erin,
+      bed.erin,
     )
     expect(created.errors).toBeUndefined()
     expect(created.data.createMcpProxy).toMatchObject({
@@ -386,24 +370,24 @@ describe('GraphQL', () => {
     const replaced = await gql(
       `mutation($p: String!, $n: String!, $r: McpRoutingInput!) { replaceMcpRouting(projectName: $p, name: $n, routingMode: "AGGREGATE", routing: $r) { ${WRITE} } }`,
       { p: 'payments', n: 'gql-mcp', r: { backendServers: [{ name: 's1', url: 'https://s1.example.test', toolPrefix: 's1', auth: { scheme: 'BEARER', token: null } }] } },
-      erin,
+      bed.erin,
     )
     expect(replaced.errors).toBeUndefined()
     expect(replaced.data.replaceMcpRouting.apiProxy).toMatchObject({ routingMode: 'AGGREGATE', revision: 2, mcpRouting: { backendServers: [{ toolPrefix: 's1', auth: { tokenSet: true } }] } })
 
-    const a2a = await gql(`mutation { createA2aProxy(projectName: "payments", name: "gql-a2a") { ${WRITE} } }`, {}, erin)
+    const a2a = await gql(`mutation { createA2aProxy(projectName: "payments", name: "gql-a2a") { ${WRITE} } }`, {}, bed.erin)
     expect(a2a.data.createA2aProxy.apiProxy).toMatchObject({ kind: 'A2A', routingMode: 'AGENT_EXPOSE', a2aRouting: { routingMode: 'AGENT_EXPOSE', backendServers: [], agentCard: null } })
 
-    const read = await gql(`query { apiProxy(projectName: "payments", name: "chat-gw") { ${PROXY_FIELDS} } }`, {}, frank)
+    const read = await gql(`query { apiProxy(projectName: "payments", name: "chat-gw") { ${PROXY_FIELDS} } }`, {}, bed.frank)
     expect(read.data.apiProxy).toMatchObject({ kind: 'AI', aiRouting: { strategy: 'PRIORITY', targets: [{ providerName: 'azure-eu' }] }, mcpRouting: null })
   })
 
   it('answers the same errors with errorKey and field', async () => {
-    const bad = await gql(`mutation { createMcpProxy(projectName: "payments", name: "gql-bad", input: { routingMode: "NOPE" }) { apiProxy { name } } }`, {}, erin)
+    const bad = await gql(`mutation { createMcpProxy(projectName: "payments", name: "gql-bad", input: { routingMode: "NOPE" }) { apiProxy { name } } }`, {}, bed.erin)
     expect(bad.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^routingMode: must be one of PASSTHROUGH, AGGREGATE/), extensions: { errorKey: 'malformedRequest', params: { field: 'routingMode' } } })
-    const ai = await gql(`mutation { replaceAiRouting(projectName: "payments", name: "chat-gw", routing: { targets: [{ providerName: "ghost" }] }) { apiProxy { name } } }`, {}, erin)
+    const ai = await gql(`mutation { replaceAiRouting(projectName: "payments", name: "chat-gw", routing: { targets: [{ providerName: "ghost" }] }) { apiProxy { name } } }`, {}, bed.erin)
     expect(ai.errors?.[0]).toMatchObject({ extensions: { errorKey: 'resourceNotFound', params: { field: 'targets[0].providerName', llmProvider: 'ghost' } } })
-    const denied = await gql(`mutation { createAiProxy(projectName: "payments", name: "x", input: {}) { apiProxy { name } } }`, {}, frank)
+    const denied = await gql(`mutation { createAiProxy(projectName: "payments", name: "x", input: {}) { apiProxy { name } } }`, {}, bed.frank)
     expect(denied.errors?.[0]).toMatchObject({ extensions: { errorKey: 'permissionDenied' } })
     expect(await proxyRow('gql-bad')).toBeNull()
     expect(await proxyRow('x')).toBeNull()
@@ -412,7 +396,7 @@ describe('GraphQL', () => {
 
 describe('OpenAPI', () => {
   it('documents the routes with their body schemas', async () => {
-    const doc = (await (await svc.http('/apiops/openapi.json')).json()) as any
+    const doc = (await (await bed.svc.http('/apiops/openapi.json')).json()) as any
     const mcp = doc.paths['/apiops/projects/{projectName}/apiProxies/mcp/{apiProxyName}/'].post
     expect(mcp.requestBody.content['application/json'].schema.required).toContain('routingMode')
     expect(Object.keys(mcp.responses)).toEqual(['200', '400', '401'])
@@ -423,11 +407,11 @@ describe('OpenAPI', () => {
 
 describe('deletion', () => {
   it('undeploys a deleted AI/MCP/A2A proxy and drops its provider references', async () => {
-    const res = await gql(`mutation { deleteApiProxy(projectName: "payments", name: "chat-gw") }`, {}, erin)
+    const res = await gql(`mutation { deleteApiProxy(projectName: "payments", name: "chat-gw") }`, {}, bed.erin)
     expect(res.data.deleteApiProxy).toBe(true)
-    expect(worker.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'API_PROXY', name: 'chat-gw', revision: 2 })])
-    expect(await proxiesReferencingProvider(svc.deps.prisma, paymentsId, 'azure-eu')).toEqual([])
-    const again = await gql(`mutation { deleteApiProxy(projectName: "payments", name: "chat-gw") }`, {}, erin)
+    expect(bed.dev.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'API_PROXY', name: 'chat-gw', revision: 2 })])
+    expect(await proxiesReferencingProvider(bed.svc.deps.prisma, paymentsId, 'azure-eu')).toEqual([])
+    const again = await gql(`mutation { deleteApiProxy(projectName: "payments", name: "chat-gw") }`, {}, bed.erin)
     expect(again.errors?.[0]).toMatchObject({ extensions: { errorKey: 'resourceNotFound', params: { apiProxy: 'chat-gw' } } })
   })
 })

@@ -1,25 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
 
 // Endpoints of an API proxy through the vendor pages 04-api-proxies/endpoints/* (issue 17 §1): the same
 // GatewayEndpoint rows as spec §2.18, addressed by id; status, cache and WS-Addressing travel in the deployed config.
 
-let svc: TestService
-let dev: FakeWorker
-let prod: FakeWorker
-let erin: string // API_MANAGEMENT MANAGE
-let frank: string // VIEW
-let gina: string // MANAGE and DEPLOY_UNDEPLOY
+// erin: API_MANAGEMENT MANAGE; frank: VIEW; gina: MANAGE and DEPLOY_UNDEPLOY
+const bed = useTestbed({ workers: ['dev', 'prod'], bootstrap: automationBootstrap, tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', gina: 'gina-pass-1' } })
 let soapEndpointId: string
 
-const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(svc, method, `payments/apiProxies/${path}`, token, body)
-const pushes = () => dev.received.length + prod.received.length
-const endpointRows = () => svc.deps.prisma.gatewayEndpoint.findMany({ orderBy: { id: 'asc' } })
-const proxyRevision = async (name = 'MyAPI') => (await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name } })).revision
-const idOf = async (method: string, path: string) => (await svc.deps.prisma.gatewayEndpoint.findFirstOrThrow({ where: { method, path, apiProxy: { name: 'MyAPI' } } })).id
-const lastConfig = () => dev.received[dev.received.length - 1] as any
+const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(bed.svc, method, `payments/apiProxies/${path}`, token, body)
+const pushes = () => bed.dev.received.length + bed.prod.received.length
+const endpointRows = () => bed.svc.deps.prisma.gatewayEndpoint.findMany({ orderBy: { id: 'asc' } })
+const proxyRevision = async (name = 'MyAPI') => (await bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name } })).revision
+const idOf = async (method: string, path: string) => (await bed.svc.deps.prisma.gatewayEndpoint.findFirstOrThrow({ where: { method, path, apiProxy: { name: 'MyAPI' } } })).id
+const lastConfig = () => bed.dev.received[bed.dev.received.length - 1] as any
 
 async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp, params?: Record<string, unknown>) {
   const [before, revision, pushesBefore] = [JSON.stringify(await endpointRows()), await proxyRevision(), pushes()]
@@ -35,35 +30,24 @@ async function expectRefused(write: () => Promise<{ status: number; body: any }>
 }
 
 beforeAll(async () => {
-  ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
-  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }) })
-  ;[erin, frank, gina] = await Promise.all([svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('gina', 'gina-pass-1')])
   const form = new FormData()
   form.append('metadata', JSON.stringify({ apiProxyName: 'MyAPI', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/api/users'] }, deploy: true, deployTargetEnvironmentNameList: ['dev'] }))
   form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
-  const created = await call('POST', 'file/', gina, form)
+  const created = await call('POST', 'file/', bed.gina, form)
   if (created.status !== 200) throw new Error(JSON.stringify(created.body))
   // a SOAP proxy with one endpoint (WSDL import is not served yet, so it is stored directly)
-  const project = await svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'payments' } })
-  const soap = await svc.deps.prisma.apiProxy.create({ data: { projectId: project.id, name: 'SoapAPI', kind: 'SOAP', relativePath: '/soap', revision: 1 } })
-  const endpoint = await svc.deps.prisma.gatewayEndpoint.create({
+  const project = await bed.svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'payments' } })
+  const soap = await bed.svc.deps.prisma.apiProxy.create({ data: { projectId: project.id, name: 'SoapAPI', kind: 'SOAP', relativePath: '/soap', revision: 1 } })
+  const endpoint = await bed.svc.deps.prisma.gatewayEndpoint.create({
     data: { apiProxyId: soap.id, method: 'POST', path: '/GetQuote', pathKey: '/GetQuote', operationId: 'GetQuote', kind: 'SOAP', parameters: [], responses: [], rewriteRules: [], policies: [], consumes: [], produces: [] },
   })
   soapEndpointId = endpoint.id
-  dev.received.length = 0
-})
-afterEach(() => {
-  dev.received.length = 0
-  prod.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await Promise.all([dev?.stop(), prod?.stop()])
+  bed.dev.received.length = 0
 })
 
 describe('list and get', () => {
   it('lists the endpoints an OpenAPI import created, in the fields of the page', async () => {
-    const res = await call('GET', 'MyAPI/endpoints/', frank)
+    const res = await call('GET', 'MyAPI/endpoints/', bed.frank)
     expect(res.status).toBe(200)
     expect(res.body.status).toBe('SUCCESS')
     expect(res.body.resultCount).toBe(3)
@@ -74,13 +58,13 @@ describe('list and get', () => {
 
   it('gets one by id; an unknown id, proxy or missing permission is a 400', async () => {
     const id = await idOf('GET', '/pets')
-    const res = await call('GET', `MyAPI/endpoints/${id}/`, frank)
+    const res = await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)
     expect(res.body).toMatchObject({ status: 'SUCCESS', id, endpoint: '/pets', httpMethod: 'GET', active: true, cacheSettings: null, wsaSettings: null })
     expect(res.body.requestPolicyList).toBeUndefined()
-    const missing = await call('GET', 'MyAPI/endpoints/nope/', frank)
+    const missing = await call('GET', 'MyAPI/endpoints/nope/', bed.frank)
     expect(missing.status).toBe(400)
     expect(missing.body.resultMessage).toBe('Endpoint with ID (nope) was not found!')
-    expect((await call('GET', 'Nope/endpoints/', frank)).body.resultMessage).toMatch(/API proxy 'Nope' not found/)
+    expect((await call('GET', 'Nope/endpoints/', bed.frank)).body.resultMessage).toMatch(/API proxy 'Nope' not found/)
     expect((await call('GET', 'MyAPI/endpoints/', null)).status).toBe(401)
   })
 })
@@ -88,89 +72,89 @@ describe('list and get', () => {
 describe('create (POST …/endpoints/)', () => {
   it("replays the page's example: stored under the proxy, redeployed where the proxy runs", async () => {
     const revision = await proxyRevision()
-    const res = await call('POST', 'MyAPI/endpoints/', erin, { name: '/api/users', description: 'Get all users', httpMethod: 'GET', backendResourceUrl: '/users', backendHttpMethod: 'GET' })
+    const res = await call('POST', 'MyAPI/endpoints/', bed.erin, { name: '/api/users', description: 'Get all users', httpMethod: 'GET', backendResourceUrl: '/users', backendHttpMethod: 'GET' })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ status: 'SUCCESS', success: true, id: expect.any(String), deploymentResult: { success: true, deploymentResults: [{ environmentName: 'dev', success: true }] } })
     expect(await proxyRevision()).toBe(revision + 1)
-    expect(prod.received).toHaveLength(0)
+    expect(bed.prod.received).toHaveLength(0)
     expect(lastConfig().config.endpoints).toContainEqual(expect.objectContaining({ method: 'GET', path: '/api/users', backendPath: '/users', enabled: true }))
-    const got = await call('GET', `MyAPI/endpoints/${res.body.id}/`, frank)
+    const got = await call('GET', `MyAPI/endpoints/${res.body.id}/`, bed.frank)
     expect(got.body).toMatchObject({ endpoint: '/api/users', description: 'Get all users', active: true, backendResourceUrl: '/users' })
     // the spec's door sees the same row
-    const row = await svc.deps.prisma.gatewayEndpoint.findUniqueOrThrow({ where: { id: res.body.id } })
+    const row = await bed.svc.deps.prisma.gatewayEndpoint.findUniqueOrThrow({ where: { id: res.body.id } })
     expect(row).toMatchObject({ version: '', operationId: 'get_api_users', kind: 'REST' })
   })
 
   it('refuses a missing or invalid field, a taken name + method, a non-REST proxy, and a viewer', async () => {
-    await expectRefused(() => call('POST', 'MyAPI/endpoints/', erin, { name: '/x', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /^httpMethod: must be one of GET/)
-    await expectRefused(() => call('POST', 'MyAPI/endpoints/', erin, { name: '/x', httpMethod: 'FETCH', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /^httpMethod: must be one of/)
-    await expectRefused(() => call('POST', 'MyAPI/endpoints/', erin, { name: 'x', httpMethod: 'GET', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /^name: must start with '\/'/)
-    await expectRefused(() => call('POST', 'MyAPI/endpoints/', erin, { name: '/x', httpMethod: 'GET', backendHttpMethod: 'GET' }), /^backendResourceUrl:/)
-    await expectRefused(() => call('POST', 'MyAPI/endpoints/', erin, { name: '/pets', httpMethod: 'GET', backendResourceUrl: '/pets', backendHttpMethod: 'GET' }), /collides with endpoint 'listPets'/)
-    await expectRefused(() => call('POST', 'SoapAPI/endpoints/', erin, { name: '/x', httpMethod: 'POST', backendResourceUrl: '/x', backendHttpMethod: 'POST' }), /^Endpoint can only be added to REST API Proxies!/)
-    await expectRefused(() => call('POST', 'MyAPI/endpoints/', frank, { name: '/x', httpMethod: 'GET', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /API_MANAGEMENT/)
-    await expectRefused(() => call('POST', 'Nope/endpoints/', erin, { name: '/x', httpMethod: 'GET', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /API proxy 'Nope' not found/)
+    await expectRefused(() => call('POST', 'MyAPI/endpoints/', bed.erin, { name: '/x', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /^httpMethod: must be one of GET/)
+    await expectRefused(() => call('POST', 'MyAPI/endpoints/', bed.erin, { name: '/x', httpMethod: 'FETCH', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /^httpMethod: must be one of/)
+    await expectRefused(() => call('POST', 'MyAPI/endpoints/', bed.erin, { name: 'x', httpMethod: 'GET', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /^name: must start with '\/'/)
+    await expectRefused(() => call('POST', 'MyAPI/endpoints/', bed.erin, { name: '/x', httpMethod: 'GET', backendHttpMethod: 'GET' }), /^backendResourceUrl:/)
+    await expectRefused(() => call('POST', 'MyAPI/endpoints/', bed.erin, { name: '/pets', httpMethod: 'GET', backendResourceUrl: '/pets', backendHttpMethod: 'GET' }), /collides with endpoint 'listPets'/)
+    await expectRefused(() => call('POST', 'SoapAPI/endpoints/', bed.erin, { name: '/x', httpMethod: 'POST', backendResourceUrl: '/x', backendHttpMethod: 'POST' }), /^Endpoint can only be added to REST API Proxies!/)
+    await expectRefused(() => call('POST', 'MyAPI/endpoints/', bed.frank, { name: '/x', httpMethod: 'GET', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /API_MANAGEMENT/)
+    await expectRefused(() => call('POST', 'Nope/endpoints/', bed.erin, { name: '/x', httpMethod: 'GET', backendResourceUrl: '/x', backendHttpMethod: 'GET' }), /API proxy 'Nope' not found/)
   })
 })
 
 describe('update (PATCH …/endpoints/{id}/)', () => {
   it('changes only the fields given', async () => {
     const id = await idOf('POST', '/pets')
-    const res = await call('PATCH', `MyAPI/endpoints/${id}/`, erin, { description: 'Updated endpoint description' })
+    const res = await call('PATCH', `MyAPI/endpoints/${id}/`, bed.erin, { description: 'Updated endpoint description' })
     expect(res.body).toMatchObject({ status: 'SUCCESS', success: true })
-    expect((await call('GET', `MyAPI/endpoints/${id}/`, frank)).body).toMatchObject({ description: 'Updated endpoint description', endpoint: '/pets', httpMethod: 'POST', backendResourceUrl: '/pets' })
-    await call('PATCH', `MyAPI/endpoints/${id}/`, erin, { backendResourceUrl: '/pets/v2', backendHttpMethod: 'PUT' })
-    expect((await call('GET', `MyAPI/endpoints/${id}/`, frank)).body).toMatchObject({ backendResourceUrl: '/pets/v2', backendHttpMethod: 'PUT', description: 'Updated endpoint description' })
+    expect((await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).body).toMatchObject({ description: 'Updated endpoint description', endpoint: '/pets', httpMethod: 'POST', backendResourceUrl: '/pets' })
+    await call('PATCH', `MyAPI/endpoints/${id}/`, bed.erin, { backendResourceUrl: '/pets/v2', backendHttpMethod: 'PUT' })
+    expect((await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).body).toMatchObject({ backendResourceUrl: '/pets/v2', backendHttpMethod: 'PUT', description: 'Updated endpoint description' })
   })
 
   it('refuses an unknown id, an empty body, an invalid field and a clash', async () => {
     const id = await idOf('POST', '/pets')
-    await expectRefused(() => call('PATCH', 'MyAPI/endpoints/nope/', erin, { description: 'x' }), /^Endpoint with ID \(nope\) was not found!$/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, erin, {}), /^Nothing to update/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, erin, { httpMethod: 'GRAB' }), /^httpMethod: must be one of/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, erin, { httpMethod: 'GET' }), /collides with endpoint 'listPets'/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, frank, { description: 'x' }), /API_MANAGEMENT/)
+    await expectRefused(() => call('PATCH', 'MyAPI/endpoints/nope/', bed.erin, { description: 'x' }), /^Endpoint with ID \(nope\) was not found!$/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, bed.erin, {}), /^Nothing to update/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, bed.erin, { httpMethod: 'GRAB' }), /^httpMethod: must be one of/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, bed.erin, { httpMethod: 'GET' }), /collides with endpoint 'listPets'/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/`, bed.frank, { description: 'x' }), /API_MANAGEMENT/)
   })
 })
 
 describe('status, cache and WS-Addressing', () => {
   it('disables and enables an endpoint; the deployed config carries it', async () => {
     const id = await idOf('GET', '/pets/{petId}')
-    const res = await call('PATCH', `MyAPI/endpoints/${id}/status/`, erin, { active: false })
+    const res = await call('PATCH', `MyAPI/endpoints/${id}/status/`, bed.erin, { active: false })
     expect(res.body).toMatchObject({ status: 'SUCCESS', success: true, deploymentResult: { success: true } })
     expect(lastConfig().config.endpoints).toContainEqual(expect.objectContaining({ operationId: 'showPetById', enabled: false }))
-    expect((await call('GET', `MyAPI/endpoints/${id}/`, frank)).body.active).toBe(false)
-    await call('PATCH', `MyAPI/endpoints/${id}/status/`, erin, { active: true })
-    expect((await call('GET', `MyAPI/endpoints/${id}/`, frank)).body.active).toBe(true)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/status/`, erin, {}), /^active: must be true or false/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/status/`, erin, { active: 'no' }), /^active: must be true or false/)
-    await expectRefused(() => call('PATCH', 'MyAPI/endpoints/nope/status/', erin, { active: false }), /^Endpoint with ID \(nope\) was not found!/)
+    expect((await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).body.active).toBe(false)
+    await call('PATCH', `MyAPI/endpoints/${id}/status/`, bed.erin, { active: true })
+    expect((await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).body.active).toBe(true)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/status/`, bed.erin, {}), /^active: must be true or false/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/status/`, bed.erin, { active: 'no' }), /^active: must be true or false/)
+    await expectRefused(() => call('PATCH', 'MyAPI/endpoints/nope/status/', bed.erin, { active: false }), /^Endpoint with ID \(nope\) was not found!/)
   })
 
   it("stores both of the cache page's examples and deploys them; refuses what the page refuses", async () => {
     const id = await idOf('GET', '/pets')
     const basic = { name: 'Endpoint Cache Settings', description: 'Cache configuration for this endpoint', cacheActive: true, cacheOnlyHttpGetRequests: false, cacheKeyType: 'QUERY_PARAMS', cacheStorageType: 'LOCAL', capacity: 1000, ttl: 3600, handlingAction: 'STOP', invalidationRequiresAuthn: false, cacheNullValue: false, variableList: [] }
-    expect((await call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, basic)).body).toMatchObject({ status: 'SUCCESS', success: true })
-    expect((await call('GET', `MyAPI/endpoints/${id}/`, frank)).body.cacheSettings).toMatchObject(basic)
+    expect((await call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, basic)).body).toMatchObject({ status: 'SUCCESS', success: true })
+    expect((await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).body.cacheSettings).toMatchObject(basic)
     const custom = { ...basic, name: 'Endpoint Cache with Custom Key', cacheKeyType: 'CUSTOM', cacheStorageType: 'DISTRIBUTED', handlingAction: 'CONTINUE', variableList: [{ name: 'userId', type: 'HEADER', dataType: 'STRING' }, { name: 'apiVersion', type: 'PARAMETER', dataType: 'STRING' }] }
-    await call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, custom)
-    const stored = (await call('GET', `MyAPI/endpoints/${id}/`, frank)).body.cacheSettings
+    await call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, custom)
+    const stored = (await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).body.cacheSettings
     expect(stored.variableList).toEqual([
       expect.objectContaining({ name: 'userId', type: 'HEADER', headerName: 'userId' }),
       expect.objectContaining({ name: 'apiVersion', type: 'PARAMETER', paramType: 'QUERY', paramName: 'apiVersion' }),
     ])
     expect(lastConfig().config.endpoints).toContainEqual(expect.objectContaining({ operationId: 'listPets', cache: expect.objectContaining({ cacheKeyType: 'CUSTOM' }) }))
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, { ...basic, handlingAction: undefined }), /^handlingAction: must be one of CONTINUE, STOP/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, { ...basic, cacheStorageType: 'DISK' }), /^cacheStorageType: must be one of LOCAL, DISTRIBUTED/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, { ...basic, cacheKeyType: 'CUSTOM', variableList: [] }), /^variableList: needs at least one variable/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, { ...basic, cacheKeyType: 'CUSTOM', variableList: [{ name: 'b', type: 'BODY' }] }), /^variableList\[0\]\.messageContentType: is required when type is BODY/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, { ...basic, ttl: 0 }), /^ttl: must be at least 1/)
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, erin, { ...basic, name: '' }), /^name: must not be blank/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, { ...basic, handlingAction: undefined }), /^handlingAction: must be one of CONTINUE, STOP/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, { ...basic, cacheStorageType: 'DISK' }), /^cacheStorageType: must be one of LOCAL, DISTRIBUTED/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, { ...basic, cacheKeyType: 'CUSTOM', variableList: [] }), /^variableList: needs at least one variable/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, { ...basic, cacheKeyType: 'CUSTOM', variableList: [{ name: 'b', type: 'BODY' }] }), /^variableList\[0\]\.messageContentType: is required when type is BODY/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, { ...basic, ttl: 0 }), /^ttl: must be at least 1/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${id}/cache/`, bed.erin, { ...basic, name: '' }), /^name: must not be blank/)
   })
 
   it('sets WS-Addressing of a SOAP endpoint (both page examples); a REST endpoint or a missing address is refused', async () => {
     const basic = { wsaEnabled: true, wsaMustUnderstand: 'NONE', wsaVersion: 'V200508', wsaAddDefaultAction: true, wsaAction: null, wsaAddDefaultTo: true, wsaTo: null, wsaReplyTo: null, wsaGenerateMessageId: true, wsaMessageId: null, wsaFrom: null, wsaFaultTo: null, wsaRelatesTo: null, wsaRelationShipType: null }
-    const res = await call('PATCH', `SoapAPI/endpoints/${soapEndpointId}/wsa/`, erin, basic)
+    const res = await call('PATCH', `SoapAPI/endpoints/${soapEndpointId}/wsa/`, bed.erin, basic)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ status: 'SUCCESS', success: true }) // SoapAPI is deployed nowhere: nothing pushed
     expect(pushes()).toBe(0)
@@ -179,51 +163,51 @@ describe('status, cache and WS-Addressing', () => {
       wsaReplyTo: 'http://example.com/soap/reply', wsaGenerateMessageId: false, wsaMessageId: 'urn:uuid:12345678-1234-1234-1234-123456789012', wsaFrom: 'http://example.com/soap/from',
       wsaFaultTo: 'http://example.com/soap/fault', wsaRelatesTo: 'urn:uuid:87654321-4321-4321-4321-210987654321', wsaRelationShipType: 'Reply',
     }
-    await call('PATCH', `SoapAPI/endpoints/${soapEndpointId}/wsa/`, erin, custom)
-    expect((await call('GET', `SoapAPI/endpoints/${soapEndpointId}/`, frank)).body.wsaSettings).toMatchObject(custom)
+    await call('PATCH', `SoapAPI/endpoints/${soapEndpointId}/wsa/`, bed.erin, custom)
+    expect((await call('GET', `SoapAPI/endpoints/${soapEndpointId}/`, bed.frank)).body.wsaSettings).toMatchObject(custom)
     const rest = await idOf('GET', '/pets')
-    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${rest}/wsa/`, erin, basic), /^wsa: WS-Addressing settings apply to SOAP endpoints; this is a REST endpoint/)
+    await expectRefused(() => call('PATCH', `MyAPI/endpoints/${rest}/wsa/`, bed.erin, basic), /^wsa: WS-Addressing settings apply to SOAP endpoints; this is a REST endpoint/)
     const soapRevision = await proxyRevision('SoapAPI')
     for (const [body, message] of [
       [{ ...custom, wsaAction: null }, /^wsaAction: is required when wsaEnabled is true and wsaAddDefaultAction is false/],
       [{ ...custom, wsaVersion: 'V2020' }, /^wsaVersion: must be one of V200408, V200508/],
       [{ ...custom, wsaTo: 'not a uri' }, /^wsaTo: must be an absolute URI/],
     ] as const) {
-      const refused = await call('PATCH', `SoapAPI/endpoints/${soapEndpointId}/wsa/`, erin, body)
+      const refused = await call('PATCH', `SoapAPI/endpoints/${soapEndpointId}/wsa/`, bed.erin, body)
       expect(refused.status).toBe(400)
       expect(refused.body.resultMessage).toMatch(message)
     }
     expect(await proxyRevision('SoapAPI')).toBe(soapRevision)
-    expect((await call('GET', `SoapAPI/endpoints/${soapEndpointId}/`, frank)).body.wsaSettings).toMatchObject(custom)
+    expect((await call('GET', `SoapAPI/endpoints/${soapEndpointId}/`, bed.frank)).body.wsaSettings).toMatchObject(custom)
   })
 })
 
 describe('policies and delete', () => {
   it('lists the policies of an endpoint by pipeline', async () => {
-    const added = await call('POST', 'MyAPI/policies/throttle-pets/', erin, {
+    const added = await call('POST', 'MyAPI/policies/throttle-pets/', bed.erin, {
       operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/pets', targetEndpointHTTPMethod: 'GET', targetPipeline: 'REQUEST', deploy: false },
       policy: { type: 'policy-black-ip', description: 'Block', active: true, ipList: ['192.168.1.100'] },
     })
     expect(added.status).toBe(200)
     const id = await idOf('GET', '/pets')
-    const res = await call('GET', `MyAPI/endpoints/${id}/policies/`, frank)
+    const res = await call('GET', `MyAPI/endpoints/${id}/policies/`, bed.frank)
     expect(res.body).toMatchObject({
       status: 'SUCCESS', id, endpoint: '/pets', httpMethod: 'GET',
       requestPolicyList: [{ type: 'policy-black-ip', name: 'throttle-pets', description: 'Block', active: true }], responsePolicyList: [], errorPolicyList: [],
     })
-    expect((await call('GET', 'MyAPI/endpoints/nope/policies/', frank)).body.resultMessage).toBe('Endpoint with ID (nope) was not found!')
+    expect((await call('GET', 'MyAPI/endpoints/nope/policies/', bed.frank)).body.resultMessage).toBe('Endpoint with ID (nope) was not found!')
   })
 
   it('deletes an endpoint with its policies; an unknown id or a non-REST proxy is refused', async () => {
     const id = await idOf('GET', '/pets')
-    await expectRefused(() => call('DELETE', `SoapAPI/endpoints/${soapEndpointId}/`, erin), /^Endpoint can only be deleted from REST API Proxies!/)
-    await expectRefused(() => call('DELETE', 'MyAPI/endpoints/nope/', erin), /^Endpoint with ID \(nope\) was not found!/)
-    await expectRefused(() => call('DELETE', `MyAPI/endpoints/${id}/`, frank), /API_MANAGEMENT/)
-    const res = await call('DELETE', `MyAPI/endpoints/${id}/`, erin)
+    await expectRefused(() => call('DELETE', `SoapAPI/endpoints/${soapEndpointId}/`, bed.erin), /^Endpoint can only be deleted from REST API Proxies!/)
+    await expectRefused(() => call('DELETE', 'MyAPI/endpoints/nope/', bed.erin), /^Endpoint with ID \(nope\) was not found!/)
+    await expectRefused(() => call('DELETE', `MyAPI/endpoints/${id}/`, bed.frank), /API_MANAGEMENT/)
+    const res = await call('DELETE', `MyAPI/endpoints/${id}/`, bed.erin)
     expect(res.body).toMatchObject({ status: 'SUCCESS', success: true, deploymentResult: { success: true } })
-    expect(await svc.deps.prisma.gatewayEndpoint.findUnique({ where: { id } })).toBeNull()
-    expect(await svc.deps.prisma.apiProxyPolicy.count({ where: { name: 'throttle-pets' } })).toBe(0)
+    expect(await bed.svc.deps.prisma.gatewayEndpoint.findUnique({ where: { id } })).toBeNull()
+    expect(await bed.svc.deps.prisma.apiProxyPolicy.count({ where: { name: 'throttle-pets' } })).toBe(0)
     expect(lastConfig().config.endpoints.map((e: any) => e.operationId)).not.toContain('listPets')
-    expect((await call('GET', `MyAPI/endpoints/${id}/`, frank)).status).toBe(400)
+    expect((await call('GET', `MyAPI/endpoints/${id}/`, bed.frank)).status).toBe(400)
   })
 })

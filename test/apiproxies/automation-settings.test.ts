@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { jsonOfFile, unzip } from '../support/zip-fixtures.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
 
@@ -8,22 +7,18 @@ import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-suppor
 // stored with a new revision and shown by GET; each invalid request is a 400 naming the field, nothing written or
 // pushed. None of the pages deploys; the next deployment carries the settings (secrets opened for the gateway).
 
-let svc: TestService
-let dev: FakeWorker
-let prod: FakeWorker
-let erin: string // API_MANAGEMENT MANAGE
-let frank: string // VIEW
-let gina: string // MANAGE, DEPLOY_UNDEPLOY, EXPORT_IMPORT
+// erin: API_MANAGEMENT MANAGE; frank: VIEW; gina: MANAGE, DEPLOY_UNDEPLOY, EXPORT_IMPORT
+const bed = useTestbed({ workers: ['dev', 'prod'], bootstrap: automationBootstrap, tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', gina: 'gina-pass-1' } })
 
-const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(svc, method, `payments/apiProxies/${path}`, token, body)
-const pushes = () => dev.received.length + prod.received.length
-const stored = async (name = 'MyAPI') => svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name } })
-const detail = async (name = 'MyAPI') => (await call('GET', `${name}/`, frank)).body
+const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(bed.svc, method, `payments/apiProxies/${path}`, token, body)
+const pushes = () => bed.dev.received.length + bed.prod.received.length
+const stored = async (name = 'MyAPI') => bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name } })
+const detail = async (name = 'MyAPI') => (await call('GET', `${name}/`, bed.frank)).body
 
 async function expectRefused(page: string, body: unknown, message: RegExp, params?: Record<string, unknown>, proxy = 'MyAPI') {
   const before = await stored(proxy)
   const pushesBefore = pushes()
-  const res = await call('PATCH', `${proxy}/settings/${page}/`, erin, body)
+  const res = await call('PATCH', `${proxy}/settings/${page}/`, bed.erin, body)
   expect(res.status).toBe(400)
   expect(res.body).toMatchObject({ status: 'FAILURE' })
   expect(res.body.resultMessage).toMatch(message)
@@ -38,40 +33,29 @@ async function expectRefused(page: string, body: unknown, message: RegExp, param
 
 async function expectStored(page: string, body: unknown) {
   const before = await stored()
-  const res = await call('PATCH', `MyAPI/settings/${page}/`, erin, body)
+  const res = await call('PATCH', `MyAPI/settings/${page}/`, bed.erin, body)
   expect(res.body).toEqual({ status: 'SUCCESS', success: true })
   expect((await stored()).revision).toBe(before.revision + 1)
   expect(pushes()).toBe(0)
 }
 
 beforeAll(async () => {
-  ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
-  svc = await startTestService({ bootstrap: automationBootstrap({ dev: [dev.url], prod: [prod.url] }) })
-  ;[erin, frank, gina] = await Promise.all([svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('gina', 'gina-pass-1')])
   for (const [name, path, deploy] of [['MyAPI', '/api/users', true], ['Other', '/other', false]] as const) {
     const form = new FormData()
     form.append('metadata', JSON.stringify({ apiProxyName: name, apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: [path] }, deploy, deployTargetEnvironmentNameList: ['dev'] }))
     form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
-    const created = await call('POST', 'file/', gina, form)
+    const created = await call('POST', 'file/', bed.gina, form)
     if (created.status !== 200) throw new Error(JSON.stringify(created.body))
   }
-  const project = await svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'payments' } })
+  const project = await bed.svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'payments' } })
   // keys-module objects the mTLS page names (their own pages are tested in test/keys)
-  await svc.deps.prisma.storedObject.createMany({
+  await bed.svc.deps.prisma.storedObject.createMany({
     data: [
       { projectId: project.id, type: 'CERTIFICATE', kind: 'KEY_STORE', name: 'client-keystore', content: {} },
       { projectId: project.id, type: 'CERTIFICATE', kind: 'CERTIFICATE', name: 'backend-ca', content: {} },
     ],
   })
-  dev.received.length = 0
-})
-afterEach(() => {
-  dev.received.length = 0
-  prod.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await Promise.all([dev?.stop(), prod?.stop()])
+  bed.dev.received.length = 0
 })
 
 describe('every page: a valid request stored and shown, an invalid one refused', () => {
@@ -144,10 +128,10 @@ describe('every page: a valid request stored and shown, an invalid one refused',
 
   it('hide spec file (path flag)', async () => {
     const before = (await stored()).revision
-    expect((await call('PATCH', 'MyAPI/settings/hide-spec-file/true/', erin)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('PATCH', 'MyAPI/settings/hide-spec-file/true/', bed.erin)).body).toEqual({ status: 'SUCCESS', success: true })
     expect((await detail()).hideSpecFile).toBe(true)
     expect((await stored()).revision).toBe(before + 1)
-    const refused = await call('PATCH', 'MyAPI/settings/hide-spec-file/yes/', erin)
+    const refused = await call('PATCH', 'MyAPI/settings/hide-spec-file/yes/', bed.erin)
     expect(refused.status).toBe(400)
     expect(refused.body.resultMessage).toMatch(/^hideSpecFile: Invalid hideSpecFile parameter/)
     expect((await stored()).revision).toBe(before + 1)
@@ -172,9 +156,9 @@ describe('every page: a valid request stored and shown, an invalid one refused',
     await expectRefused('metadata', {}, /^At least one field/)
     await expectRefused('metadata', { sharingType: 'PUBLIC' }, /^sharingType: must be one of BOTH, NONE, EXTERNAL, INTERNAL/)
     await expectRefused('metadata', { name: 'myapi' }, /./, undefined, 'Other')
-    const renamed = await call('PATCH', 'Other/settings/metadata/', erin, { name: 'OtherRenamed' })
+    const renamed = await call('PATCH', 'Other/settings/metadata/', bed.erin, { name: 'OtherRenamed' })
     expect(renamed.body).toEqual({ status: 'SUCCESS', success: true })
-    expect((await call('GET', 'OtherRenamed/', frank)).body.name).toBe('OtherRenamed')
+    expect((await call('GET', 'OtherRenamed/', bed.frank)).body.name).toBe('OtherRenamed')
   })
 
   it('mTLS: keystore and truststore by name; a missing one is a 400 naming it', async () => {
@@ -230,10 +214,10 @@ describe('every page: a valid request stored and shown, an invalid one refused',
   it('common refusals: unknown proxy, viewer, unknown field, non-object body', async () => {
     await expectRefused('routing-status', { routingEnabled: true, extra: 1 }, /^extra: unknown field/)
     await expectRefused('routing-status', [true], /must be a JSON object/)
-    const viewer = await call('PATCH', 'MyAPI/settings/routing-status/', frank, { routingEnabled: false })
+    const viewer = await call('PATCH', 'MyAPI/settings/routing-status/', bed.frank, { routingEnabled: false })
     expect(viewer.status).toBe(400)
     expect(viewer.body.resultMessage).toMatch(/API_MANAGEMENT/)
-    const unknown = await call('PATCH', 'Nope/settings/routing-status/', erin, { routingEnabled: false })
+    const unknown = await call('PATCH', 'Nope/settings/routing-status/', bed.erin, { routingEnabled: false })
     expect(unknown.body.resultMessage).toMatch(/ApiProxy \(name: Nope\) was not found!/)
     expect((await call('PATCH', 'MyAPI/settings/routing-status/', null, { routingEnabled: false })).status).toBe(401)
   })
@@ -243,18 +227,18 @@ describe('the GraphQL door', () => {
   const update = `mutation($p: String!, $a: String!, $page: String!, $s: JSON!) { updateApiProxySettings(projectName: $p, apiProxyName: $a, page: $page, settings: $s) }`
 
   it('updates a page through the same service; errors carry errorKey and params', async () => {
-    const ok = await svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'routing-status', s: { mirrorEnabled: false } }, erin)
+    const ok = await bed.svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'routing-status', s: { mirrorEnabled: false } }, bed.erin)
     expect(ok.body).toEqual({ data: { updateApiProxySettings: true } })
-    const read = await svc.graphql(`query { apiProxySettings(projectName: "payments", apiProxyName: "MyAPI") }`, {}, frank)
+    const read = await bed.svc.graphql(`query { apiProxySettings(projectName: "payments", apiProxyName: "MyAPI") }`, {}, bed.frank)
     expect(read.body.data.apiProxySettings.routing).toMatchObject({ mirrorEnabled: false })
     const before = await stored()
-    const missing = await svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'mtls', s: { keyStoreId: 'ghost-keystore' } }, erin)
+    const missing = await bed.svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'mtls', s: { keyStoreId: 'ghost-keystore' } }, bed.erin)
     expect(missing.body.errors?.[0]).toMatchObject({ extensions: { errorKey: 'keystoreNotFound', params: { field: 'keyStoreId', keyStoreName: 'ghost-keystore' } } })
-    const secret = await svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'keys', s: { secretKey: ' ' } }, erin)
+    const secret = await bed.svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'keys', s: { secretKey: ' ' } }, bed.erin)
     expect(secret.body.errors?.[0]).toMatchObject({ extensions: { errorKey: 'malformedRequest', params: { field: 'secretKey' } } })
-    const clash = await svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'client-route', s: { relativePathList: ['/other'] } }, erin)
+    const clash = await bed.svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'client-route', s: { relativePathList: ['/other'] } }, bed.erin)
     expect(clash.body.errors?.[0]).toMatchObject({ extensions: { errorKey: 'relativePathAlreadyUsed', params: { apiProxy: 'OtherRenamed' } } })
-    const page = await svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'colour', s: {} }, erin)
+    const page = await bed.svc.graphql(update, { p: 'payments', a: 'MyAPI', page: 'colour', s: {} }, bed.erin)
     expect(page.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Unknown settings page 'colour'/), extensions: { params: { field: 'page' } } })
     expect(JSON.stringify((await stored()).settings)).toBe(JSON.stringify(before.settings))
     expect((await stored()).revision).toBe(before.revision)
@@ -264,14 +248,14 @@ describe('the GraphQL door', () => {
 describe('settings travel with the proxy', () => {
   it('shows redeployRequired; the next deployment carries the settings with secrets opened', async () => {
     expect((await detail()).deploymentList).toContainEqual(expect.objectContaining({ environmentName: 'dev', deployed: true, redeployRequired: true }))
-    const res = await call('POST', 'MyAPI/environments/dev/', gina)
+    const res = await call('POST', 'MyAPI/environments/dev/', bed.gina)
     expect(res.body.deploymentResult.success).toBe(true)
-    const config = (dev.received[dev.received.length - 1] as any).config
+    const config = (bed.dev.received[bed.dev.received.length - 1] as any).config
     expect(config.settings).toMatchObject({ cors: { name: 'CORS Settings' }, apiKeys: { secretKey: 'sk_9876543210fedcba' }, ntlm: { password: 'ntlm-pass-1' }, proxyServer: { proxyPassword: 'proxy-pass-1' }, mtls: { keyStoreName: 'client-keystore' } })
   })
 
   it('export and import carry the settings; their secrets travel apart, per secretHandling (default re-sealed)', async () => {
-    const exported = await svc.http('/apiops/projects/payments/apiProxies/MyAPI/export/', { headers: { authorization: `Bearer ${gina}` } })
+    const exported = await bed.svc.http('/apiops/projects/payments/apiProxies/MyAPI/export/', { headers: { authorization: `Bearer ${bed.gina}` } })
     expect(exported.status).toBe(200)
     const bytes = Buffer.from(await exported.arrayBuffer())
     const object = jsonOfFile(unzip(bytes), 'MyAPI.json')
@@ -283,7 +267,7 @@ describe('settings travel with the proxy', () => {
     for (const clear of ['sk_9876543210fedcba', 'ntlm-pass-1', 'proxy-pass-1']) expect(bytes.toString('latin1')).not.toContain(clear)
     const form = new FormData()
     form.append('apiProxyExportFile', new Blob([new Uint8Array(bytes)]), 'apiProxyExportFile.zip')
-    const imported = await call('POST', 'import/', gina, form)
+    const imported = await call('POST', 'import/', bed.gina, form)
     expect(imported.status).toBe(200)
     expect(imported.body.advisories).toEqual([])
     const copy = await detail(imported.body.apiProxyName)
@@ -292,7 +276,7 @@ describe('settings travel with the proxy', () => {
       ntlmSettings: { passwordSet: true }, proxyServerSettings: { proxyPasswordSet: true },
     })
     const settings = (await stored(imported.body.apiProxyName)).settings as any
-    expect(svc.deps.keyring.decrypt(settings.ntlm.password)).toBe('ntlm-pass-1')
-    expect(svc.deps.keyring.decrypt(settings.proxyServer.proxyPassword)).toBe('proxy-pass-1')
+    expect(bed.svc.deps.keyring.decrypt(settings.ntlm.password)).toBe('ntlm-pass-1')
+    expect(bed.svc.deps.keyring.decrypt(settings.proxyServer.proxyPassword)).toBe('proxy-pass-1')
   })
 })

@@ -1,16 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { GatewayEndpointVersionsDocument } from '../generated/graphql.js'
 import { apiManagersBootstrap } from './ai-proxies-support.js'
 
 // Gateway endpoints under API proxies (spec §2.18) and path versions deployed side by side (§9.6): GraphQL only.
 
-let svc: TestService
-let worker: FakeWorker
-let erin: string // API_MANAGEMENT MANAGE in payments
-let frank: string // API_MANAGEMENT VIEW in payments
-let alice: string // no API_MANAGEMENT
+// erin: API_MANAGEMENT MANAGE in payments; frank: API_MANAGEMENT VIEW in payments; alice: no API_MANAGEMENT
+const bed = useTestbed({ workers: ['dev'], bootstrap: (workers) => apiManagersBootstrap(workers, [['users-api', 'REST'], ['billing-soap', 'SOAP'], ['inventory-grpc', 'GRPC'], ['chat-ai', 'AI']]), tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', alice: 'alice-pass-1' } })
 
 const ENDPOINT = `apiProxyName version method path fullPath operationId description kind
   parameters { name in required description schema } requestBody { required contentType description schema }
@@ -29,37 +25,21 @@ const COPY = `mutation($p: String!, $from: String, $to: String!) { copyGatewayEn
 const DEPRECATE = `mutation($p: String!, $v: String, $d: Boolean!) { setGatewayEndpointVersionDeprecated(projectName: "payments", apiProxyName: $p, version: $v, deprecated: $d) { version deploymentResult { success } } }`
 const RETIRE = `mutation($p: String!, $v: String) { deleteGatewayEndpointVersion(projectName: "payments", apiProxyName: $p, version: $v) { version deploymentResult { success } } }`
 
-const gql = (query: string, variables: Record<string, unknown>, token = erin) => svc.graphql(query, variables, token).then((r) => r.body)
-const create = (proxy: string, input: Record<string, unknown>, token = erin) => gql(CREATE, { p: proxy, i: input }, token)
-const endpointCount = () => svc.deps.prisma.gatewayEndpoint.count()
+const gql = (query: string, variables: Record<string, unknown>, token = bed.erin) => bed.svc.graphql(query, variables, token).then((r) => r.body)
+const create = (proxy: string, input: Record<string, unknown>, token = bed.erin) => gql(CREATE, { p: proxy, i: input }, token)
+const endpointCount = () => bed.svc.deps.prisma.gatewayEndpoint.count()
 
 /** A refused write: the error names the key (and field), nothing is stored and nothing is pushed. */
 async function expectRefused(write: Promise<{ errors?: any[] }>, errorKey: string, message: string | RegExp, params: Record<string, unknown> = {}) {
   const before = await endpointCount()
-  const pushes = worker.received.length
+  const pushes = bed.dev.received.length
   const body = await write
   expect(body.errors, 'expected an error').toBeDefined()
   expect(body.errors![0].message).toMatch(message)
   expect(body.errors![0].extensions).toMatchObject({ errorKey, params })
   expect(await endpointCount()).toBe(before)
-  expect(worker.received.length).toBe(pushes)
+  expect(bed.dev.received.length).toBe(pushes)
 }
-
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: apiManagersBootstrap({ dev: [worker.url] }, [['users-api', 'REST'], ['billing-soap', 'SOAP'], ['inventory-grpc', 'GRPC'], ['chat-ai', 'AI']]) })
-  erin = await svc.tokenFor('erin', 'erin-pass-1')
-  frank = await svc.tokenFor('frank', 'frank-pass-1')
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-})
-afterEach(() => {
-  worker.status = 200
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
 
 describe('gateway endpoints', () => {
   it('creates an endpoint with every field and deploys its version', async () => {
@@ -116,8 +96,8 @@ describe('gateway endpoints', () => {
       ],
       failover: { maxAttempts: 2, retryOnStatus: [502, 503, 504], retryOnConnectFailure: true },
     })
-    expect(worker.received).toHaveLength(1)
-    expect(worker.received[0]).toMatchObject({
+    expect(bed.dev.received).toHaveLength(1)
+    expect(bed.dev.received[0]).toMatchObject({
       action: 'DEPLOY', project: 'payments', kind: 'API_PROXY_VERSION', name: 'orders-api/v1', revision: 1,
       config: { apiProxy: 'orders-api', version: 'v1', basePath: '/v1', deprecated: false, endpoints: [{ operationId: 'getOrder', method: 'GET', fullPath: '/v1/orders/{orderId}' }] },
     })
@@ -132,7 +112,7 @@ describe('gateway endpoints', () => {
     expect(soap.data.createGatewayEndpoint.endpoint).toMatchObject({ kind: 'SOAP', version: '', fullPath: '/BillingService' })
     const grpc = await create('inventory-grpc', { method: 'POST', path: '/inventory.v1.Stock/Reserve' })
     expect(grpc.data.createGatewayEndpoint.endpoint).toMatchObject({ kind: 'GRPC', operationId: 'post_inventory_v1_Stock_Reserve' })
-    expect(worker.received.map((r) => r.name)).toEqual(['orders-api/v1', 'orders-api/v1', 'billing-soap', 'inventory-grpc'])
+    expect(bed.dev.received.map((r) => r.name)).toEqual(['orders-api/v1', 'orders-api/v1', 'billing-soap', 'inventory-grpc'])
   })
 
   it('refuses a method + path already served in the version, whatever the variable names or ALL', async () => {
@@ -228,19 +208,19 @@ describe('gateway endpoints', () => {
   })
 
   it('needs API_MANAGEMENT MANAGE to write and VIEW to read', async () => {
-    await expectRefused(create('orders-api', { method: 'GET', path: '/frank' }, frank), 'permissionDenied', "User lacks permission API_MANAGEMENT MANAGE in project 'payments'")
-    await expectRefused(create('orders-api', { method: 'GET', path: '/alice' }, alice), 'permissionDenied', /API_MANAGEMENT MANAGE/)
-    const read = await gql(GET, { p: 'orders-api', op: 'getOrder', v: 'v1' }, frank)
+    await expectRefused(create('orders-api', { method: 'GET', path: '/frank' }, bed.frank), 'permissionDenied', "User lacks permission API_MANAGEMENT MANAGE in project 'payments'")
+    await expectRefused(create('orders-api', { method: 'GET', path: '/alice' }, bed.alice), 'permissionDenied', /API_MANAGEMENT MANAGE/)
+    const read = await gql(GET, { p: 'orders-api', op: 'getOrder', v: 'v1' }, bed.frank)
     expect(read.data.gatewayEndpoint.fullPath).toBe('/v1/orders/{orderId}')
-    const denied = await gql(LIST, { p: 'orders-api' }, alice)
+    const denied = await gql(LIST, { p: 'orders-api' }, bed.alice)
     expect(denied.errors![0].extensions.errorKey).toBe('permissionDenied')
-    const missing = await gql(GET, { p: 'orders-api', op: 'getOrder', v: 'v3' }, frank)
+    const missing = await gql(GET, { p: 'orders-api', op: 'getOrder', v: 'v3' }, bed.frank)
     expect(missing.errors![0]).toMatchObject({ message: "Endpoint 'getOrder' not found in version 'v3' of API proxy 'orders-api'", extensions: { errorKey: 'resourceNotFound', params: { operationId: 'getOrder', version: 'v3' } } })
-    const badVersion = await gql(LIST, { p: 'orders-api', v: '/v1' }, frank)
+    const badVersion = await gql(LIST, { p: 'orders-api', v: '/v1' }, bed.frank)
     expect(badVersion.errors![0]).toMatchObject({ extensions: { errorKey: 'malformedRequest', params: { field: 'version' } } })
-    const nowhere = await gql(`{ gatewayEndpointVersions(projectName: "nowhere", apiProxyName: "orders-api") { version } }`, {}, frank)
+    const nowhere = await gql(`{ gatewayEndpointVersions(projectName: "nowhere", apiProxyName: "orders-api") { version } }`, {}, bed.frank)
     expect(nowhere.errors![0]).toMatchObject({ message: "Project 'nowhere' not found", extensions: { errorKey: 'resourceNotFound' } })
-    const anon = await svc.graphql(`{ gatewayEndpointVersions(projectName: "payments", apiProxyName: "orders-api") { version } }`)
+    const anon = await bed.svc.graphql(`{ gatewayEndpointVersions(projectName: "payments", apiProxyName: "orders-api") { version } }`)
     expect(anon.body.errors![0].extensions.errorKey).toBe('unauthorized')
   })
 
@@ -250,7 +230,7 @@ describe('gateway endpoints', () => {
     expect(res.data.updateGatewayEndpoint.endpoint).toMatchObject({ description: 'Create an order', path: '/orders', requestBody: { required: true } })
     // JSON values are kept exactly as sent, nulls included
     expect(res.data.updateGatewayEndpoint.endpoint.parameters).toEqual([{ name: 'note', in: 'QUERY', required: false, description: null, schema: { type: ['string', 'null'], default: null } }])
-    expect(worker.received[0]).toMatchObject({ name: 'orders-api/v1', revision: 5 })
+    expect(bed.dev.received[0]).toMatchObject({ name: 'orders-api/v1', revision: 5 })
 
     await gql(CREATE, { p: 'users-api', i: { method: 'GET', path: '/users/{id}', operationId: 'getUser' } })
     const moved = await gql(UPDATE, { p: 'users-api', op: 'getUser', i: { path: '/people/{personId}' } })
@@ -267,7 +247,7 @@ describe('gateway endpoints', () => {
   })
 
   it('reports a failing environment but keeps the save', async () => {
-    worker.status = 500
+    bed.dev.status = 500
     const body = await create('users-api', { method: 'DELETE', path: '/people/{personId}', operationId: 'deletePerson' })
     expect(body.data.createGatewayEndpoint.deploymentResult).toMatchObject({ success: false, environmentResults: expect.arrayContaining([expect.objectContaining({ environmentName: 'dev', success: false })]) })
     expect((await gql(GET, { p: 'users-api', op: 'deletePerson' })).data.gatewayEndpoint.method).toBe('DELETE')
@@ -280,17 +260,17 @@ describe('path versions side by side', () => {
     const copy = await gql(COPY, { p: 'orders-api', from: 'v1', to: 'v2' })
     expect(copy.errors).toBeUndefined()
     expect(copy.data.copyGatewayEndpointVersion).toMatchObject({ version: 'v2', deploymentResult: { success: true } })
-    expect(worker.received).toHaveLength(1)
-    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'API_PROXY_VERSION', name: 'orders-api/v2', revision: 1, config: { basePath: '/v2' } })
-    expect((worker.received[0]!.config as any).endpoints).toHaveLength(before)
+    expect(bed.dev.received).toHaveLength(1)
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'API_PROXY_VERSION', name: 'orders-api/v2', revision: 1, config: { basePath: '/v2' } })
+    expect((bed.dev.received[0]!.config as any).endpoints).toHaveLength(before)
 
     const changed = await gql(UPDATE, { p: 'orders-api', op: 'getOrder', v: 'v2', i: { backendPath: '/v2/orders/{orderId}', description: 'v2 read' } })
     expect(changed.data.updateGatewayEndpoint.endpoint).toMatchObject({ fullPath: '/v2/orders/{orderId}', backendPath: '/v2/orders/{orderId}' })
-    expect(worker.received.map((r) => r.name)).toEqual(['orders-api/v2', 'orders-api/v2'])
+    expect(bed.dev.received.map((r) => r.name)).toEqual(['orders-api/v2', 'orders-api/v2'])
     const v1 = await gql(GET, { p: 'orders-api', op: 'getOrder', v: 'v1' })
     expect(v1.data.gatewayEndpoint).toMatchObject({ description: 'Read one order', backendPath: '/internal/orders/{orderId}' })
 
-    const versions = await svc.op(GatewayEndpointVersionsDocument, { projectName: 'payments', apiProxyName: 'orders-api' }, erin)
+    const versions = await bed.svc.op(GatewayEndpointVersionsDocument, { projectName: 'payments', apiProxyName: 'orders-api' }, bed.erin)
     expect(versions.data!.gatewayEndpointVersions.map(({ createdAt: _c, updatedAt: _u, ...v }) => v)).toEqual([
       { version: 'v1', basePath: '/v1', deployName: 'orders-api/v1', revision: 5, deprecated: false, endpointCount: before },
       { version: 'v2', basePath: '/v2', deployName: 'orders-api/v2', revision: 2, deprecated: false, endpointCount: before },
@@ -302,7 +282,7 @@ describe('path versions side by side', () => {
     expect(found.data.gatewayEndpoints.items).toEqual([
       { version: 'v9', operationId: 'getOrder' }, { version: 'v2', operationId: 'getOrder' }, { version: 'v1', operationId: 'getOrder' },
     ])
-    const proxies = await gql(`{ apiProxies(projectName: "payments", size: 50) { items { name endpointVersions { version endpointCount } } } }`, {}, frank)
+    const proxies = await gql(`{ apiProxies(projectName: "payments", size: 50) { items { name endpointVersions { version endpointCount } } } }`, {}, bed.frank)
     const byName = Object.fromEntries(proxies.data.apiProxies.items.map((p: any) => [p.name, p.endpointVersions]))
     expect(byName['orders-api']).toEqual([{ version: 'v1', endpointCount: before }, { version: 'v2', endpointCount: before }, { version: 'v9', endpointCount: 1 }])
     expect(byName['billing-soap']).toEqual([{ version: '', endpointCount: 1 }])
@@ -320,13 +300,13 @@ describe('path versions side by side', () => {
   it('deprecates a version (it keeps serving) and retires another; the rest keep running', async () => {
     const dep = await gql(DEPRECATE, { p: 'orders-api', v: 'v1', d: true })
     expect(dep.data.setGatewayEndpointVersionDeprecated.deploymentResult.success).toBe(true)
-    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', name: 'orders-api/v1', revision: 6, config: { deprecated: true } })
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', name: 'orders-api/v1', revision: 6, config: { deprecated: true } })
     await expectRefused(gql(DEPRECATE, { p: 'orders-api', v: 'v5', d: true }), 'resourceNotFound', "API proxy 'orders-api' has no version 'v5'")
 
-    worker.received.length = 0
+    bed.dev.received.length = 0
     const retired = await gql(RETIRE, { p: 'orders-api', v: 'v9' })
     expect(retired.data.deleteGatewayEndpointVersion).toMatchObject({ version: 'v9', deploymentResult: { success: true } })
-    expect(worker.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'API_PROXY_VERSION', name: 'orders-api/v9' })])
+    expect(bed.dev.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'API_PROXY_VERSION', name: 'orders-api/v9' })])
     const versions = (await gql(VERSIONS, { p: 'orders-api' })).data.gatewayEndpointVersions.map((v: any) => [v.version, v.deprecated])
     expect(versions).toEqual([['v1', true], ['v2', false]])
     await expectRefused(gql(RETIRE, { p: 'orders-api', v: 'v9' }), 'resourceNotFound', "API proxy 'orders-api' has no endpoints in version 'v9'")
@@ -335,21 +315,21 @@ describe('path versions side by side', () => {
   it('deleting the last endpoint of a version undeploys it', async () => {
     const del = await gql(DELETE, { p: 'inventory-grpc', op: 'post_inventory_v1_Stock_Reserve' })
     expect(del.data.deleteGatewayEndpoint).toMatchObject({ version: '', deploymentResult: { success: true } })
-    expect(worker.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', name: 'inventory-grpc' })])
+    expect(bed.dev.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', name: 'inventory-grpc' })])
     expect((await gql(VERSIONS, { p: 'inventory-grpc' })).data.gatewayEndpointVersions).toEqual([])
     await expectRefused(gql(DELETE, { p: 'inventory-grpc', op: 'post_inventory_v1_Stock_Reserve' }), 'resourceNotFound', "Endpoint 'post_inventory_v1_Stock_Reserve' not found in the unversioned endpoints of API proxy 'inventory-grpc'")
-    await expectRefused(gql(DELETE, { p: 'orders-api', op: 'getOrder', v: 'v1' }, frank), 'permissionDenied', /API_MANAGEMENT MANAGE/)
+    await expectRefused(gql(DELETE, { p: 'orders-api', op: 'getOrder', v: 'v1' }, bed.frank), 'permissionDenied', /API_MANAGEMENT MANAGE/)
   })
 
   it('deleting the proxy deletes its endpoints and undeploys every version', async () => {
     const res = await gql(`mutation { deleteApiProxy(projectName: "payments", name: "orders-api") }`, {})
     expect(res.data.deleteApiProxy).toBe(true)
-    expect(worker.received.map((r) => [r.action, r.kind, r.name]).sort()).toEqual([
+    expect(bed.dev.received.map((r) => [r.action, r.kind, r.name]).sort()).toEqual([
       ['UNDEPLOY', 'API_PROXY_VERSION', 'orders-api/v1'],
       ['UNDEPLOY', 'API_PROXY_VERSION', 'orders-api/v2'],
     ])
-    const proxy = await svc.deps.prisma.apiProxy.findFirst({ where: { name: 'orders-api' } })
+    const proxy = await bed.svc.deps.prisma.apiProxy.findFirst({ where: { name: 'orders-api' } })
     expect(proxy).toBeNull()
-    expect(await svc.deps.prisma.apiEndpointVersion.count({ where: { version: { in: ['v1', 'v2'] } } })).toBe(0)
+    expect(await bed.svc.deps.prisma.apiEndpointVersion.count({ where: { version: { in: ['v1', 'v2'] } } })).toBe(0)
   })
 })

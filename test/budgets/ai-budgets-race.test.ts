@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
-import { sampleBootstrap } from '../support/fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { jsonOf } from '../support/http.js'
 
 // AI budget saves merge the stored override lists (an absent list keeps the stored one): concurrent PUTs on
 // one target are serialised, so none works from a stale read and drops what another saved (issue 11 §6).
 
-let svc: TestService
-let worker: FakeWorker
-let root: string
-
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
-  root = await svc.tokenFor('root', 's3cret-root')
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
+const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' } })
 
 const call = (method: string, path: string, body: unknown) =>
-  svc.http(path, { method, headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  bed.svc.http(path, { method, headers: { authorization: `Bearer ${bed.root}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
 describe('concurrent AI budget saves on one target', () => {
   it('serialise: every answer and the stored budget equal the saves applied one after another, so no entry is lost', async () => {
@@ -33,7 +19,7 @@ describe('concurrent AI budget saves on one target', () => {
       expect(res.status).toBe(200)
       providerIds.push((await jsonOf(res)).resultList[0].id)
     }
-    const targetId = (await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'orders-api' } })).id
+    const targetId = (await bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'orders-api' } })).id
     const target = { targetType: 'API_PROXY', targetId }
 
     // each save replaces ONE list and leaves the other absent (kept from what is stored), interleaved
@@ -58,7 +44,7 @@ describe('concurrent AI budget saves on one target', () => {
       expect(saved.budget.modelBudgets.map((e: any) => e.modelId), `revision ${saved.revision}`).toEqual(models)
       expect(saved.budget.providerBudgets.map((e: any) => e.providerRef), `revision ${saved.revision}`).toEqual(providers)
     }
-    const row = await svc.deps.prisma.aiBudget.findUniqueOrThrow({ where: { targetType_targetId: { targetType: 'API_PROXY', targetId } } })
+    const row = await bed.svc.deps.prisma.aiBudget.findUniqueOrThrow({ where: { targetType_targetId: { targetType: 'API_PROXY', targetId } } })
     const stored = row.budget as { modelBudgets: { modelId: string }[]; providerBudgets: { providerRef: string }[] }
     expect(row.revision).toBe(saves.length)
     expect(stored.modelBudgets.map((e) => e.modelId)).toEqual(models)

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
-import { sampleBootstrap } from '../support/fixtures.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { jsonOf } from '../support/http.js'
 import { AiGatewaySettingsDocument, UpdateAiGatewaySettingsDocument } from '../generated/graphql.js'
 
 // AI gateway settings (spec §2.8, §4.6, §7.1): GET/PUT /apiops/settings/ai-gateway and the GraphQL twin.
 
-let svc: TestService
-let worker: FakeWorker
-let root: string
-let alice: string
+const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root', alice: 'alice-pass-1' } })
 
 const PATH = '/apiops/settings/ai-gateway'
 const DISABLED = {
@@ -24,14 +19,14 @@ const DEFAULTS = {
   maxToolTurns: 5, agenticLoopEnabled: true, defaultBudget: DISABLED, defaultAnonymousBudget: DISABLED,
 }
 
-const get = (token = root) => svc.http(PATH, { headers: { authorization: `Bearer ${token}` } })
-const put = (body: unknown, token = root) =>
-  svc.http(PATH, {
+const get = (token = bed.root) => bed.svc.http(PATH, { headers: { authorization: `Bearer ${token}` } })
+const put = (body: unknown, token = bed.root) =>
+  bed.svc.http(PATH, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-const stored = () => svc.deps.prisma.aiGatewaySettings.findUnique({ where: { id: 'current' } })
+const stored = () => bed.svc.deps.prisma.aiGatewaySettings.findUnique({ where: { id: 'current' } })
 const current = async () => (await jsonOf(await get())).resultList[0]
 
 async function expectRefused(res: Response, message: RegExp | string) {
@@ -44,24 +39,13 @@ async function expectRefused(res: Response, message: RegExp | string) {
 
 /** Seeds models through the llm module's REST routes: the catalog and a provider's supportedModels. */
 async function seedModel(project: string, modelId: string, pricePerMillionInput?: number) {
-  const res = await svc.http(`/apiops/projects/${project}/llm-models/${modelId}/`, {
+  const res = await bed.svc.http(`/apiops/projects/${project}/llm-models/${modelId}/`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${bed.root}`, 'content-type': 'application/json' },
     body: JSON.stringify({ modelId, ...(pricePerMillionInput === undefined ? {} : { pricePerMillionInput }) }),
   })
   expect(res.status, await res.clone().text()).toBe(200)
 }
-
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
-  root = await svc.tokenFor('root', 's3cret-root')
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
 
 describe('AI gateway settings over REST', () => {
   it('reads the defaults of §2.8 before any update, as a one-element list', async () => {
@@ -74,8 +58,8 @@ describe('AI gateway settings over REST', () => {
   })
 
   it('is for system administrators only: a project member gets 400 on GET and PUT, and nothing is written', async () => {
-    await expectRefused(await get(alice), /system administrator/)
-    await expectRefused(await put({ maxToolTurns: 7 }, alice), /system administrator/)
+    await expectRefused(await get(bed.alice), /system administrator/)
+    await expectRefused(await put({ maxToolTurns: 7 }, bed.alice), /system administrator/)
     expect(await stored()).toBeNull()
   })
 
@@ -139,12 +123,12 @@ describe('AI gateway settings over REST', () => {
   })
 
   it('pushes the effective settings to every environment of the installation', async () => {
-    worker.received.length = 0
+    bed.dev.received.length = 0
     const body = await jsonOf(await put({ defaultRetryCount: 2 }))
     expect(body.deploymentResult).toMatchObject({ success: true })
     expect(body.deploymentResult.environmentResults.map((e: { environmentName: string }) => e.environmentName)).toEqual(['dev', 'prod'])
-    expect(worker.received).toHaveLength(1)
-    expect(worker.received[0]).toMatchObject({
+    expect(bed.dev.received).toHaveLength(1)
+    expect(bed.dev.received[0]).toMatchObject({
       action: 'DEPLOY', project: '', kind: 'AI_GATEWAY_SETTINGS', name: 'ai-gateway', revision: body.resultList[0].revision,
       config: { defaultRetryCount: 2, maxToolTurns: 5, defaultBudget: DISABLED },
     })
@@ -265,12 +249,12 @@ describe('USD price check of the default budgets (every project\'s models are co
 
 describe('AI gateway settings over GraphQL', () => {
   it('reads and updates with the same rules as REST', async () => {
-    const read = await svc.op(AiGatewaySettingsDocument, {}, root)
+    const read = await bed.svc.op(AiGatewaySettingsDocument, {}, bed.root)
     expect(read.errors).toBeUndefined()
     const rest = await current()
     expect(read.data!.aiGatewaySettings).toMatchObject({ maxToolTurns: rest.maxToolTurns, defaultBudget: rest.defaultBudget, revision: rest.revision })
 
-    const updated = await svc.op(UpdateAiGatewaySettingsDocument, { input: { defaultStreamTimeoutSeconds: 900, maxToolTurns: null } }, root)
+    const updated = await bed.svc.op(UpdateAiGatewaySettingsDocument, { input: { defaultStreamTimeoutSeconds: 900, maxToolTurns: null } }, bed.root)
     expect(updated.errors).toBeUndefined()
     expect(updated.data!.updateAiGatewaySettings.settings).toMatchObject({ defaultStreamTimeoutSeconds: 900, maxToolTurns: rest.maxToolTurns, revision: rest.revision + 1 })
     expect(updated.data!.updateAiGatewaySettings.deploymentResult.success).toBe(true)
@@ -279,16 +263,16 @@ describe('AI gateway settings over GraphQL', () => {
 
   it('answers the same errors: bounds with params.field, non-administrators, the USD price check', async () => {
     const before = await stored()
-    const bound = await svc.op(UpdateAiGatewaySettingsDocument, { input: { maxToolTurns: 101 } }, root)
+    const bound = await bed.svc.op(UpdateAiGatewaySettingsDocument, { input: { maxToolTurns: 101 } }, bed.root)
     expect(bound.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errorKey: 'malformedRequest', params: { field: 'maxToolTurns' } })
-    const empty = await svc.op(UpdateAiGatewaySettingsDocument, { input: {} }, root)
+    const empty = await bed.svc.op(UpdateAiGatewaySettingsDocument, { input: {} }, bed.root)
     expect(empty.errors![0].message).toMatch(/at least one/)
-    const denied = await svc.op(UpdateAiGatewaySettingsDocument, { input: { maxToolTurns: 3 } }, alice)
+    const denied = await bed.svc.op(UpdateAiGatewaySettingsDocument, { input: { maxToolTurns: 3 } }, bed.alice)
     expect(denied.errors![0].extensions).toMatchObject({ code: 'FORBIDDEN', errorKey: 'permissionDenied' })
-    expect((await svc.op(AiGatewaySettingsDocument, {}, alice)).errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    expect((await bed.svc.op(AiGatewaySettingsDocument, {}, bed.alice)).errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
 
     await seedModel('other', 'mistral-unpriced')
-    const usd = await svc.op(UpdateAiGatewaySettingsDocument, { input: { defaultAnonymousBudget: { enabled: true, usdPerHour: 2 } } }, root)
+    const usd = await bed.svc.op(UpdateAiGatewaySettingsDocument, { input: { defaultAnonymousBudget: { enabled: true, usdPerHour: 2 } } }, bed.root)
     expect(usd.errors![0].extensions).toMatchObject({ errorKey: 'aiQuota.usdBudgetModelPriceMissing', params: { modelCount: 1, models: ['mistral-unpriced'] } })
     expect(await stored()).toEqual(before)
   })

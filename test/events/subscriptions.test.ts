@@ -1,10 +1,9 @@
 import { createClient, type Client } from 'graphql-ws'
 import WebSocket from 'ws'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { jsonOf } from '../support/http.js'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
-import { sampleBootstrap } from '../support/fixtures.js'
+import { startTestService } from '../support/app.js'
 
 /** A graphql-ws client on the service's /graphql, signed in through connectionParams. */
 function wsClient(url: string, connectionParams: Record<string, string>): Client {
@@ -35,28 +34,17 @@ function follow(client: Client, query: string, variables: Record<string, unknown
 const AUDIT = 'subscription($p: String!) { auditEvents(projectName: $p) { projectName operation objectType objectName actor } }'
 const DEPLOY = 'subscription($p: String!) { deploymentOutcomes(projectName: $p) { projectName environmentName kind name acknowledged } }'
 
-let svc: TestService
-let worker: FakeWorker
-let root: string
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
-  root = await svc.tokenFor('root', 's3cret-root')
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
+const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' } })
 
 const createCredential = (token: string, project: string, username: string) =>
-  svc.http(`/apiops/projects/${project}/credentials/`, {
+  bed.svc.http(`/apiops/projects/${project}/credentials/`, {
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ username, password: 'Pw-123456', fullName: username, email: `${username}@example.test` }),
   })
 
 describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
   it('sends the audited writes of the project, never those of another project', async () => {
-    const client = wsClient(svc.url, { authorization: `Bearer ${root}` })
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
       // the subscription is live once an event of its own arrives: keep writing until the first one does
@@ -64,15 +52,15 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
       let n = 0
       let got: any
       while (!got) {
-        expect((await createCredential(root, 'other', `o-${n}`)).status).toBe(200)
-        expect((await createCredential(root, 'payments', `p-${n}`)).status).toBe(200)
+        expect((await createCredential(bed.root, 'other', `o-${n}`)).status).toBe(200)
+        expect((await createCredential(bed.root, 'payments', `p-${n}`)).status).toBe(200)
         n++
         got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
         if (!got && n > 50) got = await first
       }
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials', actor: 'root' })
       expect(got.data.auditEvents.objectName).toMatch(/^p-/)
-      expect((await createCredential(root, 'payments', 'p-last')).status).toBe(200)
+      expect((await createCredential(bed.root, 'payments', 'p-last')).status).toBe(200)
       let next = await sub.next()
       while (next.data.auditEvents.objectName !== 'p-last') {
         expect(next.data.auditEvents.projectName).toBe('payments')
@@ -85,13 +73,13 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
   })
 
   it('refuses a connection without a valid token and a subscription to a project the caller cannot see', async () => {
-    const anonymous = wsClient(svc.url, {})
+    const anonymous = wsClient(bed.svc.url, {})
     const closed = await new Promise<any>((resolve) => anonymous.subscribe({ query: AUDIT, variables: { p: 'payments' } }, { next: resolve, error: resolve, complete: () => resolve('complete') }))
     expect(closed.code).toBe(4403)
     await anonymous.dispose()
 
-    const carol = await svc.tokenFor('carol', 'carol-pass-1')
-    const client = wsClient(svc.url, { authorization: `Bearer ${carol}` })
+    const carol = await bed.svc.tokenFor('carol', 'carol-pass-1')
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${carol}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
       const r = await sub.next()
@@ -106,22 +94,22 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
   })
 
   it('ends the subscription on the next event once its token is revoked (service-token header)', async () => {
-    const token = await svc.tokenFor('root', 's3cret-root')
-    const client = wsClient(svc.url, { 'service-token': token })
+    const token = await bed.svc.tokenFor('root', 's3cret-root')
+    const client = wsClient(bed.svc.url, { 'service-token': token })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
       const first = sub.next()
       let i = 0
       let got: any
       while (!got) {
-        await createCredential(root, 'payments', `r-${i++}`)
+        await createCredential(bed.root, 'payments', `r-${i++}`)
         got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
         if (!got && i > 50) got = await first
       }
       expect(got.data.auditEvents.projectName).toBe('payments')
-      const revoked = await svc.graphql('mutation($t: String!) { revokeToken(token: $t) }', { t: token }, root)
+      const revoked = await bed.svc.graphql('mutation($t: String!) { revokeToken(token: $t) }', { t: token }, bed.root)
       expect(revoked.body.data).toEqual({ revokeToken: true })
-      await createCredential(root, 'payments', 'after-revoke')
+      await createCredential(bed.root, 'payments', 'after-revoke')
       let r = await sub.next()
       while (r && !r.error && !r.errors) r = await sub.next()
       expect(r.errors?.[0]?.message ?? r.error?.[0]?.message).toBe('Invalid token')
@@ -131,14 +119,14 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
   })
 
   it('sends what each environment answered to a push of the project', async () => {
-    const client = wsClient(svc.url, { authorization: `Bearer ${root}` })
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, DEPLOY, { p: 'payments' })
       const first = sub.next()
       let got: any
       let i = 0
       while (!got) {
-        const res = await svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${root}` } })
+        const res = await bed.svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${bed.root}` } })
         expect((await jsonOf(res)).deploymentResult.success).toBe(true)
         got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
         if (!got && ++i > 20) got = await first
@@ -152,15 +140,15 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
 
 describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQL', () => {
   it('a subscriber on one instance sees writes made on another', async () => {
-    const second = await startTestService({ db: svc.db })
-    const client = wsClient(second.url, { authorization: `Bearer ${root}` })
+    const second = await startTestService({ db: bed.svc.db })
+    const client = wsClient(second.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
       const first = sub.next()
       let got: any
       let i = 0
       while (!got) {
-        await createCredential(root, 'payments', `x-${i}`) // written through the first instance
+        await createCredential(bed.root, 'payments', `x-${i}`) // written through the first instance
         got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 50))])
         if (!got && ++i > 50) got = await first
       }
@@ -173,17 +161,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQ
 
   it('keeps listening after the database cut its listening session (a restart, a killed backend)', async () => {
     // the sessions of this database that LISTEN: the service's event bus (one per instance)
-    const cut = await svc.deps.prisma.$queryRawUnsafe<{ cut: boolean }[]>(
+    const cut = await bed.svc.deps.prisma.$queryRawUnsafe<{ cut: boolean }[]>(
       `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
     )
     expect(cut.length).toBeGreaterThan(0)
-    const client = wsClient(svc.url, { authorization: `Bearer ${root}` })
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
       const first = sub.next()
       let got: any
       for (let i = 0; !got; i++) {
-        await createCredential(root, 'payments', `after-cut-${i}`)
+        await createCredential(bed.root, 'payments', `after-cut-${i}`)
         got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 100))])
         if (!got && i > 100) got = await first
       }

@@ -1,18 +1,15 @@
 import crypto from 'node:crypto'
 import { Reader } from 'mmdb-lib'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { jsonOf } from '../support/http.js'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { startTestService } from '../support/app.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { buildMmdb, cityRecord, sampleMmdb } from '../support/mmdb-writer.js'
 
 const PATH = '/apiops/settings/geolocation/mmdb'
 
-let svc: TestService
-let worker: FakeWorker
-let root: string
-let alice: string
+const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root', alice: 'alice-pass-1' } })
 
 /** A multipart body built by hand, so the test decides every Content-Disposition (fetch's FormData names a Blob "blob"). */
 function multipart(parts: { name: string; fileName?: string; content: Buffer | string }[]): { body: Buffer; contentType: string } {
@@ -29,28 +26,13 @@ function multipart(parts: { name: string; fileName?: string; content: Buffer | s
 
 function upload(token: string, parts: Parameters<typeof multipart>[0]) {
   const { body, contentType } = multipart(parts)
-  return svc.http(PATH, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: new Uint8Array(body) })
+  return bed.svc.http(PATH, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body: new Uint8Array(body) })
 }
 
-const stored = () => svc.deps.prisma.geolocationDatabase.findUnique({ where: { id: 'current' } })
+const stored = () => bed.svc.deps.prisma.geolocationDatabase.findUnique({ where: { id: 'current' } })
 
 const DB_QUERY = `{ geolocationDatabase { fileName databaseType ipVersion nodeCount buildEpoch sizeBytes sha256 revision uploadedAt uploadedBy } }`
 const LOOKUP = `query($ip: String!) { geolocationLookup(ip: $ip) { ip found prefixLength countryIsoCode countryName cityName record } }`
-
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
-  root = await svc.tokenFor('root', 's3cret-root')
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-})
-afterEach(() => {
-  worker.status = 200
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
 
 describe('the test MMDB writer', () => {
   it('builds a database mmdb-lib opens and looks up', () => {
@@ -67,7 +49,7 @@ describe('the test MMDB writer', () => {
 describe('PUT /apiops/settings/geolocation/mmdb', () => {
   it('accepts a valid MMDB, stores it, pushes it to every environment and serves lookups', async () => {
     const bytes = sampleMmdb({ databaseType: 'GeoLite2-City', buildEpoch: 1_767_225_600 })
-    const res = await upload(root, [
+    const res = await upload(bed.root, [
       { name: 'file', fileName: 'upload.mmdb', content: bytes },
       { name: 'fileName', content: 'city-2026-01.mmdb' },
     ])
@@ -85,59 +67,59 @@ describe('PUT /apiops/settings/geolocation/mmdb', () => {
     expect(Buffer.from(row!.content).equals(bytes)).toBe(true)
     expect(row).toMatchObject({ fileName: 'city-2026-01.mmdb', sha256, databaseType: 'GeoLite2-City', ipVersion: 4, uploadedBy: 'root' })
 
-    expect(worker.received).toHaveLength(1)
-    const pushed = worker.received[0]
+    expect(bed.dev.received).toHaveLength(1)
+    const pushed = bed.dev.received[0]
     expect(pushed).toMatchObject({ action: 'DEPLOY', kind: 'GEOLOCATION_DATABASE', name: 'city-2026-01.mmdb', revision: row!.revision })
     expect(pushed.config).toEqual({ fileName: 'city-2026-01.mmdb', sha256, databaseType: 'GeoLite2-City', buildEpoch: 1_767_225_600, contentBase64: bytes.toString('base64'), enabled: true })
 
-    const meta = await svc.graphql(DB_QUERY, {}, root)
+    const meta = await bed.svc.graphql(DB_QUERY, {}, bed.root)
     expect(meta.body.errors).toBeUndefined()
     expect(meta.body.data.geolocationDatabase).toMatchObject({
       fileName: 'city-2026-01.mmdb', databaseType: 'GeoLite2-City', ipVersion: 4, nodeCount: new Reader(bytes).metadata.nodeCount,
       buildEpoch: '2026-01-01T00:00:00.000Z', sizeBytes: bytes.length, sha256, uploadedBy: 'root',
     })
 
-    const london = await svc.graphql(LOOKUP, { ip: '81.2.69.160' }, root)
+    const london = await bed.svc.graphql(LOOKUP, { ip: '81.2.69.160' }, bed.root)
     expect(london.body.data.geolocationLookup).toEqual({
       ip: '81.2.69.160', found: true, prefixLength: 24, countryIsoCode: 'GB', countryName: 'United Kingdom', cityName: 'London',
       record: cityRecord('GB', 'United Kingdom', 'London'),
     })
-    const nowhere = await svc.graphql(LOOKUP, { ip: '1.1.1.1' }, root)
+    const nowhere = await bed.svc.graphql(LOOKUP, { ip: '1.1.1.1' }, bed.root)
     expect(nowhere.body.data.geolocationLookup).toMatchObject({ found: false, countryIsoCode: null, cityName: null, record: null })
-    const bad = await svc.graphql(LOOKUP, { ip: 'not-an-ip' }, root)
+    const bad = await bed.svc.graphql(LOOKUP, { ip: 'not-an-ip' }, bed.root)
     expect(bad.body.errors?.[0].message).toMatch(/not an IPv4 or IPv6 address/)
   })
 
   it('numbers revisions upward and replaces the stored database', async () => {
     const before = (await stored())?.revision ?? 0
     const paris = buildMmdb([{ cidr: '2.2.2.0/24', data: cityRecord('FR', 'France', 'Paris') }], { databaseType: 'Paris-Only' })
-    expect((await upload(root, [{ name: 'file', fileName: 'paris.mmdb', content: paris }])).status).toBe(200)
+    expect((await upload(bed.root, [{ name: 'file', fileName: 'paris.mmdb', content: paris }])).status).toBe(200)
     const row = await stored()
     expect(row!.revision).toBe(before + 1)
-    expect(worker.received[0].revision).toBe(before + 1)
-    const london = await svc.graphql(LOOKUP, { ip: '81.2.69.160' }, root)
+    expect(bed.dev.received[0].revision).toBe(before + 1)
+    const london = await bed.svc.graphql(LOOKUP, { ip: '81.2.69.160' }, bed.root)
     expect(london.body.data.geolocationLookup.found).toBe(false)
-    const paris2 = await svc.graphql(LOOKUP, { ip: '2.2.2.2' }, root)
+    const paris2 = await bed.svc.graphql(LOOKUP, { ip: '2.2.2.2' }, bed.root)
     expect(paris2.body.data.geolocationLookup.cityName).toBe('Paris')
   })
 
   it('falls back from the fileName part to the uploaded file name, then to geolocation.mmdb', async () => {
     const bytes = sampleMmdb()
-    expect((await upload(root, [{ name: 'file', fileName: 'from-upload.mmdb', content: bytes }])).status).toBe(200)
+    expect((await upload(bed.root, [{ name: 'file', fileName: 'from-upload.mmdb', content: bytes }])).status).toBe(200)
     expect((await stored())!.fileName).toBe('from-upload.mmdb')
-    expect(worker.received.at(-1)!.name).toBe('from-upload.mmdb')
+    expect(bed.dev.received.at(-1)!.name).toBe('from-upload.mmdb')
 
-    expect((await upload(root, [{ name: 'file', fileName: '', content: bytes }, { name: 'fileName', content: '  ' }])).status).toBe(200)
+    expect((await upload(bed.root, [{ name: 'file', fileName: '', content: bytes }, { name: 'fileName', content: '  ' }])).status).toBe(200)
     expect((await stored())!.fileName).toBe('geolocation.mmdb')
 
-    expect((await upload(root, [{ name: 'fileName', content: 'named.mmdb' }, { name: 'file', fileName: 'ignored.mmdb', content: bytes }])).status).toBe(200)
+    expect((await upload(bed.root, [{ name: 'fileName', content: 'named.mmdb' }, { name: 'file', fileName: 'ignored.mmdb', content: bytes }])).status).toBe(200)
     expect((await stored())!.fileName).toBe('named.mmdb')
   })
 
   it('accepts an upload sent with fetch FormData', async () => {
     const form = new FormData()
     form.append('file', new Blob([new Uint8Array(sampleMmdb())]), 'formdata.mmdb')
-    const res = await svc.http(PATH, { method: 'PUT', headers: { authorization: `Bearer ${root}` }, body: form })
+    const res = await bed.svc.http(PATH, { method: 'PUT', headers: { authorization: `Bearer ${bed.root}` }, body: form })
     expect(res.status).toBe(200)
     expect((await stored())!.fileName).toBe('formdata.mmdb')
   })
@@ -145,14 +127,14 @@ describe('PUT /apiops/settings/geolocation/mmdb', () => {
   describe('refusals keep the previous database in force', () => {
     let previous: Awaited<ReturnType<typeof stored>>
     beforeAll(async () => {
-      expect((await upload(root, [{ name: 'file', fileName: 'keep.mmdb', content: sampleMmdb({ databaseType: 'Keep-Me' }) }])).status).toBe(200)
+      expect((await upload(bed.root, [{ name: 'file', fileName: 'keep.mmdb', content: sampleMmdb({ databaseType: 'Keep-Me' }) }])).status).toBe(200)
       previous = await stored()
-      worker.received.length = 0
+      bed.dev.received.length = 0
     })
     afterEach(async () => {
       expect(await stored()).toEqual(previous)
-      expect(worker.received).toHaveLength(0)
-      const lookup = await svc.graphql(LOOKUP, { ip: '81.2.69.1' }, root)
+      expect(bed.dev.received).toHaveLength(0)
+      const lookup = await bed.svc.graphql(LOOKUP, { ip: '81.2.69.1' }, bed.root)
       expect(lookup.body.data.geolocationLookup.cityName).toBe('London')
     })
 
@@ -163,49 +145,49 @@ describe('PUT /apiops/settings/geolocation/mmdb', () => {
     }
 
     it('refuses garbage, naming the problem', async () => {
-      await refused(await upload(root, [{ name: 'file', fileName: 'x.mmdb', content: crypto.randomBytes(4096) }]), /not a MaxMind DB.*metadata marker/)
-      await refused(await upload(root, [{ name: 'file', fileName: 'x.mmdb', content: 'hello, world' }]), /not a MaxMind DB/)
+      await refused(await upload(bed.root, [{ name: 'file', fileName: 'x.mmdb', content: crypto.randomBytes(4096) }]), /not a MaxMind DB.*metadata marker/)
+      await refused(await upload(bed.root, [{ name: 'file', fileName: 'x.mmdb', content: 'hello, world' }]), /not a MaxMind DB/)
     })
 
     it('refuses a file with the marker but a broken database', async () => {
       const valid = sampleMmdb()
       // the search tree cut away: the metadata promises more nodes than the file holds
       const truncated = valid.subarray(200)
-      await refused(await upload(root, [{ name: 'file', fileName: 'cut.mmdb', content: truncated }]), /not a MaxMind DB/)
+      await refused(await upload(bed.root, [{ name: 'file', fileName: 'cut.mmdb', content: truncated }]), /not a MaxMind DB/)
       const marker = Buffer.from('ABCDEF4D61784D696E642E636F6D', 'hex')
-      await refused(await upload(root, [{ name: 'file', fileName: 'm.mmdb', content: Buffer.concat([crypto.randomBytes(64), marker, Buffer.from([0xff, 0xff])]) }]), /not a MaxMind DB/)
+      await refused(await upload(bed.root, [{ name: 'file', fileName: 'm.mmdb', content: Buffer.concat([crypto.randomBytes(64), marker, Buffer.from([0xff, 0xff])]) }]), /not a MaxMind DB/)
     })
 
     it('refuses an empty file', async () => {
-      await refused(await upload(root, [{ name: 'file', fileName: 'empty.mmdb', content: '' }]), /empty/)
+      await refused(await upload(bed.root, [{ name: 'file', fileName: 'empty.mmdb', content: '' }]), /empty/)
     })
 
     it('refuses a request without a file part', async () => {
-      await refused(await upload(root, [{ name: 'fileName', content: 'x.mmdb' }]), /'file' is required/)
-      await refused(await upload(root, [{ name: 'file', content: 'a text field, not a file' }]), /'file' is required/)
-      const notMultipart = await svc.http(PATH, { method: 'PUT', headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' }, body: '{}' })
+      await refused(await upload(bed.root, [{ name: 'fileName', content: 'x.mmdb' }]), /'file' is required/)
+      await refused(await upload(bed.root, [{ name: 'file', content: 'a text field, not a file' }]), /'file' is required/)
+      const notMultipart = await bed.svc.http(PATH, { method: 'PUT', headers: { authorization: `Bearer ${bed.root}`, 'content-type': 'application/json' }, body: '{}' })
       await refused(notMultipart, /multipart\/form-data/)
     })
 
     it('refuses a caller who is not a system administrator', async () => {
-      await refused(await upload(alice, [{ name: 'file', fileName: 'a.mmdb', content: sampleMmdb() }]), /system administrator/)
-      const meta = await svc.graphql(DB_QUERY, {}, alice)
+      await refused(await upload(bed.alice, [{ name: 'file', fileName: 'a.mmdb', content: sampleMmdb() }]), /system administrator/)
+      const meta = await bed.svc.graphql(DB_QUERY, {}, bed.alice)
       expect(meta.body.errors?.[0].message).toMatch(/system administrator/)
-      const lookup = await svc.graphql(LOOKUP, { ip: '81.2.69.1' }, alice)
+      const lookup = await bed.svc.graphql(LOOKUP, { ip: '81.2.69.1' }, bed.alice)
       expect(lookup.body.errors?.[0].message).toMatch(/system administrator/)
     })
 
     it('refuses a caller without a token with 401', async () => {
       const { body, contentType } = multipart([{ name: 'file', fileName: 'a.mmdb', content: sampleMmdb() }])
-      const res = await svc.http(PATH, { method: 'PUT', headers: { 'content-type': contentType }, body: new Uint8Array(body) })
+      const res = await bed.svc.http(PATH, { method: 'PUT', headers: { 'content-type': contentType }, body: new Uint8Array(body) })
       expect(res.status).toBe(401)
     })
   })
 
   it('reports a failing worker per environment while the upload stays stored', async () => {
-    worker.status = 500
+    bed.dev.status = 500
     const bytes = sampleMmdb({ databaseType: 'Failing-Push' })
-    const res = await upload(root, [{ name: 'file', fileName: 'fail.mmdb', content: bytes }])
+    const res = await upload(bed.root, [{ name: 'file', fileName: 'fail.mmdb', content: bytes }])
     expect(res.status).toBe(200)
     const body = await jsonOf(res)
     expect(body.status).toBe('SUCCESS')
@@ -213,14 +195,14 @@ describe('PUT /apiops/settings/geolocation/mmdb', () => {
     const byEnv = Object.fromEntries(body.deploymentResult.detailList.map((d: any) => [d.envName, d]))
     expect(byEnv.dev).toMatchObject({ success: false, detail: expect.stringContaining('HTTP 500'), responseTime: expect.any(Number) })
     expect(byEnv.prod).toMatchObject({ success: true })
-    expect(worker.received).toHaveLength(1)
+    expect(bed.dev.received).toHaveLength(1)
     const row = await stored()
     expect(row).toMatchObject({ fileName: 'fail.mmdb', databaseType: 'Failing-Push' })
     expect(Buffer.from(row!.content).equals(bytes)).toBe(true)
   })
 
   it('documents the route as multipart/form-data in the OpenAPI document', async () => {
-    const res = await svc.http('/apiops/openapi.json')
+    const res = await bed.svc.http('/apiops/openapi.json')
     expect(res.status).toBe(200)
     const doc = await jsonOf(res)
     const op = doc.paths['/apiops/settings/geolocation/mmdb'].put

@@ -1,32 +1,19 @@
 // The consumer read surface (spec §4.10, §2.15): list filters, sort, paging, the view, the sub-resources,
 // the GraphQL twin with its relations, and every refusal with its Common Contract body.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mintPublicKey } from '../../src/platform/keys.js'
 import { insertCredential } from '../../src/modules/credentials/service.js'
 import { insertApiClient } from '../../src/modules/identity/api-clients.js'
-import type { TestService } from '../support/app.js'
-import { freshProject as freshProjectIn, okJson, startIdentityTestbed, unique } from '../support/identity.js'
+import { freshProject as freshProjectIn, okJson, useIdentityTestbed, unique } from '../support/identity.js'
 import { jsonOf } from '../support/http.js'
 
-let svc: TestService
-let root: string
-let alice: string
-let carol: string
-let erin: string
+const bed = useIdentityTestbed()
 
-beforeAll(async () => {
-  ;({ svc, root, alice, carol, erin } = await startIdentityTestbed())
-})
-
-afterAll(async () => {
-  await svc?.close()
-})
-
-const db = () => svc.deps.prisma
-const freshProject = (organizations: string[] = []) => freshProjectIn(svc, organizations)
+const db = () => bed.svc.deps.prisma
+const freshProject = (organizations: string[] = []) => freshProjectIn(bed.svc, organizations)
 
 
-const addConsumer = (projectId: string, input: Record<string, unknown>) => insertCredential(db(), svc.deps.keyring, projectId, input)
+const addConsumer = (projectId: string, input: Record<string, unknown>) => insertCredential(db(), bed.svc.deps.keyring, projectId, input)
 
 /** Many plain consumers at once: `${prefix}-c000`, `${prefix}-c001`, … */
 async function manyConsumers(projectId: string, prefix: string, count: number) {
@@ -35,7 +22,7 @@ async function manyConsumers(projectId: string, prefix: string, count: number) {
   return data.map((d) => d.username)
 }
 
-const get = (token: string, path: string, headers: Record<string, string> = {}) => svc.http(path, { headers: { authorization: `Bearer ${token}`, ...headers } })
+const get = (token: string, path: string, headers: Record<string, string> = {}) => bed.svc.http(path, { headers: { authorization: `Bearer ${token}`, ...headers } })
 
 
 /** A Common Contract refusal: status, errorKey, exact params and the correlation id of the response. */
@@ -56,25 +43,25 @@ describe('consumer list', () => {
     const names = await manyConsumers(p.id, unique('pg'), 205)
     const base = `/apiops/projects/${p.name}/consumers`
 
-    const first = await okJson(await get(carol, base))
+    const first = await okJson(await get(bed.carol, base))
     expect(first).toMatchObject({ status: 'SUCCESS', page: 0, size: 20, totalElements: 205, totalPages: 11, sort: ['username,asc'] })
     expect(usernames(first)).toEqual(names.slice(0, 20))
 
-    const last = await okJson(await get(carol, `${base}?page=10`))
+    const last = await okJson(await get(bed.carol, `${base}?page=10`))
     expect(usernames(last)).toEqual(names.slice(200))
-    expect((await okJson(await get(carol, `${base}?page=11`))).items).toEqual([])
+    expect((await okJson(await get(bed.carol, `${base}?page=11`))).items).toEqual([])
 
-    const capped = await okJson(await get(carol, `${base}?size=500`))
+    const capped = await okJson(await get(bed.carol, `${base}?size=500`))
     expect(capped).toMatchObject({ size: 200, totalElements: 205, totalPages: 2 })
     expect(usernames(capped)).toEqual(names.slice(0, 200))
 
-    const odd = await okJson(await get(carol, `${base}?size=7&page=3`))
+    const odd = await okJson(await get(bed.carol, `${base}?size=7&page=3`))
     expect(odd).toMatchObject({ page: 3, size: 7, totalPages: 30 })
     expect(usernames(odd)).toEqual(names.slice(21, 28))
 
-    await refusal(await get(carol, `${base}?page=-1`), 400, 'malformedRequest', { field: 'page' })
-    await refusal(await get(carol, `${base}?size=0`), 400, 'malformedRequest', { field: 'size' })
-    await refusal(await get(carol, `${base}?size=ten`), 400, 'malformedRequest', { field: 'size' })
+    await refusal(await get(bed.carol, `${base}?page=-1`), 400, 'malformedRequest', { field: 'page' })
+    await refusal(await get(bed.carol, `${base}?size=0`), 400, 'malformedRequest', { field: 'size' })
+    await refusal(await get(bed.carol, `${base}?size=ten`), 400, 'malformedRequest', { field: 'size' })
   })
 
   it('sorts by username, fullName and enabled in both directions, with username breaking ties', async () => {
@@ -86,7 +73,7 @@ describe('consumer list', () => {
     await addConsumer(p.id, { username: `${tag}-c`, fullName: 'bert', enabled: true })
     await addConsumer(p.id, { username: `${tag}-d`, enabled: false })
     const order = async (sort?: string) => {
-      const page = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers${sort ? `?sort=${sort}` : ''}`))
+      const page = await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers${sort ? `?sort=${sort}` : ''}`))
       if (sort) expect(page.sort).toEqual([sort])
       return usernames(page).map((u: string) => u.slice(-1)).join('')
     }
@@ -103,9 +90,9 @@ describe('consumer list', () => {
     const p = await freshProject()
     const base = `/apiops/projects/${p.name}/consumers`
     const supported = { field: 'sort', supported: ['username', 'fullName', 'enabled'] }
-    await refusal(await get(carol, `${base}?sort=email,asc`), 400, 'unsupportedSortField', supported)
-    await refusal(await get(carol, `${base}?sort=passwordCipher`), 400, 'unsupportedSortField', supported)
-    await refusal(await get(carol, `${base}?sort=username,sideways`), 400, 'malformedRequest', { field: 'sort' })
+    await refusal(await get(bed.carol, `${base}?sort=email,asc`), 400, 'unsupportedSortField', supported)
+    await refusal(await get(bed.carol, `${base}?sort=passwordCipher`), 400, 'unsupportedSortField', supported)
+    await refusal(await get(bed.carol, `${base}?sort=username,sideways`), 400, 'malformedRequest', { field: 'sort' })
   })
 
   it('filters by organization (exactly that one), enabledOnly and search, alone and together', async () => {
@@ -116,7 +103,7 @@ describe('consumer list', () => {
     await addConsumer(p.id, { username: `${tag}-bravo`, fullName: 'Minor Key', organizationCode: 'north', enabled: false })
     await addConsumer(p.id, { username: `${tag}-charlie`, fullName: 'Other Person', organizationCode: 'south' })
     await addConsumer(p.id, { username: `${tag}-delta-MAJOR`, enabled: true })
-    const list = async (query: string) => usernames(await okJson(await get(carol, `/apiops/projects/${p.name}/consumers?${query}`))).map((u: string) => u.slice(tag.length + 1))
+    const list = async (query: string) => usernames(await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers?${query}`))).map((u: string) => u.slice(tag.length + 1))
 
     expect(await list('organizationCode=north')).toEqual(['alpha', 'bravo']) // south is a child of north: not included
     expect(await list('organizationCode=south')).toEqual(['charlie'])
@@ -130,12 +117,12 @@ describe('consumer list', () => {
     expect(await list('search=major&organizationCode=north&enabledOnly=true')).toEqual(['alpha'])
     expect(await list(`search=${tag}&enabledOnly=true&sort=username,desc`)).toEqual(['delta-MAJOR', 'charlie', 'alpha'])
 
-    const none = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers?search=nobody-matches`))
+    const none = await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers?search=nobody-matches`))
     expect(none).toMatchObject({ items: [], totalElements: 0, totalPages: 0 })
 
-    await refusal(await get(carol, `/apiops/projects/${p.name}/consumers?organizationCode=atlantis`), 404, 'resourceNotFound', { organization: 'atlantis' })
-    await refusal(await get(carol, `/apiops/projects/${p.name}/consumers?enabledOnly=yes`), 400, 'malformedRequest', { field: 'enabledOnly' })
-    await refusal(await get(carol, `/apiops/projects/${p.name}/consumers?search=a&search=b`), 400, 'malformedRequest', { field: 'search' })
+    await refusal(await get(bed.carol, `/apiops/projects/${p.name}/consumers?organizationCode=atlantis`), 404, 'resourceNotFound', { organization: 'atlantis' })
+    await refusal(await get(bed.carol, `/apiops/projects/${p.name}/consumers?enabledOnly=yes`), 400, 'malformedRequest', { field: 'enabledOnly' })
+    await refusal(await get(bed.carol, `/apiops/projects/${p.name}/consumers?search=a&search=b`), 400, 'malformedRequest', { field: 'search' })
   })
 
   it('treats LIKE wildcards in the search as plain characters', async () => {
@@ -147,7 +134,7 @@ describe('consumer list', () => {
     await addConsumer(p.id, { username: `${tag}-plain`, fullName: 'up 1000 off' })
     await addConsumer(p.id, { username: `${tag}-slash`, fullName: 'back\\slash' })
     const list = async (search: string) =>
-      usernames(await okJson(await get(carol, `/apiops/projects/${p.name}/consumers?search=${encodeURIComponent(search)}`))).map((u: string) => u.slice(tag.length + 1))
+      usernames(await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers?search=${encodeURIComponent(search)}`))).map((u: string) => u.slice(tag.length + 1))
     expect(await list('x_y')).toEqual(['x_y'])
     expect(await list('0% ')).toEqual(['pct'])
     expect(await list('\\')).toEqual(['slash'])
@@ -166,16 +153,16 @@ describe('one consumer', () => {
     await db().credential.update({ where: { id: full.id }, data: { trafficLogDisabled: false } })
     const bare = await addConsumer(p.id, { username: `${tag}-bare`, password: 'also-hidden' })
 
-    const shown = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers/${full.consumerKey}`))
+    const shown = await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers/${full.consumerKey}`))
     expect(shown).toEqual({
       consumerKey: full.consumerKey, username: `${tag}-full`, fullName: 'Full Name', email: 'full@example.test', description: 'everything set',
       enabled: false, organizationCode: 'north', expireDate: '2031-05-06T07:08:09.000Z', trafficLogDisabled: false,
     })
-    const minimal = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers/${bare.consumerKey}`))
+    const minimal = await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers/${bare.consumerKey}`))
     expect(minimal).toEqual({ consumerKey: bare.consumerKey, username: `${tag}-bare`, fullName: null, email: null, description: null, enabled: true, expireDate: null })
 
     // the list shows the same view
-    const listed = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers`))
+    const listed = await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers`))
     expect(listed.items).toEqual([minimal, shown])
     expect(JSON.stringify(listed)).not.toMatch(/never-shown|also-hidden|password|cipher|token|secret|certificate/i)
   })
@@ -185,7 +172,7 @@ describe('one consumer', () => {
     const foreign = await addConsumer(elsewhere.id, { username: unique('foreign') })
     for (const key of ['csm_nope', foreign.consumerKey]) {
       for (const sub of ['', '/api-clients', '/entitlements', '/limit-assignments']) {
-        await refusal(await get(root, `/apiops/projects/${p.name}/consumers/${key}${sub}`), 404, 'resourceNotFound', { consumer: key })
+        await refusal(await get(bed.root, `/apiops/projects/${p.name}/consumers/${key}${sub}`), 404, 'resourceNotFound', { consumer: key })
       }
     }
   })
@@ -201,25 +188,25 @@ describe('consumer sub-resources', () => {
     const a = await insertApiClient(db(), p.id, { name: 'web-a', clientId: idA, credentialUsername: owner.username })
     await insertApiClient(db(), p.id, { name: 'web-c', clientId: idOther, credentialUsername: other.username })
 
-    const rows = await okJson(await get(carol, `/apiops/projects/${p.name}/consumers/${owner.consumerKey}/api-clients`))
+    const rows = await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers/${owner.consumerKey}/api-clients`))
     expect(rows).toHaveLength(2)
     expect(rows[0]).toEqual({ apiClientKey: a.apiClientKey, clientId: idA, name: 'web-a', operationalState: 'DRAFT', readiness: 'PENDING_SECRET', validFrom: null, expiresAt: null, version: 1 })
     expect(rows[1]).toMatchObject({ clientId: idB, name: 'web-b', operationalState: 'ACTIVE', readiness: 'PENDING_SECRET', validFrom: '2030-01-01T00:00:00.000Z', expiresAt: '2031-01-01T00:00:00.000Z' })
     expect(Object.keys(rows[1]).sort()).toEqual(['apiClientKey', 'clientId', 'expiresAt', 'name', 'operationalState', 'readiness', 'validFrom', 'version'])
-    expect(await okJson(await get(carol, `/apiops/projects/${p.name}/consumers/${other.consumerKey}/limit-assignments`))).toEqual([])
+    expect(await okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers/${other.consumerKey}/limit-assignments`))).toEqual([])
   })
 
   it('lists entitlements with exactly the §2.15 fields (environmentRef only for API_PROXY_ENV), ended ones included', async () => {
     const username = unique('ent')
-    const created = await svc.graphql('mutation ($u: String!) { createCredential(projectName: "payments", input: { username: $u }) { credential { consumerKey } } }', { u: username }, alice)
+    const created = await bed.svc.graphql('mutation ($u: String!) { createCredential(projectName: "payments", input: { username: $u }) { credential { consumerKey } } }', { u: username }, bed.alice)
     const consumerKey = created.body.data.createCredential.credential.consumerKey
     const create = 'mutation ($input: EntitlementInput!) { createEntitlement(projectName: "payments", input: $input) { entitlementKey } }'
-    const keyOf = async (input: Record<string, unknown>) => (await svc.graphql(create, { input: { subjectType: 'CONSUMER', subjectKey: username, ...input } }, alice)).body.data.createEntitlement.entitlementKey
+    const keyOf = async (input: Record<string, unknown>) => (await bed.svc.graphql(create, { input: { subjectType: 'CONSUMER', subjectKey: username, ...input } }, bed.alice)).body.data.createEntitlement.entitlementKey
     const proxyKey = await keyOf({ targetType: 'API_PROXY', targetRef: 'orders-api', validFrom: '2030-01-01T00:00:00.000Z', validUntil: '2030-12-31T00:00:00.000Z' })
     const envKey = await keyOf({ targetType: 'API_PROXY_ENV', targetRef: 'orders-api', environmentRef: 'prod', status: 'DRAFT', source: 'PORTAL' })
-    await svc.graphql('mutation ($k: String!) { endEntitlement(projectName: "payments", entitlementKey: $k, reason: "contract over") { status } }', { k: proxyKey }, alice)
+    await bed.svc.graphql('mutation ($k: String!) { endEntitlement(projectName: "payments", entitlementKey: $k, reason: "contract over") { status } }', { k: proxyKey }, bed.alice)
 
-    const rows = await okJson(await get(carol, `/apiops/projects/payments/consumers/${consumerKey}/entitlements`))
+    const rows = await okJson(await get(bed.carol, `/apiops/projects/payments/consumers/${consumerKey}/entitlements`))
     expect(rows).toHaveLength(2)
     const [ended, perEnv] = [rows.find((r: any) => r.entitlementKey === proxyKey), rows.find((r: any) => r.entitlementKey === envKey)]
     expect(ended).toEqual({
@@ -241,29 +228,29 @@ describe('scope and permission', () => {
     ['consumers', `consumers/${key}`, `consumers/${key}/api-clients`, `consumers/${key}/entitlements`, `consumers/${key}/limit-assignments`].map((s) => `/apiops/projects/${project}/${s}`)
 
   it('refuses the platform project first, whoever asks and whatever the key', async () => {
-    for (const token of [root, erin]) {
+    for (const token of [bed.root, bed.erin]) {
       for (const path of paths('admin')) await refusal(await get(token, path), 400, 'malformedRequest', { reason: 'platformScopeNotSupported' })
     }
-    await refusal(await get(root, '/apiops/projects/admin/consumers?sort=nope'), 400, 'malformedRequest', { reason: 'platformScopeNotSupported' })
+    await refusal(await get(bed.root, '/apiops/projects/admin/consumers?sort=nope'), 400, 'malformedRequest', { reason: 'platformScopeNotSupported' })
   })
 
   it('answers 404 for an unknown or out-of-scope project, never 403', async () => {
-    for (const path of paths('nowhere')) await refusal(await get(root, path), 404, 'resourceNotFound', { project: 'nowhere' })
-    for (const path of paths('other')) await refusal(await get(carol, path), 404, 'resourceNotFound', { project: 'other' })
+    for (const path of paths('nowhere')) await refusal(await get(bed.root, path), 404, 'resourceNotFound', { project: 'nowhere' })
+    for (const path of paths('other')) await refusal(await get(bed.carol, path), 404, 'resourceNotFound', { project: 'other' })
   })
 
   it('needs IDENTITY VIEW: carol reads, erin is denied', async () => {
     const consumerKey = (await db().credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })).consumerKey
     for (const path of paths('payments', consumerKey)) {
-      expect((await get(carol, path)).status).toBe(200)
-      await refusal(await get(erin, path), 403, 'permissionDenied', { category: 'IDENTITY', level: 'VIEW' })
+      expect((await get(bed.carol, path)).status).toBe(200)
+      await refusal(await get(bed.erin, path), 403, 'permissionDenied', { category: 'IDENTITY', level: 'VIEW' })
     }
-    const res = await svc.http('/apiops/projects/payments/consumers')
+    const res = await bed.svc.http('/apiops/projects/payments/consumers')
     expect(res.status).toBe(401)
   })
 
   it('keeps the correlation id a caller sends', async () => {
-    const res = await get(erin, '/apiops/projects/payments/consumers', { 'x-correlation-id': 'trace-123' })
+    const res = await get(bed.erin, '/apiops/projects/payments/consumers', { 'x-correlation-id': 'trace-123' })
     expect((await jsonOf(res)).correlationId).toBe('trace-123')
   })
 })
@@ -279,13 +266,13 @@ describe('GraphQL consumers', () => {
     organization { code name } apiClients { clientId } entitlements { entitlementKey subjectType subjectKey targetType environmentRef status }
   } }`
 
-  async function data(query: string, variables: Record<string, unknown>, token = carol) {
-    const { body } = await svc.graphql(query, variables, token)
+  async function data(query: string, variables: Record<string, unknown>, token = bed.carol) {
+    const { body } = await bed.svc.graphql(query, variables, token)
     expect(body.errors, JSON.stringify(body.errors)).toBeUndefined()
     return body.data
   }
-  async function gqlRefusal(query: string, variables: Record<string, unknown>, token = carol) {
-    const { body } = await svc.graphql(query, variables, token)
+  async function gqlRefusal(query: string, variables: Record<string, unknown>, token = bed.carol) {
+    const { body } = await bed.svc.graphql(query, variables, token)
     expect(body.errors, JSON.stringify(body)).toBeDefined()
     return { errorKey: body.errors![0].extensions.errorKey, params: body.errors![0].extensions.params }
   }
@@ -303,18 +290,18 @@ describe('GraphQL consumers', () => {
 
     expect(await gqlRefusal(page, { p: p.name, sort: ['email'] })).toEqual({ errorKey: 'unsupportedSortField', params: { field: 'sort', supported: ['username', 'fullName', 'enabled'] } })
     expect(await gqlRefusal(page, { p: p.name, org: 'atlantis' })).toEqual({ errorKey: 'resourceNotFound', params: { organization: 'atlantis' } })
-    expect(await gqlRefusal(page, { p: 'admin' }, root)).toEqual({ errorKey: 'malformedRequest', params: { reason: 'platformScopeNotSupported' } })
+    expect(await gqlRefusal(page, { p: 'admin' }, bed.root)).toEqual({ errorKey: 'malformedRequest', params: { reason: 'platformScopeNotSupported' } })
     expect(await gqlRefusal(page, { p: 'other' })).toEqual({ errorKey: 'resourceNotFound', params: { project: 'other' } })
-    expect(await gqlRefusal(page, { p: p.name }, erin)).toEqual({ errorKey: 'permissionDenied', params: { category: 'IDENTITY', level: 'VIEW' } })
+    expect(await gqlRefusal(page, { p: p.name }, bed.erin)).toEqual({ errorKey: 'permissionDenied', params: { category: 'IDENTITY', level: 'VIEW' } })
   })
 
   it('reads one consumer with its organization, API clients and entitlements', async () => {
     const username = unique('rel')
-    const created = await svc.graphql('mutation ($u: String!) { createCredential(projectName: "payments", input: { username: $u, organizationCode: "acme-eu" }) { credential { consumerKey } } }', { u: username }, alice)
+    const created = await bed.svc.graphql('mutation ($u: String!) { createCredential(projectName: "payments", input: { username: $u, organizationCode: "acme-eu" }) { credential { consumerKey } } }', { u: username }, bed.alice)
     const consumerKey = created.body.data.createCredential.credential.consumerKey
     const clientId = unique('rel-client')
-    await svc.graphql('mutation ($c: String!, $u: String!) { createApiClient(projectName: "payments", input: { name: "rel", clientId: $c, credentialUsername: $u }) { clientId } }', { c: clientId, u: username }, alice)
-    const ent = await svc.graphql('mutation ($u: String!) { createEntitlement(projectName: "payments", input: { subjectType: "CONSUMER", subjectKey: $u, targetType: "API_PROXY_GROUP", targetRef: "retail" }) { entitlementKey } }', { u: username }, alice)
+    await bed.svc.graphql('mutation ($c: String!, $u: String!) { createApiClient(projectName: "payments", input: { name: "rel", clientId: $c, credentialUsername: $u }) { clientId } }', { c: clientId, u: username }, bed.alice)
+    const ent = await bed.svc.graphql('mutation ($u: String!) { createEntitlement(projectName: "payments", input: { subjectType: "CONSUMER", subjectKey: $u, targetType: "API_PROXY_GROUP", targetRef: "retail" }) { entitlementKey } }', { u: username }, bed.alice)
 
     expect((await data(one, { p: 'payments', k: consumerKey })).consumer).toEqual({
       consumerKey, username, fullName: null, email: null, description: null, enabled: true, expireDate: null, trafficLogDisabled: null,
@@ -322,11 +309,11 @@ describe('GraphQL consumers', () => {
       entitlements: [{ entitlementKey: ent.body.data.createEntitlement.entitlementKey, subjectType: 'CONSUMER', subjectKey: username, targetType: 'API_PROXY_GROUP', environmentRef: null, status: 'ACTIVE' }],
     })
     expect(await gqlRefusal(one, { p: 'payments', k: 'csm_nope' })).toEqual({ errorKey: 'resourceNotFound', params: { consumer: 'csm_nope' } })
-    expect(await gqlRefusal(one, { p: 'payments', k: consumerKey }, erin)).toEqual({ errorKey: 'permissionDenied', params: { category: 'IDENTITY', level: 'VIEW' } })
+    expect(await gqlRefusal(one, { p: 'payments', k: consumerKey }, bed.erin)).toEqual({ errorKey: 'permissionDenied', params: { category: 'IDENTITY', level: 'VIEW' } })
   })
 
   it('exposes no secret, certificate or token setting on the Consumer type', async () => {
-    const type = await data('{ __type(name: "Consumer") { fields { name } } }', {}, root)
+    const type = await data('{ __type(name: "Consumer") { fields { name } } }', {}, bed.root)
     expect(type.__type.fields.map((f: any) => f.name).filter((n: string) => /secret|password|cipher|token|certificate/i.test(n))).toEqual([])
   })
 
@@ -339,7 +326,7 @@ describe('GraphQL consumers', () => {
     }
     const tree = 'query ($p: String!, $size: Int) { consumers(projectName: $p, size: $size) { items { username organizationCode organization { code } apiClients { clientId } entitlements { entitlementKey } } } }'
     const reads = async (size: number) => {
-      const prisma = svc.deps.prisma as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>
+      const prisma = bed.svc.deps.prisma as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>
       const spies = ['project', 'membership', 'organization', 'credential', 'apiClient', 'entitlement'].flatMap((m) =>
         ['findMany', 'findFirst', 'findUnique', 'count'].map((op) => vi.spyOn(prisma[m], op)),
       )

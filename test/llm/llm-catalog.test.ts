@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { coveredModelPrices } from '../../src/modules/llm/prices.js'
-import { expectFailure, expectNoSecrets, legacyClient, startLlmService } from './llm-helpers.js'
-import type { TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { expectFailure, expectNoSecrets, legacyClient, llmBootstrap } from './llm-helpers.js'
 
 // Provider definitions (built-in read-only) and the model catalog (spec §2.7 model fields, §4.5)
 const P = '/apiops/projects/payments/llm-providers'
@@ -12,28 +11,13 @@ const MODELS = '/apiops/projects/payments/llm-models'
 // every response body of this file is scanned for it at the end
 const API_KEY = 'sk-SEEDED-catalog-key-1313'
 
-let svc: TestService
-let worker: FakeWorker
-let alice: string
-let viewer: string
-const { bodies, get, post, put, del } = legacyClient(() => svc, () => alice)
+const bed = useTestbed({ workers: ['dev'], bootstrap: llmBootstrap, tokens: { alice: 'alice-pass-1', vic: 'vic-pass-1' } })
+const { bodies, get, post, put, del } = legacyClient(() => bed.svc, () => bed.alice)
 
 beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startLlmService(worker.url)
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-  viewer = await svc.tokenFor('vic', 'vic-pass-1')
   // the provider whose supportedModels show the catalog's deprecation flag
   expect((await post(`${P}/openai-main/`, { _class: 'llm', name: 'openai-main', providerType: 'OPENAI', apiKey: API_KEY })).status).toBe(200)
-  worker.received.length = 0
-})
-afterEach(() => {
-  worker.status = 200
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
+  bed.dev.received.length = 0
 })
 
 describe('provider definitions', () => {
@@ -52,7 +36,7 @@ describe('provider definitions', () => {
     expectFailure(await post(`${DEFS}/openai/`, { name: 'openai', providerType: 'OPENAI' }), /Provider definition 'openai' is built-in and read-only/)
     expectFailure(await put(`${DEFS}/Azure-OpenAI/`, { providerType: 'AZURE_OPENAI' }), /Provider definition 'Azure-OpenAI' is built-in and read-only/)
     expectFailure(await del(`${DEFS}/anthropic/`), /built-in and read-only/)
-    expect(await svc.deps.prisma.llmProviderDefinition.count({ where: { nameKey: { in: ['openai', 'azure-openai'] } } })).toBe(0)
+    expect(await bed.svc.deps.prisma.llmProviderDefinition.count({ where: { nameKey: { in: ['openai', 'azure-openai'] } } })).toBe(0)
   })
 
   it('applies the name rules, PUT must exist, unknown fields refused', async () => {
@@ -62,7 +46,7 @@ describe('provider definitions', () => {
     expectFailure(await post(`${DEFS}/d1/`, { name: 'd1', wireProtocol: 'SOAP' }), /^wireProtocol: must be one of OPENAI, ANTHROPIC, GEMINI, BEDROCK, COHERE/)
     expectFailure(await post(`${DEFS}/d1/`, { name: 'd1', shape: 1 }), /^shape: unknown field/)
     expectFailure(await post(`${DEFS}/d1/`, { name: 'd1', defaultAuthHeaderName: 'Api Key' }), /^defaultAuthHeaderName: must be an HTTP header name/)
-    expect(await svc.deps.prisma.llmProviderDefinition.count({ where: { nameKey: 'd1' } })).toBe(0)
+    expect(await bed.svc.deps.prisma.llmProviderDefinition.count({ where: { nameKey: 'd1' } })).toBe(0)
     expectFailure(await get(`${DEFS}/d1/`), /Provider definition 'd1' not found/)
   })
 
@@ -70,9 +54,9 @@ describe('provider definitions', () => {
     const res = await put(`${DEFS}/edge-llm/`, { name: '', providerType: 'ANTHROPIC' })
     expect(res.status).toBe(200)
     expect(res.body.resultList[0]).toMatchObject({ wireProtocol: 'ANTHROPIC', defaultChatCompletionPath: '/messages', defaultApiVersion: '2023-06-01' })
-    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'LLM_PROVIDER_DEFINITION', name: 'edge-llm', revision: 2 })
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'LLM_PROVIDER_DEFINITION', name: 'edge-llm', revision: 2 })
     expect((await del(`${DEFS}/edge-llm/`)).status).toBe(200)
-    expect(worker.received[1]).toMatchObject({ action: 'UNDEPLOY', kind: 'LLM_PROVIDER_DEFINITION', name: 'edge-llm' })
+    expect(bed.dev.received[1]).toMatchObject({ action: 'UNDEPLOY', kind: 'LLM_PROVIDER_DEFINITION', name: 'edge-llm' })
     expectFailure(await get(`${DEFS}/edge-llm/`), /not found/)
   })
 })
@@ -86,7 +70,7 @@ describe('model catalog', () => {
     })
     expect(res.status).toBe(200)
     expect(res.body.deploymentResult.success).toBe(true)
-    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'LLM_MODEL', name: 'gpt-4o' })
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'LLM_MODEL', name: 'gpt-4o' })
     expect((await get(`${MODELS}/GPT-4o/`)).body.resultList[0]).toMatchObject({
       modelId: 'gpt-4o', displayName: 'GPT-4o', contextWindow: 128000, pricePerMillionInput: 2.5, pricePerMillionOutput: 10, pricePerMillionCached: 1.25,
       capabilities: ['chat', 'vision'], modality: 'MULTIMODAL', isDeprecated: false,
@@ -103,34 +87,34 @@ describe('model catalog', () => {
   })
 
   it('refuses bad catalog writes and writes nothing', async () => {
-    const before = await svc.deps.prisma.llmModelDefinition.count()
+    const before = await bed.svc.deps.prisma.llmModelDefinition.count()
     expectFailure(await post(`${MODELS}/m1/`, { displayName: 'x' }), /modelId is required/)
     expectFailure(await post(`${MODELS}/m1/`, { modelId: 'm2' }), /modelId 'm2' does not match/)
     expectFailure(await post(`${MODELS}/m1/`, { modelId: 'm1', pricePerMillionInput: -0.5 }), /^pricePerMillionInput: must be at least 0/)
     expectFailure(await post(`${MODELS}/m1/`, { modelId: 'm1', modality: 'SMELL' }), /^modality: must be one of TEXT/)
     expectFailure(await post(`${MODELS}/m1/`, { modelId: 'm1', contextWindow: 1.5 }), /^contextWindow: must be an integer/)
     expectFailure(await put(`${MODELS}/m1/`, { modelId: 'm1' }), /Model 'm1' not found/)
-    expectFailure(await post(`${MODELS}/m1/`, { modelId: 'm1' }, viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
-    expect(await svc.deps.prisma.llmModelDefinition.count()).toBe(before)
+    expectFailure(await post(`${MODELS}/m1/`, { modelId: 'm1' }, bed.vic), /lacks permission AI_DEVELOPMENT MANAGE/)
+    expect(await bed.svc.deps.prisma.llmModelDefinition.count()).toBe(before)
   })
 
   it('exposes every known model with its input price to the USD budget check', async () => {
     await post(`${MODELS}/text-embedding-3-small/`, { modelId: 'text-embedding-3-small', modality: 'EMBEDDING' })
-    const project = await svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })
-    const rows = await coveredModelPrices(svc.deps.prisma, project.id)
+    const project = await bed.svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })
+    const rows = await coveredModelPrices(bed.svc.deps.prisma, project.id)
     expect(rows).toEqual(expect.arrayContaining([
       { modelId: 'gpt-4o', modelKey: 'gpt-4o', pricePerMillionInput: 3, source: 'catalog' },
       { modelId: 'text-embedding-3-small', modelKey: 'text-embedding-3-small', pricePerMillionInput: null, source: 'catalog' },
       // the same model as the catalog's gpt-4o: modelKey is what a price check compares
       { modelId: 'GPT-4o', modelKey: 'gpt-4o', pricePerMillionInput: null, source: 'provider:openai-main' },
     ]))
-    const other = await svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'other' } })
-    expect(await coveredModelPrices(svc.deps.prisma, other.id)).toEqual([])
+    const other = await bed.svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'other' } })
+    expect(await coveredModelPrices(bed.svc.deps.prisma, other.id)).toEqual([])
   })
 
   it('deletes a catalog entry and undeploys it', async () => {
     expect((await del(`${MODELS}/text-embedding-3-small/`)).status).toBe(200)
-    expect(worker.received[0]).toMatchObject({ action: 'UNDEPLOY', kind: 'LLM_MODEL', name: 'text-embedding-3-small' })
+    expect(bed.dev.received[0]).toMatchObject({ action: 'UNDEPLOY', kind: 'LLM_MODEL', name: 'text-embedding-3-small' })
     expectFailure(await del(`${MODELS}/text-embedding-3-small/`), /not found/)
   })
 })

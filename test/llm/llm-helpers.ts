@@ -6,11 +6,16 @@ import { sampleBootstrap } from '../support/fixtures.js'
 // every answer for the secret scan, and the failure assertion.
 
 /** The sample installation plus `vic`, who may only view AI_DEVELOPMENT in `payments`. */
-export async function startLlmService(workerUrl: string): Promise<TestService> {
-  const bootstrap = sampleBootstrap({ dev: [workerUrl] })
+/** sampleBootstrap plus vic, who may only view AI_DEVELOPMENT in payments */
+export function llmBootstrap(workers: { dev: string[]; prod?: string[] }) {
+  const bootstrap = sampleBootstrap(workers)
   bootstrap.users.push({ username: 'vic', password: 'vic-pass-1' })
   bootstrap.projects[0].members!.push({ username: 'vic', permissions: [{ category: 'AI_DEVELOPMENT', level: 'VIEW' }] })
-  return startTestService({ bootstrap })
+  return bootstrap
+}
+
+export async function startLlmService(workerUrl: string): Promise<TestService> {
+  return startTestService({ bootstrap: llmBootstrap({ dev: [workerUrl] }) })
 }
 
 export interface LegacyAnswer { status: number; body: any }

@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { expectFailure, expectNoSecrets, legacyClient, startLlmService } from './llm-helpers.js'
-import type { TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
+import { describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
+import { expectFailure, expectNoSecrets, legacyClient, llmBootstrap } from './llm-helpers.js'
 
 // LLM providers (spec §2.7, §4.5); definitions and the model catalog: llm-catalog.test.ts
 const P = '/apiops/projects/payments/llm-providers'
@@ -16,33 +15,11 @@ const META_SECRET = 'SEEDED-metadata-secret-5555'
 const META_SECRET_2 = 'SEEDED-metadata-secret-rotated-6666'
 const SECRETS = [API_KEY, API_KEY_2, API_SECRET, SA_JSON, 'SEEDED-private-key-4444', META_SECRET, META_SECRET_2]
 
-let svc: TestService
-let worker: FakeWorker
-let alice: string
-let viewer: string
-const { bodies, call, get, post, put, del } = legacyClient(() => svc, () => alice)
-let root: string
-let carol: string
+const bed = useTestbed({ workers: ['dev'], bootstrap: llmBootstrap, tokens: { alice: 'alice-pass-1', vic: 'vic-pass-1', root: 's3cret-root', carol: 'carol-pass-1' } })
+const { bodies, call, get, post, put, del } = legacyClient(() => bed.svc, () => bed.alice)
 
-const providerRow = (name: string) => svc.deps.prisma.llmProvider.findFirst({ where: { name } })
-const providerCount = () => svc.deps.prisma.llmProvider.count()
-
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startLlmService(worker.url)
-  root = await svc.tokenFor('root', 's3cret-root')
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-  carol = await svc.tokenFor('carol', 'carol-pass-1')
-  viewer = await svc.tokenFor('vic', 'vic-pass-1')
-})
-afterEach(() => {
-  worker.status = 200
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
+const providerRow = (name: string) => bed.svc.deps.prisma.llmProvider.findFirst({ where: { name } })
+const providerCount = () => bed.svc.deps.prisma.llmProvider.count()
 
 describe('LLM providers: create, read, defaults', () => {
   it('lists an empty project with resultCount 0', async () => {
@@ -65,12 +42,12 @@ describe('LLM providers: create, read, defaults', () => {
 
     const row = await providerRow('openai-main')
     expect(row!.apiKeyCipher).not.toContain(API_KEY)
-    expect(svc.deps.keyring.decrypt(row!.apiKeyCipher!)).toBe(API_KEY)
-    expect(svc.deps.keyring.decrypt(row!.apiSecretCipher!)).toBe(API_SECRET)
+    expect(bed.svc.deps.keyring.decrypt(row!.apiKeyCipher!)).toBe(API_KEY)
+    expect(bed.svc.deps.keyring.decrypt(row!.apiSecretCipher!)).toBe(API_SECRET)
     expect(JSON.stringify(row!.metadata)).not.toContain(META_SECRET)
 
-    expect(worker.received).toHaveLength(1)
-    const pushed = worker.received[0]
+    expect(bed.dev.received).toHaveLength(1)
+    const pushed = bed.dev.received[0]
     expect(pushed).toMatchObject({ action: 'DEPLOY', project: 'payments', kind: 'LLM_PROVIDER', name: 'openai-main', revision: 1 })
     // the gateway gets the secrets it needs, opened
     expect(pushed.config).toMatchObject({ apiKey: API_KEY, apiSecret: API_SECRET, endpoint: 'https://api.openai.com/v1' })
@@ -145,8 +122,8 @@ describe('LLM providers: create, read, defaults', () => {
 
 describe('LLM providers: usedByRefs', () => {
   it('lists the AI proxies whose routing references the provider (case-insensitively)', async () => {
-    expect((await post('/apiops/projects/payments/apiProxies/ai/chat-gw/', {}, root)).status).toBe(200)
-    const routed = await put('/apiops/projects/payments/apiProxies/chat-gw/ai-routing/', { targets: [{ providerName: 'OPENAI-MAIN', model: 'gpt-4o' }] }, root)
+    expect((await post('/apiops/projects/payments/apiProxies/ai/chat-gw/', {}, bed.root)).status).toBe(200)
+    const routed = await put('/apiops/projects/payments/apiProxies/chat-gw/ai-routing/', { targets: [{ providerName: 'OPENAI-MAIN', model: 'gpt-4o' }] }, bed.root)
     expect(routed.status).toBe(200)
     expect((await get(`${P}/openai-main/`)).body.resultList[0].usedByRefs).toEqual(['chat-gw'])
     expect((await get(`${P}/azure-1/`)).body.resultList[0].usedByRefs).toEqual([])
@@ -162,7 +139,7 @@ describe('LLM providers: body rules', () => {
     expectFailure(await post(`${P}/no-class/`, { _class: 'vector-db', name: 'no-class' }), /_class 'vector-db' is not supported/)
     expect(await providerCount()).toBe(before)
     expect((await providerRow('openai-main'))!.description).toBe('main')
-    expect(worker.received).toHaveLength(0)
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('requires the name on POST and equal to the path name (case-insensitively)', async () => {
@@ -190,7 +167,7 @@ describe('LLM providers: body rules', () => {
     const before = await providerCount()
     expectFailure(await put(`${P}/ghost/`, { _class: 'llm', name: 'ghost' }), /LLM provider 'ghost' not found in project 'payments'/)
     expect(await providerCount()).toBe(before)
-    expect(worker.received).toHaveLength(0)
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('on PUT a blank name falls back to the path value; a different one is refused', async () => {
@@ -222,12 +199,12 @@ describe('LLM providers: body rules', () => {
       expectFailure(res, message)
     }
     expect(await providerCount()).toBe(before)
-    expect(worker.received).toHaveLength(0)
+    expect(bed.dev.received).toHaveLength(0)
   })
 
   it('refuses a body that is not a JSON object', async () => {
     expectFailure(await post(`${P}/bad/`, [1, 2]), /JSON object/)
-    const res = await svc.http(`${P}/bad/`, { method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' }, body: '{oops' })
+    const res = await bed.svc.http(`${P}/bad/`, { method: 'POST', headers: { authorization: `Bearer ${bed.alice}`, 'content-type': 'application/json' }, body: '{oops' })
     expect(res.status).toBe(400)
     expect(((await res.json()) as any).resultMessage).toMatch(/not valid JSON/)
   })
@@ -253,7 +230,7 @@ describe('LLM providers: secrets', () => {
     expect(after!.apiKeyCipher).toBe(before!.apiKeyCipher)
     expect(after!.apiSecretCipher).toBe(before!.apiSecretCipher)
     const signing = (after!.metadata as any[]).find((m) => m.key === 'signing')
-    expect(svc.deps.keyring.decrypt(signing.valueCipher)).toBe(META_SECRET)
+    expect(bed.svc.deps.keyring.decrypt(signing.valueCipher)).toBe(META_SECRET)
     const view = (await get(`${P}/openai-main/`)).body.resultList[0]
     expect(view).toMatchObject({ apiKeySet: true, apiSecretSet: true })
   })
@@ -265,10 +242,10 @@ describe('LLM providers: secrets', () => {
     })
     expect(res.status).toBe(200)
     const row = await providerRow('openai-main')
-    expect(svc.deps.keyring.decrypt(row!.apiKeyCipher!)).toBe(API_KEY_2)
-    expect(svc.deps.keyring.decrypt(row!.serviceAccountJsonCipher!)).toBe(SA_JSON)
-    expect(svc.deps.keyring.decrypt((row!.metadata as any[])[0].valueCipher)).toBe(META_SECRET_2)
-    expect(worker.received[0].config).toMatchObject({ apiKey: API_KEY_2, serviceAccountJson: SA_JSON })
+    expect(bed.svc.deps.keyring.decrypt(row!.apiKeyCipher!)).toBe(API_KEY_2)
+    expect(bed.svc.deps.keyring.decrypt(row!.serviceAccountJsonCipher!)).toBe(SA_JSON)
+    expect(bed.svc.deps.keyring.decrypt((row!.metadata as any[])[0].valueCipher)).toBe(META_SECRET_2)
+    expect(bed.dev.received[0].config).toMatchObject({ apiKey: API_KEY_2, serviceAccountJson: SA_JSON })
     expect((await get(`${P}/openai-main/`)).body.resultList[0]).toMatchObject({ serviceAccountJsonSet: true, metadata: [{ key: 'signing', value: null, secret: true }] })
   })
 
@@ -318,15 +295,15 @@ describe('LLM providers: definitions selection', () => {
 
 describe('LLM providers: permissions, scope, deployment', () => {
   it('requires AI_DEVELOPMENT VIEW to read and MANAGE to write', async () => {
-    expectFailure(await get(P + '/', carol), /lacks permission AI_DEVELOPMENT VIEW/)
-    expectFailure(await get(`${P}/openai-main/`, carol), /lacks permission AI_DEVELOPMENT VIEW/)
-    expect((await get(P + '/', viewer)).status).toBe(200)
+    expectFailure(await get(P + '/', bed.carol), /lacks permission AI_DEVELOPMENT VIEW/)
+    expectFailure(await get(`${P}/openai-main/`, bed.carol), /lacks permission AI_DEVELOPMENT VIEW/)
+    expect((await get(P + '/', bed.vic)).status).toBe(200)
     const before = await providerCount()
-    expectFailure(await post(`${P}/v1/`, { _class: 'llm', name: 'v1' }, viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
-    expectFailure(await put(`${P}/p1/`, { _class: 'llm', name: 'p1' }, viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
-    expectFailure(await del(`${P}/p1/`, viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
+    expectFailure(await post(`${P}/v1/`, { _class: 'llm', name: 'v1' }, bed.vic), /lacks permission AI_DEVELOPMENT MANAGE/)
+    expectFailure(await put(`${P}/p1/`, { _class: 'llm', name: 'p1' }, bed.vic), /lacks permission AI_DEVELOPMENT MANAGE/)
+    expectFailure(await del(`${P}/p1/`, bed.vic), /lacks permission AI_DEVELOPMENT MANAGE/)
     expect(await providerCount()).toBe(before)
-    expect((await get(P + '/', root)).status).toBe(200)
+    expect((await get(P + '/', bed.root)).status).toBe(200)
   })
 
   it('answers 400 for an unknown project and 401 without a token', async () => {
@@ -338,7 +315,7 @@ describe('LLM providers: permissions, scope, deployment', () => {
   })
 
   it('keeps the save when an environment fails, and says so in deploymentResult', async () => {
-    worker.status = 503
+    bed.dev.status = 503
     const res = await put(`${P}/p1/`, { _class: 'llm', name: 'p1', description: 'while down' })
     expect(res.status).toBe(200)
     expect(res.body.deploymentResult.success).toBe(false)
@@ -351,7 +328,7 @@ describe('LLM providers: permissions, scope, deployment', () => {
     const res = await del(`${P}/P1/`)
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true } })
-    expect(worker.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'LLM_PROVIDER', name: 'p1', revision: row!.revision + 1 })])
+    expect(bed.dev.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'LLM_PROVIDER', name: 'p1', revision: row!.revision + 1 })])
     expect(await providerRow('p1')).toBeNull()
     expectFailure(await get(`${P}/p1/`), /LLM provider 'p1' not found/)
     expectFailure(await del(`${P}/p1/`), /LLM provider 'p1' not found/)

@@ -1,26 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { compileCustomRule } from '../../src/modules/limits/assignments/compile.js'
 import { legacy } from '../apiproxies/automation-proxy-support.js'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
 import { createPetstore, rlclBootstrap } from './support.js'
 
 // Rate-limit control lists (vendor 02-api-reference/12-rlcl, issue 17 §4): every page's examples replayed, every
 // refusal with its message and nothing written; each entry's rate is the limits engine's request-rate rule spec.
 
-let svc: TestService
-let dev: FakeWorker
-let prod: FakeWorker
-let erin: string // API_MANAGEMENT MANAGE
-let frank: string // VIEW
-let alice: string // no API_MANAGEMENT
-let ana: string // ANALYZER
-let root: string // ADMIN
+// erin: API_MANAGEMENT MANAGE; frank: VIEW; alice: no API_MANAGEMENT; ana: ANALYZER; root: ADMIN
+const bed = useTestbed({ workers: ['dev', 'prod'], bootstrap: rlclBootstrap, tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', alice: 'alice-pass-1', ana: 'ana-pass-1', root: 's3cret-root' } })
 
-const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(svc, method, `payments/rlcl/${path}`, token, body)
-const pushes = () => dev.received.length + prod.received.length
+const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(bed.svc, method, `payments/rlcl/${path}`, token, body)
+const pushes = () => bed.dev.received.length + bed.prod.received.length
 const snapshot = async () => {
-  const p = svc.deps.prisma
+  const p = bed.svc.deps.prisma
   return JSON.stringify([
     await p.rlcl.findMany({ orderBy: { name: 'asc' }, omit: { updatedAt: true } }),
     await p.rlclCredential.findMany({ orderBy: [{ rlclId: 'asc' }, { credentialId: 'asc' }] }),
@@ -55,127 +48,114 @@ const COMPLEX = {
   }],
 }
 const get = async (name: string) => {
-  const res = await call('GET', `${name}/`, frank)
+  const res = await call('GET', `${name}/`, bed.frank)
   expect(res.status).toBe(200)
   return res.body.resultList[0]
 }
 
 beforeAll(async () => {
-  ;[dev, prod] = await Promise.all([FakeWorker.start(), FakeWorker.start()])
-  svc = await startTestService({ bootstrap: rlclBootstrap({ dev: [dev.url], prod: [prod.url] }) })
-  ;[erin, frank, alice, ana, root] = await Promise.all([
-    svc.tokenFor('erin', 'erin-pass-1'), svc.tokenFor('frank', 'frank-pass-1'), svc.tokenFor('alice', 'alice-pass-1'), svc.tokenFor('ana', 'ana-pass-1'), svc.tokenFor('root', 's3cret-root'),
-  ])
-  await createPetstore(svc, erin, 'MyAPI')
-})
-afterEach(() => {
-  dev.received.length = 0
-  prod.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await Promise.all([dev?.stop(), prod?.stop()])
+  await createPetstore(bed.svc, bed.erin, 'MyAPI')
 })
 
 describe('crud', () => {
   it('replays both create examples: an empty RLCL, pushed to every environment of the project', async () => {
-    expect((await call('POST', '', erin, BASIC)).body).toEqual({ status: 'SUCCESS', success: true })
-    expect((await call('POST', '', erin, IP_BASED)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('POST', '', bed.erin, BASIC)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('POST', '', bed.erin, IP_BASED)).body).toEqual({ status: 'SUCCESS', success: true })
     expect(await get('PremiumUserRLCL')).toEqual({
       id: expect.any(String), ...BASIC, condition: null, credentialNameList: [], endpointRateLimitList: [],
     })
     expect(await get('IPBasedRLCL')).toMatchObject({ targetVariable: IP_BASED.targetVariable, timeIntervalWindowType: 'SLIDING' })
-    for (const worker of [dev, prod]) {
+    for (const worker of [bed.dev, bed.prod]) {
       expect(worker.received.map((m) => [m.action, m.kind, m.name, m.project])).toEqual([['DEPLOY', 'RLCL', 'PremiumUserRLCL', 'payments'], ['DEPLOY', 'RLCL', 'IPBasedRLCL', 'payments']])
     }
-    const list = await call('GET', '', frank)
+    const list = await call('GET', '', bed.frank)
     expect(list.body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: 2 })
   })
 
   it('fills the defaults of the page when only the name is sent', async () => {
-    expect((await call('POST', '', erin, { name: 'Defaults' })).status).toBe(200)
+    expect((await call('POST', '', bed.erin, { name: 'Defaults' })).status).toBe(200)
     expect(await get('Defaults')).toMatchObject({ enabled: true, executionOrder: 'FIRST', cacheConnectionTimeoutInSeconds: 3, cacheErrorHandlingType: 'FAIL', timeIntervalWindowType: 'FIXED', showRateLimitStatisticsInResponseHeader: false, targetVariable: null })
   })
 
   it('refuses an empty name, a taken one, a bad field, a broken target variable, and callers without API_MANAGEMENT MANAGE', async () => {
-    await expectRefused(() => call('POST', '', erin, { description: 'x' }), 'name value can not be empty!')
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: '' }), 'name value can not be empty!')
-    await expectRefused(() => call('POST', '', erin, BASIC), 'An RLCL with same name (PremiumUserRLCL) already exists in project!')
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'premiumuserrlcl' }), 'An RLCL with same name (PremiumUserRLCL) already exists in project!')
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'X', executionOrder: 'MIDDLE' }), /^executionOrder: /)
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'X', cacheConnectionTimeoutInSeconds: 0 }), /^cacheConnectionTimeoutInSeconds: /)
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'X', colour: 'red' }), 'colour: unknown field')
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'X', targetVariable: { name: 'q', type: 'PARAMETER', paramType: 'QUERY' } }), 'targetVariable.paramName: is required when type is PARAMETER')
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'X', targetVariable: { name: 't', type: 'CONTEXT_VALUES', contextValue: 'DATETIME_HOUR' } }), 'targetVariable.zoneId: is required when contextValue is a date/time value')
-    await expectRefused(() => call('POST', '', erin, { ...BASIC, name: 'X', targetVariable: { name: 't', type: 'XML' } }), /^targetVariable.type: /)
-    await expectRefused(() => call('POST', '', frank, { ...BASIC, name: 'X' }), /lacks permission API_MANAGEMENT MANAGE/)
-    await expectRefused(() => call('POST', '', alice, { ...BASIC, name: 'X' }), /lacks permission API_MANAGEMENT MANAGE/)
-    await expectRefused(() => call('POST', '', ana, { ...BASIC, name: 'X' }), /lacks permission API_MANAGEMENT MANAGE/)
-    await expectRefused(() => legacy(svc, 'POST', 'nowhere/rlcl/', erin, { ...BASIC, name: 'X' }), "Project 'nowhere' not found")
+    await expectRefused(() => call('POST', '', bed.erin, { description: 'x' }), 'name value can not be empty!')
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: '' }), 'name value can not be empty!')
+    await expectRefused(() => call('POST', '', bed.erin, BASIC), 'An RLCL with same name (PremiumUserRLCL) already exists in project!')
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'premiumuserrlcl' }), 'An RLCL with same name (PremiumUserRLCL) already exists in project!')
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'X', executionOrder: 'MIDDLE' }), /^executionOrder: /)
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'X', cacheConnectionTimeoutInSeconds: 0 }), /^cacheConnectionTimeoutInSeconds: /)
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'X', colour: 'red' }), 'colour: unknown field')
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'X', targetVariable: { name: 'q', type: 'PARAMETER', paramType: 'QUERY' } }), 'targetVariable.paramName: is required when type is PARAMETER')
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'X', targetVariable: { name: 't', type: 'CONTEXT_VALUES', contextValue: 'DATETIME_HOUR' } }), 'targetVariable.zoneId: is required when contextValue is a date/time value')
+    await expectRefused(() => call('POST', '', bed.erin, { ...BASIC, name: 'X', targetVariable: { name: 't', type: 'XML' } }), /^targetVariable.type: /)
+    await expectRefused(() => call('POST', '', bed.frank, { ...BASIC, name: 'X' }), /lacks permission API_MANAGEMENT MANAGE/)
+    await expectRefused(() => call('POST', '', bed.alice, { ...BASIC, name: 'X' }), /lacks permission API_MANAGEMENT MANAGE/)
+    await expectRefused(() => call('POST', '', bed.ana, { ...BASIC, name: 'X' }), /lacks permission API_MANAGEMENT MANAGE/)
+    await expectRefused(() => legacy(bed.svc, 'POST', 'nowhere/rlcl/', bed.erin, { ...BASIC, name: 'X' }), "Project 'nowhere' not found")
     const res = await call('POST', '', null, { ...BASIC, name: 'X' })
     expect(res.status).toBe(401)
     expect(res.body.status).toBe('FAILURE')
   })
 
   it('updates every field but the name, keeping credentials and endpoints', async () => {
-    await call('POST', 'PremiumUserRLCL/credentials/', erin, { credentialNameList: ['api-user-1'] })
-    const res = await call('PUT', 'PremiumUserRLCL/', erin, { ...BASIC, description: 'Updated rate limit for premium users', cacheConnectionTimeoutInSeconds: 5, cacheErrorHandlingType: 'CONTINUE', timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true })
+    await call('POST', 'PremiumUserRLCL/credentials/', bed.erin, { credentialNameList: ['api-user-1'] })
+    const res = await call('PUT', 'PremiumUserRLCL/', bed.erin, { ...BASIC, description: 'Updated rate limit for premium users', cacheConnectionTimeoutInSeconds: 5, cacheErrorHandlingType: 'CONTINUE', timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true })
     expect(res.body).toEqual({ status: 'SUCCESS', success: true })
     expect(await get('PremiumUserRLCL')).toMatchObject({ description: 'Updated rate limit for premium users', cacheConnectionTimeoutInSeconds: 5, cacheErrorHandlingType: 'CONTINUE', timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true, credentialNameList: ['api-user-1'] })
-    expect(dev.received.at(-1)).toMatchObject({ action: 'DEPLOY', kind: 'RLCL', name: 'PremiumUserRLCL', config: { credentialNameList: ['api-user-1'] } })
+    expect(bed.dev.received.at(-1)).toMatchObject({ action: 'DEPLOY', kind: 'RLCL', name: 'PremiumUserRLCL', config: { credentialNameList: ['api-user-1'] } })
   })
 
   it('refuses an update of an unknown RLCL, a renaming one, an empty name and a reader', async () => {
-    await expectRefused(() => call('PUT', 'Ghost/', erin, { ...BASIC, name: 'Ghost' }), 'RLCL (Ghost) is not found!')
-    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', erin, { ...BASIC, name: 'Other' }), /^name \(Other\) must match the RLCL name in the path \(PremiumUserRLCL\)/)
-    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', erin, { description: 'x' }), 'name value can not be empty!')
-    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', erin, { ...BASIC, timeIntervalWindowType: 'ROLLING' }), /^timeIntervalWindowType: /)
-    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', ana, BASIC), /lacks permission API_MANAGEMENT MANAGE/)
-    await expectRefused(() => call('GET', 'Ghost/', frank), 'RLCL (Ghost) is not found!')
-    await expectRefused(() => call('GET', '', alice), /lacks permission API_MANAGEMENT VIEW/)
+    await expectRefused(() => call('PUT', 'Ghost/', bed.erin, { ...BASIC, name: 'Ghost' }), 'RLCL (Ghost) is not found!')
+    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', bed.erin, { ...BASIC, name: 'Other' }), /^name \(Other\) must match the RLCL name in the path \(PremiumUserRLCL\)/)
+    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', bed.erin, { description: 'x' }), 'name value can not be empty!')
+    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', bed.erin, { ...BASIC, timeIntervalWindowType: 'ROLLING' }), /^timeIntervalWindowType: /)
+    await expectRefused(() => call('PUT', 'PremiumUserRLCL/', bed.ana, BASIC), /lacks permission API_MANAGEMENT MANAGE/)
+    await expectRefused(() => call('GET', 'Ghost/', bed.frank), 'RLCL (Ghost) is not found!')
+    await expectRefused(() => call('GET', '', bed.alice), /lacks permission API_MANAGEMENT VIEW/)
   })
 })
 
 describe('credentials', () => {
   it('adds (duplicates ignored), replaces and removes (names not in the list ignored)', async () => {
-    expect((await call('POST', 'IPBasedRLCL/credentials/', erin, { credentialNameList: ['api-user-1', 'api-user-2', 'api-user-1'] })).body).toEqual({ status: 'SUCCESS', success: true })
-    expect((await call('POST', 'IPBasedRLCL/credentials/', erin, { credentialNameList: ['api-user-2', 'shop-frontend'] })).status).toBe(200)
+    expect((await call('POST', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: ['api-user-1', 'api-user-2', 'api-user-1'] })).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('POST', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: ['api-user-2', 'shop-frontend'] })).status).toBe(200)
     expect((await get('IPBasedRLCL')).credentialNameList).toEqual(['api-user-1', 'api-user-2', 'shop-frontend'])
-    expect((await call('PUT', 'IPBasedRLCL/credentials/', erin, { credentialNameList: ['shop-frontend', 'api-user-2'] })).status).toBe(200)
+    expect((await call('PUT', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: ['shop-frontend', 'api-user-2'] })).status).toBe(200)
     expect((await get('IPBasedRLCL')).credentialNameList).toEqual(['api-user-2', 'shop-frontend'])
-    expect((await call('DELETE', 'IPBasedRLCL/credentials/', erin, { credentialNameList: ['api-user-2', 'api-user-1', 'nobody'] })).status).toBe(200)
+    expect((await call('DELETE', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: ['api-user-2', 'api-user-1', 'nobody'] })).status).toBe(200)
     expect((await get('IPBasedRLCL')).credentialNameList).toEqual(['shop-frontend'])
   })
 
   it('refuses an empty list, an unknown credential (nothing added), an unknown RLCL and a reader', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      await expectRefused(() => call(method, 'IPBasedRLCL/credentials/', erin, { credentialNameList: [] }), 'credentialNameList value can not be empty!')
-      await expectRefused(() => call(method, 'IPBasedRLCL/credentials/', erin, {}), 'credentialNameList value can not be empty!')
-      await expectRefused(() => call(method, 'Ghost/credentials/', erin, { credentialNameList: ['api-user-1'] }), 'RLCL (Ghost) is not found!')
-      await expectRefused(() => call(method, 'IPBasedRLCL/credentials/', frank, { credentialNameList: ['api-user-1'] }), /lacks permission API_MANAGEMENT MANAGE/)
+      await expectRefused(() => call(method, 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: [] }), 'credentialNameList value can not be empty!')
+      await expectRefused(() => call(method, 'IPBasedRLCL/credentials/', bed.erin, {}), 'credentialNameList value can not be empty!')
+      await expectRefused(() => call(method, 'Ghost/credentials/', bed.erin, { credentialNameList: ['api-user-1'] }), 'RLCL (Ghost) is not found!')
+      await expectRefused(() => call(method, 'IPBasedRLCL/credentials/', bed.frank, { credentialNameList: ['api-user-1'] }), /lacks permission API_MANAGEMENT MANAGE/)
     }
-    await expectRefused(() => call('POST', 'IPBasedRLCL/credentials/', erin, { credentialNameList: ['api-user-1', 'api-user'] }), 'Credential with name (api-user) is not found in project!')
-    await expectRefused(() => call('PUT', 'IPBasedRLCL/credentials/', erin, { credentialNameList: ['api-user'] }), 'Credential with name (api-user) is not found in project!')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/credentials/', erin, { credentialNameList: [''] }), /^credentialNameList\[0\]: must not be blank/)
+    await expectRefused(() => call('POST', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: ['api-user-1', 'api-user'] }), 'Credential with name (api-user) is not found in project!')
+    await expectRefused(() => call('PUT', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: ['api-user'] }), 'Credential with name (api-user) is not found in project!')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/credentials/', bed.erin, { credentialNameList: [''] }), /^credentialNameList\[0\]: must not be blank/)
   })
 })
 
 describe('endpoints', () => {
   it('replays the add examples (single, multiple, ALL); the rate is the limits engine rule spec and compiles like a CUSTOM assignment', async () => {
-    expect((await call('POST', 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: [entry('/pets', 'GET')] })).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('POST', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [entry('/pets', 'GET')] })).body).toEqual({ status: 'SUCCESS', success: true })
     const multiple = [entry('/pets', 'GET'), entry('/pets', 'POST', { permittedMessageCount: 50, timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true })]
-    expect((await call('POST', 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: multiple })).status).toBe(200)
-    expect((await call('POST', 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: [entry('ALL', 'ALL', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' })] })).status).toBe(200)
+    expect((await call('POST', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: multiple })).status).toBe(200)
+    expect((await call('POST', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [entry('ALL', 'ALL', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' })] })).status).toBe(200)
     const view = await get('PremiumUserRLCL')
     expect(view.endpointRateLimitList).toEqual([
       { ...entry('/pets', 'GET'), targetVariable: null, targetIdentityValue: null },
       { ...entry('/pets', 'POST', { permittedMessageCount: 50, timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true }), targetVariable: null, targetIdentityValue: null },
       { ...entry('ALL', 'ALL', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' }), targetVariable: null, targetIdentityValue: null },
     ])
-    const rows = await svc.deps.prisma.rlclEndpoint.findMany({ orderBy: { position: 'asc' }, where: { rlcl: { name: 'PremiumUserRLCL' } } })
+    const rows = await bed.svc.deps.prisma.rlclEndpoint.findMany({ orderBy: { position: 'asc' }, where: { rlcl: { name: 'PremiumUserRLCL' } } })
     expect(rows[1]!.ruleSpec).toEqual({ requestRate: { windows: [{ permittedMessageCount: 50, interval: 'ONE_MINUTE', periodLength: 1, windowType: 'SLIDING' }] } })
     expect(rows[2]!.endpointId).toBeNull()
-    const message = dev.received.at(-1)!
+    const message = bed.dev.received.at(-1)!
     expect(message).toMatchObject({ action: 'DEPLOY', kind: 'RLCL', name: 'PremiumUserRLCL' })
     const endpoints = (message.config as any).endpoints
     expect(endpoints).toHaveLength(3)
@@ -188,19 +168,19 @@ describe('endpoints', () => {
   })
 
   it('replaces all entries, and removes matching ones (unknown ones ignored)', async () => {
-    expect((await call('PUT', 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: [entry('/pets', 'GET', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' }), entry('/pets/{petId}', 'GET')] })).status).toBe(200)
+    expect((await call('PUT', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [entry('/pets', 'GET', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' }), entry('/pets/{petId}', 'GET')] })).status).toBe(200)
     expect((await get('PremiumUserRLCL')).endpointRateLimitList.map((e: any) => [e.endpointHTTPMethod, e.endpointName, e.permittedMessageCount])).toEqual([['GET', '/pets', 200], ['GET', '/pets/{petId}', 100]])
-    expect((await call('DELETE', 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: [{ apiProxyName: 'MyAPI', endpointName: '/pets', endpointHTTPMethod: 'GET' }, { apiProxyName: 'Nope', endpointName: '/x', endpointHTTPMethod: 'GET' }, { apiProxyName: 'MyAPI', endpointName: '/none', endpointHTTPMethod: 'PUT' }] })).status).toBe(200)
+    expect((await call('DELETE', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [{ apiProxyName: 'MyAPI', endpointName: '/pets', endpointHTTPMethod: 'GET' }, { apiProxyName: 'Nope', endpointName: '/x', endpointHTTPMethod: 'GET' }, { apiProxyName: 'MyAPI', endpointName: '/none', endpointHTTPMethod: 'PUT' }] })).status).toBe(200)
     expect((await get('PremiumUserRLCL')).endpointRateLimitList.map((e: any) => e.endpointName)).toEqual(['/pets/{petId}'])
   })
 
   it('refuses empty lists, unknown proxies and endpoints, half-ALL entries and rates the limits engine refuses (nothing written)', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      await expectRefused(() => call(method, 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: [] }), 'endpointRateLimitList value can not be empty!')
-      await expectRefused(() => call(method, 'Ghost/endpoints/', erin, { endpointRateLimitList: [entry('/pets', 'GET')] }), 'RLCL (Ghost) is not found!')
-      await expectRefused(() => call(method, 'PremiumUserRLCL/endpoints/', ana, { endpointRateLimitList: [entry('/pets', 'GET')] }), /lacks permission API_MANAGEMENT MANAGE/)
+      await expectRefused(() => call(method, 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [] }), 'endpointRateLimitList value can not be empty!')
+      await expectRefused(() => call(method, 'Ghost/endpoints/', bed.erin, { endpointRateLimitList: [entry('/pets', 'GET')] }), 'RLCL (Ghost) is not found!')
+      await expectRefused(() => call(method, 'PremiumUserRLCL/endpoints/', bed.ana, { endpointRateLimitList: [entry('/pets', 'GET')] }), /lacks permission API_MANAGEMENT MANAGE/)
     }
-    const add = (e: unknown) => call('POST', 'PremiumUserRLCL/endpoints/', erin, { endpointRateLimitList: [entry('/pets', 'POST'), e] })
+    const add = (e: unknown) => call('POST', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [entry('/pets', 'POST'), e] })
     await expectRefused(() => add({ ...entry('/pets', 'GET'), apiProxyName: 'Ghost' }), 'API Proxy with name (Ghost) is not found in project!')
     await expectRefused(() => add(entry('/users', 'GET')), 'API Endpoint with name (/users) and method type (GET) is not found in API Proxy!')
     await expectRefused(() => add(entry('/pets', 'ALL')), /^endpointRateLimitList\[1\]: endpointName and endpointHTTPMethod must both be ALL/)
@@ -217,93 +197,93 @@ describe('endpoints', () => {
 
 describe('condition', () => {
   it('replays add (simple and complex), update and delete', async () => {
-    expect((await call('POST', 'PremiumUserRLCL/condition/', erin, CONDITION)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('POST', 'PremiumUserRLCL/condition/', bed.erin, CONDITION)).body).toEqual({ status: 'SUCCESS', success: true })
     expect((await get('PremiumUserRLCL')).condition).toEqual(CONDITION)
-    expect((await call('POST', 'IPBasedRLCL/condition/', erin, COMPLEX)).status).toBe(200)
+    expect((await call('POST', 'IPBasedRLCL/condition/', bed.erin, COMPLEX)).status).toBe(200)
     expect((await get('IPBasedRLCL')).condition).toEqual(COMPLEX)
     const vip = { conditionRuleList: [{ ...CONDITION.conditionRuleList[0], secondValue: 'VIP' }] }
-    expect((await call('PUT', 'PremiumUserRLCL/condition/', erin, vip)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('PUT', 'PremiumUserRLCL/condition/', bed.erin, vip)).body).toEqual({ status: 'SUCCESS', success: true })
     expect((await get('PremiumUserRLCL')).condition).toEqual(vip)
-    expect(dev.received.at(-1)).toMatchObject({ kind: 'RLCL', name: 'PremiumUserRLCL', config: { condition: vip } })
-    expect((await call('DELETE', 'IPBasedRLCL/condition/', erin)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect(bed.dev.received.at(-1)).toMatchObject({ kind: 'RLCL', name: 'PremiumUserRLCL', config: { condition: vip } })
+    expect((await call('DELETE', 'IPBasedRLCL/condition/', bed.erin)).body).toEqual({ status: 'SUCCESS', success: true })
     expect((await get('IPBasedRLCL')).condition).toBeNull()
   })
 
   it('refuses an empty condition, broken rules, a second add, an update without one, an unknown RLCL and a reader', async () => {
     const rule = CONDITION.conditionRuleList[0]!
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [] }), 'condition value can not be empty!')
-    await expectRefused(() => call('PUT', 'PremiumUserRLCL/condition/', erin, {}), 'condition value can not be empty!')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'LIKE' }] }), /^conditionRuleList\[0\]\.valueComparisonOperator: /)
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [{ ...rule, secondValue: undefined }] }), 'conditionRuleList[0].secondValue: is required when secondValueSource is STATIC')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [{ ...rule, secondValueSource: 'VARIABLE' }] }), 'conditionRuleList[0].secondVariable: is required when secondValueSource is VARIABLE')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'REGEX_MATCH', secondValue: '([' }] }), 'conditionRuleList[0].secondValue: is not a valid regular expression')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [{ conditionCriteria: 'XOR' }] }), /^conditionRuleList\[0\]\.conditionCriteria: /)
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', erin, { conditionRuleList: [{ conditionCriteria: 'AND' }] }), 'conditionRuleList[0].firstVariable: is required')
-    await expectRefused(() => call('POST', 'PremiumUserRLCL/condition/', erin, CONDITION), 'RLCL (PremiumUserRLCL) already has a condition; use the update endpoint to replace it')
-    await expectRefused(() => call('PUT', 'IPBasedRLCL/condition/', erin, CONDITION), 'RLCL (IPBasedRLCL) has no condition to update; use the add endpoint')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [] }), 'condition value can not be empty!')
+    await expectRefused(() => call('PUT', 'PremiumUserRLCL/condition/', bed.erin, {}), 'condition value can not be empty!')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'LIKE' }] }), /^conditionRuleList\[0\]\.valueComparisonOperator: /)
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, secondValue: undefined }] }), 'conditionRuleList[0].secondValue: is required when secondValueSource is STATIC')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, secondValueSource: 'VARIABLE' }] }), 'conditionRuleList[0].secondVariable: is required when secondValueSource is VARIABLE')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'REGEX_MATCH', secondValue: '([' }] }), 'conditionRuleList[0].secondValue: is not a valid regular expression')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'XOR' }] }), /^conditionRuleList\[0\]\.conditionCriteria: /)
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'AND' }] }), 'conditionRuleList[0].firstVariable: is required')
+    await expectRefused(() => call('POST', 'PremiumUserRLCL/condition/', bed.erin, CONDITION), 'RLCL (PremiumUserRLCL) already has a condition; use the update endpoint to replace it')
+    await expectRefused(() => call('PUT', 'IPBasedRLCL/condition/', bed.erin, CONDITION), 'RLCL (IPBasedRLCL) has no condition to update; use the add endpoint')
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      await expectRefused(() => call(method, 'Ghost/condition/', erin, method === 'DELETE' ? undefined : CONDITION), 'RLCL (Ghost) is not found!')
-      await expectRefused(() => call(method, 'PremiumUserRLCL/condition/', frank, method === 'DELETE' ? undefined : CONDITION), /lacks permission API_MANAGEMENT MANAGE/)
+      await expectRefused(() => call(method, 'Ghost/condition/', bed.erin, method === 'DELETE' ? undefined : CONDITION), 'RLCL (Ghost) is not found!')
+      await expectRefused(() => call(method, 'PremiumUserRLCL/condition/', bed.frank, method === 'DELETE' ? undefined : CONDITION), /lacks permission API_MANAGEMENT MANAGE/)
     }
   })
 })
 
 describe('analyzer and delete', () => {
   it('lets the analyzer read every RLCL but change nothing; the administrator may write', async () => {
-    const list = await call('GET', '', ana)
+    const list = await call('GET', '', bed.ana)
     expect(list.status).toBe(200)
     expect(list.body.resultList.map((r: any) => r.name).sort()).toEqual(['Defaults', 'IPBasedRLCL', 'PremiumUserRLCL'])
-    await expectRefused(() => call('DELETE', 'Defaults/', ana), /lacks permission API_MANAGEMENT MANAGE/)
-    expect((await call('POST', '', root, { name: 'ByRoot' })).status).toBe(200)
+    await expectRefused(() => call('DELETE', 'Defaults/', bed.ana), /lacks permission API_MANAGEMENT MANAGE/)
+    expect((await call('POST', '', bed.root, { name: 'ByRoot' })).status).toBe(200)
   })
 
   it('deletes an RLCL with everything it holds and undeploys it; an unknown one is refused', async () => {
-    expect((await call('DELETE', 'PremiumUserRLCL/', erin)).body).toEqual({ status: 'SUCCESS', success: true })
-    expect(await svc.deps.prisma.rlcl.findFirst({ where: { name: 'PremiumUserRLCL' } })).toBeNull()
-    expect(await svc.deps.prisma.rlclEndpoint.count({ where: { rlcl: { name: 'PremiumUserRLCL' } } })).toBe(0)
-    for (const worker of [dev, prod]) expect(worker.received.at(-1)).toMatchObject({ action: 'UNDEPLOY', kind: 'RLCL', name: 'PremiumUserRLCL' })
-    await expectRefused(() => call('DELETE', 'PremiumUserRLCL/', erin), 'RLCL (PremiumUserRLCL) is not found!')
-    await expectRefused(() => call('DELETE', 'IPBasedRLCL/', frank), /lacks permission API_MANAGEMENT MANAGE/)
+    expect((await call('DELETE', 'PremiumUserRLCL/', bed.erin)).body).toEqual({ status: 'SUCCESS', success: true })
+    expect(await bed.svc.deps.prisma.rlcl.findFirst({ where: { name: 'PremiumUserRLCL' } })).toBeNull()
+    expect(await bed.svc.deps.prisma.rlclEndpoint.count({ where: { rlcl: { name: 'PremiumUserRLCL' } } })).toBe(0)
+    for (const worker of [bed.dev, bed.prod]) expect(worker.received.at(-1)).toMatchObject({ action: 'UNDEPLOY', kind: 'RLCL', name: 'PremiumUserRLCL' })
+    await expectRefused(() => call('DELETE', 'PremiumUserRLCL/', bed.erin), 'RLCL (PremiumUserRLCL) is not found!')
+    await expectRefused(() => call('DELETE', 'IPBasedRLCL/', bed.frank), /lacks permission API_MANAGEMENT MANAGE/)
   })
 })
 
 describe('GraphQL twins', () => {
   const RLCL_FIELDS = 'name description enabled timeIntervalWindowType credentialNameList endpointRateLimitList condition'
-  const gql = async (query: string, variables: Record<string, unknown>, token: string) => (await svc.graphql(query, variables, token)).body
+  const gql = async (query: string, variables: Record<string, unknown>, token: string) => (await bed.svc.graphql(query, variables, token)).body
 
   it('writes through the same service as the pages and reads what REST reads', async () => {
-    const created = await gql(`mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { ${RLCL_FIELDS} } }`, { i: { ...BASIC, name: 'GqlRLCL' } }, erin)
+    const created = await gql(`mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { ${RLCL_FIELDS} } }`, { i: { ...BASIC, name: 'GqlRLCL' } }, bed.erin)
     expect(created.errors).toBeUndefined()
     expect(created.data.createRlcl).toMatchObject({ name: 'GqlRLCL', enabled: true, timeIntervalWindowType: 'FIXED', credentialNameList: [], endpointRateLimitList: [], condition: null })
-    const creds = await gql('mutation { addRlclCredentials(projectName: "payments", name: "GqlRLCL", credentialNameList: ["api-user-1"]) { credentialNameList } }', {}, erin)
+    const creds = await gql('mutation { addRlclCredentials(projectName: "payments", name: "GqlRLCL", credentialNameList: ["api-user-1"]) { credentialNameList } }', {}, bed.erin)
     expect(creds.data.addRlclCredentials.credentialNameList).toEqual(['api-user-1'])
-    const eps = await gql('mutation($l: JSON!) { addRlclEndpoints(projectName: "payments", name: "GqlRLCL", endpointRateLimitList: $l) { endpointRateLimitList } }', { l: [entry('/pets', 'GET')] }, erin)
+    const eps = await gql('mutation($l: JSON!) { addRlclEndpoints(projectName: "payments", name: "GqlRLCL", endpointRateLimitList: $l) { endpointRateLimitList } }', { l: [entry('/pets', 'GET')] }, bed.erin)
     expect(eps.errors).toBeUndefined()
     expect(eps.data.addRlclEndpoints.endpointRateLimitList).toEqual([expect.objectContaining({ apiProxyName: 'MyAPI', endpointName: '/pets', endpointHTTPMethod: 'GET', permittedMessageCount: 100 })])
-    const cond = await gql('mutation($c: JSON!) { addRlclCondition(projectName: "payments", name: "GqlRLCL", conditionRuleList: $c) { condition } }', { c: CONDITION.conditionRuleList }, erin)
+    const cond = await gql('mutation($c: JSON!) { addRlclCondition(projectName: "payments", name: "GqlRLCL", conditionRuleList: $c) { condition } }', { c: CONDITION.conditionRuleList }, bed.erin)
     expect(cond.data.addRlclCondition.condition).toEqual(CONDITION)
-    const read = await gql('query { rlcl(projectName: "payments", name: "GqlRLCL") { id name credentialNameList endpointRateLimitList condition } }', {}, frank)
+    const read = await gql('query { rlcl(projectName: "payments", name: "GqlRLCL") { id name credentialNameList endpointRateLimitList condition } }', {}, bed.frank)
     const rest = await get('GqlRLCL')
     expect(read.data.rlcl).toEqual({ id: rest.id, name: rest.name, credentialNameList: rest.credentialNameList, endpointRateLimitList: rest.endpointRateLimitList, condition: rest.condition })
-    const list = await gql('query { rlcls(projectName: "payments") { name } }', {}, ana)
+    const list = await gql('query { rlcls(projectName: "payments") { name } }', {}, bed.ana)
     expect(list.data.rlcls.map((r: any) => r.name)).toContain('GqlRLCL')
-    expect(await svc.deps.prisma.auditEvent.count({ where: { surface: 'GRAPHQL', operation: 'addRlclCredentials', objectName: 'GqlRLCL' } })).toBe(1)
-    const removed = await gql('mutation { removeRlclCondition(projectName: "payments", name: "GqlRLCL") { condition } }', {}, erin)
+    expect(await bed.svc.deps.prisma.auditEvent.count({ where: { surface: 'GRAPHQL', operation: 'addRlclCredentials', objectName: 'GqlRLCL' } })).toBe(1)
+    const removed = await gql('mutation { removeRlclCondition(projectName: "payments", name: "GqlRLCL") { condition } }', {}, bed.erin)
     expect(removed.data.removeRlclCondition.condition).toBeNull()
-    expect((await gql('mutation { deleteRlcl(projectName: "payments", name: "GqlRLCL") }', {}, erin)).data.deleteRlcl).toBe(true)
-    expect(await svc.deps.prisma.rlcl.count({ where: { name: 'GqlRLCL' } })).toBe(0)
+    expect((await gql('mutation { deleteRlcl(projectName: "payments", name: "GqlRLCL") }', {}, bed.erin)).data.deleteRlcl).toBe(true)
+    expect(await bed.svc.deps.prisma.rlcl.count({ where: { name: 'GqlRLCL' } })).toBe(0)
   })
 
   it('refuses a reader, a caller without API_MANAGEMENT and an invalid body, writing nothing', async () => {
     const before = await snapshot()
-    const denied = await gql('mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { name } }', { i: { name: 'Nope' } }, frank)
+    const denied = await gql('mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { name } }', { i: { name: 'Nope' } }, bed.frank)
     expect(denied.errors![0].message).toMatch(/lacks permission API_MANAGEMENT MANAGE/)
     expect(denied.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
-    const analyzer = await gql('mutation { deleteRlcl(projectName: "payments", name: "IPBasedRLCL") }', {}, ana)
+    const analyzer = await gql('mutation { deleteRlcl(projectName: "payments", name: "IPBasedRLCL") }', {}, bed.ana)
     expect(analyzer.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
-    const blind = await gql('query { rlcls(projectName: "payments") { name } }', {}, alice)
+    const blind = await gql('query { rlcls(projectName: "payments") { name } }', {}, bed.alice)
     expect(blind.errors![0].message).toMatch(/lacks permission API_MANAGEMENT VIEW/)
-    const invalid = await gql('mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { name } }', { i: { name: 'Bad', executionOrder: 'MIDDLE' } }, erin)
+    const invalid = await gql('mutation($i: JSON!) { createRlcl(projectName: "payments", input: $i) { name } }', { i: { name: 'Bad', executionOrder: 'MIDDLE' } }, bed.erin)
     expect(invalid.errors![0].message).toMatch(/^executionOrder: /)
     expect(await snapshot()).toBe(before)
   })

@@ -5,34 +5,24 @@ import { expect } from 'vitest'
 import { SYSTEM } from '../../src/platform/auth/actor.js'
 import { createOrganization } from '../../src/modules/projects/organizations.js'
 import { createProject, setMemberPermissions } from '../../src/modules/projects/projects.js'
-import { startTestService, type TestService } from './app.js'
+import type { TestService } from './app.js'
 import { sampleBootstrap } from './fixtures.js'
 import { jsonOf } from './http.js'
+import { useTestbed } from './testbed.js'
 
 export const unique = (prefix: string) => `${prefix}-${crypto.randomBytes(4).toString('hex')}`
 
-export interface IdentityTestbed {
-  svc: TestService
-  root: string
-  alice: string
-  carol: string
-  /** a member of payments without any IDENTITY permission */
-  erin: string
-}
-
-export async function startIdentityTestbed(): Promise<IdentityTestbed> {
+/** The identity bootstrap: sampleBootstrap plus erin, a member of payments without any IDENTITY permission. */
+function identityBootstrap() {
   const bootstrap = sampleBootstrap({ dev: [] })
   bootstrap.users.push({ username: 'erin', password: 'erin-pass-1' })
   bootstrap.projects[0].members!.push({ username: 'erin', permissions: [{ category: 'AI_DEVELOPMENT', level: 'VIEW' }] })
-  const svc = await startTestService({ bootstrap })
-  const [root, alice, carol, erin] = await Promise.all([
-    svc.tokenFor('root', 's3cret-root'),
-    svc.tokenFor('alice', 'alice-pass-1'),
-    svc.tokenFor('carol', 'carol-pass-1'),
-    svc.tokenFor('erin', 'erin-pass-1'),
-  ])
-  return { svc, root, alice, carol, erin }
+  return bootstrap
 }
+
+/** One service for the file with users of every access level (`bed.root`, `bed.alice`, `bed.carol`, `bed.erin`). */
+export const useIdentityTestbed = () =>
+  useTestbed({ bootstrap: identityBootstrap, tokens: { root: 's3cret-root', alice: 'alice-pass-1', carol: 'carol-pass-1', erin: 'erin-pass-1' } })
 
 /** A project of its own for a test: carol may view identities, erin may not, alice manages them. */
 export async function freshProject(svc: TestService, organizations: string[] = []) {
