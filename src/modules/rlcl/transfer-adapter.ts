@@ -1,5 +1,5 @@
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
-import type { AdapterContext, ObjectRef, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import { lookupsByName, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from '../transfer/registry.js'
 import { deployImportedRlcls, findRlclsByName, rlclView, writeImportedRlcl, type RlclRow } from './service.js'
 
 /**
@@ -38,9 +38,7 @@ export const rlclTransferAdapter: TransferAdapter = {
   scope: 'project',
   source: 'rlcl',
 
-  findByName: (ctx, name) => find(ctx, [name]),
-
-  findManyByName: (ctx, refs) => (refs.length ? find(ctx, [...new Set(refs.map((r) => r.name))]) : Promise.resolve([])),
+  ...lookupsByName(find),
 
   async listNames(ctx) {
     const rows = await ctx.db.rlcl.findMany({ where: { projectId: ctx.access.project.id }, select: { name: true }, orderBy: { name: 'asc' } })

@@ -142,3 +142,16 @@ export const refKey = (ref: ObjectRef) => `${ref.type}\u0000${ref.kind ?? ''}\u0
 
 /** How a reference reads in messages and plain-text lines: TYPE/KIND/name or TYPE/name. */
 export const refLabel = (ref: ObjectRef) => [ref.type, ref.kind, ref.name].filter(Boolean).join('/')
+
+/**
+ * findByName and findManyByName of a single-kind type whose objects one `find(ctx, names)` reads (names once each;
+ * no query for an empty batch).
+ */
+export function lookupsByName(
+  find: (ctx: AdapterContext, names: string[]) => Promise<PortableObject[]>,
+): Pick<TransferAdapter, 'findByName' | 'findManyByName'> {
+  return {
+    findByName: (ctx, name) => find(ctx, [name]),
+    findManyByName: (ctx, refs) => (refs.length ? find(ctx, [...new Set(refs.map((r) => r.name))]) : Promise.resolve([])),
+  }
+}

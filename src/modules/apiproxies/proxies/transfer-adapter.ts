@@ -1,5 +1,5 @@
 import { openPackageSecrets } from '../../transfer/package/secrets.js'
-import { refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../transfer/registry.js'
+import { lookupsByName, refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../transfer/registry.js'
 import { SETTINGS_SECRETS } from '../settings/settings.js'
 import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage } from './proxy-portable.js'
 import { hoistInlineSecrets } from './proxy-secrets.js'
@@ -31,9 +31,7 @@ export const apiProxyTransferAdapter: TransferAdapter = {
   scope: 'project',
   source: 'apiproxies',
 
-  findByName: (ctx, name) => find(ctx, [name]),
-
-  findManyByName: (ctx, refs) => (refs.length ? find(ctx, [...new Set(refs.map((r) => r.name))]) : Promise.resolve([])),
+  ...lookupsByName(find),
 
   async listNames(ctx) {
     const rows = await ctx.db.apiProxy.findMany({ where: { projectId: ctx.access.project.id }, select: { name: true }, orderBy: { name: 'asc' } })
