@@ -14,8 +14,7 @@ import { auditedAdapter } from '../audit/audited-adapter.js'
 import { runMigrations } from './migrate.js'
 import { retryingReads } from './read-retry.js'
 import { pgliteExtensions } from './pglite-extensions.js'
-import { adoptingQueryParsers } from './pglite-parsers.js'
-import { startWireServer, type WireServer } from './wire-server.js'
+import { openEmbeddedThread, type EmbeddedThread } from './pglite-thread.js'
 
 export { pgliteExtensions }
 
@@ -136,49 +135,28 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   fs.mkdirSync(opts.dataDir, { recursive: true })
   const unlock = lockDataDir(opts.dataDir)
   const pgdata = path.join(opts.dataDir, 'pglite')
-  let pglite: PGlite | undefined
+  let embedded: EmbeddedThread
   try {
     if (!fs.existsSync(pgdata) || fs.readdirSync(pgdata).length === 0) await initDataDir(pgdata)
-    pglite = new PGlite(pgdata, { extensions: pgliteExtensions, startParams: pgliteStartParams })
-    await pglite.waitReady
-    await runMigrations(pglite, migrationsDir)
+    embedded = await openEmbeddedThread({ pgdata, migrationsDir, startParams: pgliteStartParams, wire: opts.embeddedPg })
   } catch (e) {
-    await pglite?.close().catch(() => {})
     unlock()
     throw e
   }
-  const opened = pglite
-  let wire: WireServer | undefined
-  if (opts.embeddedPg) {
-    try {
-      wire = await startWireServer(opened, opts.embeddedPg)
-    } catch (e) {
-      await opened.close().catch(() => {})
-      unlock()
-      throw new Error(`Cannot serve the embedded database on ${opts.embeddedPg.host}:${opts.embeddedPg.port}: ${(e as Error).message}`, { cause: e })
-    }
-    // npm run studio finds a running service's server here (EMBEDDED_PG_PORT may be 0: any free port)
-    fs.writeFileSync(wireFile(opts.dataDir), `${wire.host}:${wire.port}`)
-  }
-  const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(adoptingQueryParsers(opened))) })
+  const wire = embedded.wire
+  // npm run studio finds a running service's server here (EMBEDDED_PG_PORT may be 0: any free port)
+  if (wire) fs.writeFileSync(wireFile(opts.dataDir), `${wire.host}:${wire.port}`)
+  const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(embedded.client)) })
   return {
     prisma,
     kind: 'embedded',
-    wire: wire && { host: wire.host, port: wire.port },
+    wire,
     // PGlite delivers the notifications of its one session (the writes Prisma makes) to these callbacks
-    listen: async (channel, onPayload) => {
-      const unlisten = await opened.listen(channel, onPayload)
-      return async () => {
-        await unlisten().catch(() => undefined)
-      }
-    },
+    listen: (channel, onPayload) => embedded.listen(channel, onPayload),
     close: async () => {
-      if (wire) {
-        fs.rmSync(wireFile(opts.dataDir), { force: true })
-        await wire.close()
-      }
+      if (wire) fs.rmSync(wireFile(opts.dataDir), { force: true })
       await prisma.$disconnect()
-      await opened.close()
+      await embedded.close()
       unlock()
     },
   }

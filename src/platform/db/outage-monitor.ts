@@ -21,6 +21,12 @@ export interface OutageMonitor {
 const PROBE_TIMEOUT_MS = 2000
 const PROBE_INTERVAL_MS = 250
 const GOOD_FOR_MS = 1000
+/**
+ * A restart ends the pool's connections while the server comes back: a request can meet one of them just after a
+ * probe found the server again. Within this time after a recovery such a failure continues the same outage, and
+ * the recovery is logged only once it has held this long.
+ */
+const SETTLE_MS = 1500
 
 const monitors = new WeakMap<object, OutageMonitor>()
 
@@ -41,6 +47,8 @@ function createMonitor(prisma: Probeable, logger: Logger): OutageMonitor {
   let stopped = false
   let goodUntil = 0
   let inFlight: Promise<boolean> | null = null
+  /** a recovery not yet logged: the outage it ends, continued if a failure comes before it settles */
+  let settling: { timer: NodeJS.Timeout; since: number; refused: number; outageMs: number } | null = null
 
   const probeOnce = (): Promise<boolean> => {
     inFlight ??= new Promise<boolean>((resolve) => {
@@ -65,9 +73,15 @@ function createMonitor(prisma: Probeable, logger: Logger): OutageMonitor {
     if (stopped) return
     timer = setTimeout(async () => {
       if (await probeOnce()) {
-        logger.warn({ outageMs: Date.now() - (downSince ?? Date.now()), unavailableAnswers: refused }, 'database reachable again')
+        const ended = { since: downSince ?? Date.now(), refused, outageMs: Date.now() - (downSince ?? Date.now()) }
         downSince = null
         refused = 0
+        const timer = setTimeout(() => {
+          settling = null
+          logger.warn({ outageMs: ended.outageMs, unavailableAnswers: ended.refused }, 'database reachable again')
+        }, SETTLE_MS)
+        timer.unref()
+        settling = { timer, ...ended }
       } else watch()
     }, PROBE_INTERVAL_MS)
     timer.unref()
@@ -76,8 +90,17 @@ function createMonitor(prisma: Probeable, logger: Logger): OutageMonitor {
   const report = (err: unknown, answered = true) => {
     if (answered) refused++
     if (downSince !== null) return
-    downSince = Date.now()
     goodUntil = 0
+    if (settling) {
+      // the same outage, met on a connection the restart ended: continued, not logged again
+      clearTimeout(settling.timer)
+      downSince = settling.since
+      refused += settling.refused
+      settling = null
+      watch()
+      return
+    }
+    downSince = Date.now()
     const e = err as { code?: unknown; message?: unknown }
     logger.error({ code: e?.code, reason: typeof e?.message === 'string' ? e.message.slice(0, 300) : undefined }, 'database unreachable: answering 503 until it is back')
     watch()
@@ -95,6 +118,11 @@ function createMonitor(prisma: Probeable, logger: Logger): OutageMonitor {
     stop() {
       stopped = true
       clearTimeout(timer)
+      if (settling) {
+        clearTimeout(settling.timer)
+        logger.warn({ outageMs: settling.outageMs, unavailableAnswers: settling.refused }, 'database reachable again')
+        settling = null
+      }
     },
   }
 }
