@@ -109,3 +109,37 @@ describe('openDatabase', () => {
     expect(await applied(b)).toEqual(await applied(a))
   })
 })
+
+// The embedded database's queries send Parse, Bind, Describe, Execute and Sync in one call with parameters in text
+// (bytes in binary) and let the server infer their types (pglite-one-trip.ts), as node-postgres does on PostgreSQL:
+// every kind of value Prisma binds comes back as sent, and errors keep their SQLSTATE, on both databases.
+describe('parameters and errors through the driver', () => {
+  it('round-trips every kind of bound value', async () => {
+    const db = await open(await fresh())
+    const bytes = Uint8Array.from([0, 1, 254, 255, 92, 120])
+    const TEXT = `it's "quoted" \\ text, {braces}`
+    const rows = await db.prisma.$queryRaw<Record<string, unknown>[]>`
+      SELECT ${TEXT}::text AS text, ${42}::int AS int, ${2n ** 62n}::bigint AS big, ${1.5}::float8 AS float,
+             ${true}::boolean AS yes, ${false}::boolean AS no, ${null}::text AS nothing, ${bytes}::bytea AS bytes,
+             ${['a', 'b "c"', 'd,e', '']}::text[] AS list, ${[1, 2, 3]}::int[] AS ints,
+             ${new Date('2026-11-26T12:34:56.789Z')}::timestamptz AS at, ${JSON.stringify({ a: [1, 'x'] })}::jsonb AS doc`
+    expect(rows[0]).toEqual({
+      text: TEXT, int: 42, big: 2n ** 62n, float: 1.5, yes: true, no: false, nothing: null, bytes: expect.anything(),
+      list: ['a', 'b "c"', 'd,e', ''], ints: [1, 2, 3], at: new Date('2026-11-26T12:34:56.789Z'), doc: { a: [1, 'x'] },
+    })
+    expect([...(rows[0].bytes as Uint8Array)]).toEqual([...bytes])
+  })
+
+  it('keeps a statement error its SQLSTATE, and the connection serves the next statement', async () => {
+    const db = await open(await fresh())
+    await db.prisma.user.create({ data: { username: 'alice', passwordHash: 'x' } })
+    const err = await db.prisma.user.create({ data: { username: 'alice', passwordHash: 'y' } }).catch((e: unknown) => e)
+    expect(err).toMatchObject({ code: 'P2002' }) // unique constraint, mapped from 23505 by the adapter
+    await expect(db.prisma.$queryRawUnsafe('SELECT * FROM no_such_table')).rejects.toMatchObject({ meta: { driverAdapterError: { cause: { originalCode: '42P01' } } } })
+    await expect(db.prisma.$transaction(async (tx) => {
+      await tx.user.create({ data: { username: 'bob', passwordHash: 'x' } })
+      await tx.user.create({ data: { username: 'alice', passwordHash: 'x' } })
+    })).rejects.toMatchObject({ code: 'P2002' })
+    expect((await db.prisma.user.findMany({ orderBy: { username: 'asc' } })).map((u) => u.username)).toEqual(['alice'])
+  })
+})
