@@ -142,4 +142,16 @@ describe('parameters and errors through the driver', () => {
     })).rejects.toMatchObject({ code: 'P2002' })
     expect((await db.prisma.user.findMany({ orderBy: { username: 'asc' } })).map((u) => u.username)).toEqual(['alice'])
   })
+
+  it('runs a repeated statement again after its prepared form was dropped or its table changed shape', async () => {
+    const db = await open(await fresh())
+    await db.prisma.$executeRawUnsafe('CREATE TABLE "Shape" (id int PRIMARY KEY)')
+    await db.prisma.$executeRawUnsafe('INSERT INTO "Shape" VALUES (1)')
+    const read = () => db.prisma.$queryRawUnsafe<Record<string, unknown>[]>('SELECT * FROM "Shape" WHERE id = $1', 1)
+    for (let i = 0; i < 6; i++) expect(await read()).toEqual([{ id: 1 }]) // past the generic plan's five runs
+    await db.prisma.$executeRawUnsafe('DEALLOCATE ALL') // as a wire client (Studio, psql) may
+    expect(await read()).toEqual([{ id: 1 }])
+    await db.prisma.$executeRawUnsafe('ALTER TABLE "Shape" ADD COLUMN label text DEFAULT \'x\'')
+    expect(await read()).toEqual([{ id: 1, label: 'x' }])
+  })
 })
