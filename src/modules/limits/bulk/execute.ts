@@ -8,6 +8,7 @@ import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
 import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
+import { fastChunk, fastChunksPossible, LedgerAhead } from './fast-chunk.js'
 import { DB_NOW, LeaseLost, leaseHoldSql, renewedLeaseSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
@@ -138,6 +139,8 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   let delivering: Promise<void> = Promise.resolve()
   // acknowledged outbox rows not yet marked delivered: the next chunk's closing statement marks them
   let acknowledged: string[] = []
+  // the ledger read ahead for the one-statement chunks
+  const ahead = fastChunksPossible(ctx) ? new LedgerAhead(prisma, claimed.run.id, ctx.total) : null
   const deliver = (staged: StagedChunk) => {
     delivering = delivering.then(async () => {
       const pushed = await deliverStagedPushes(deps, staged).catch((err) => {
@@ -159,19 +162,23 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       if (ctx.licensedAtStart && !(await licenceState(deps, ctx))) return 'LICENSE_REVOKED'
       const from = cursor
       const to = Math.min(from + chunkSize, ctx.total)
-      // three statements for a chunk of fresh subjects: open (lease, ledger rows, environments), apply (the set
-      // insert), close (outcomes, issues, outbox rows, counters); the chunk's pushes commit with it in the retry
-      // outbox, so a crash after the commit loses none
       const marking = acknowledged
       acknowledged = []
-      const outcome = await prisma.$transaction(
+      const subject = `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`
+      // the common chunk (fast-chunk.ts): one statement, committed on its own; when it wrote nothing, the chunk
+      // is a transaction — three statements for a chunk of fresh subjects: open (lease, ledger rows,
+      // environments), apply (the set insert), close (outcomes, issues, outbox rows, counters). Either way the
+      // chunk's pushes commit with it in the retry outbox, so a crash after the commit loses none
+      const entries = ahead && ctx.pushCache.together ? await ahead.chunk(from, to) : null
+      const fast = entries ? await fastChunk(prisma, claimed, ctx, entries, to, marking, pushGraceMs(claimed), subject) : null
+      const outcome = fast ?? await prisma.$transaction(
         async (tx) => {
           const opened = await openChunk(tx, claimed, ctx, from, from + chunkSize)
           if (opened.cancelRequested) return null
           await breathe()
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
-          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`, ctx.pushCache)
+          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), subject, ctx.pushCache)
           await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
           return staged
         },
