@@ -96,6 +96,9 @@ describe('bulk chunks as one statement', () => {
     const outbox = await prisma().deliveryOutbox.findMany({ where: { subject: { startsWith: `limitBulkChunk:${runId}:` } }, orderBy: { subject: 'asc' } })
     expect(outbox.map((o) => [o.subject, o.environmentName, o.deliveredAt !== null])).toEqual(
       ['0', '200', '400', '600'].map((seq) => [`limitBulkChunk:${runId}:${seq}`, 'dev', true]))
+    // a row holds its chunk's messages, DEPLOYs without their config (compiled again if the outbox delivers it)
+    const stored = outbox.flatMap((o) => (o.message as unknown as { messages: ReceivedDeployment[] }).messages)
+    expect(stored.map((m) => [m.action, m.name, m.revision, m.config])).toEqual(pushed.map((m) => ['DEPLOY', m.name, 1, null]))
   })
 
   it('a cancel requested while a chunk is pushed stops the run at the next chunk boundary', async () => {

@@ -1,10 +1,11 @@
 import { Prisma } from '../../../generated/prisma/client.js'
 import type { Db } from '../../../platform/context.js'
+import type { DeployMessage } from '../../../platform/deploy/pusher.js'
 import { mintPublicKey } from '../../../platform/keys.js'
 import { liveScopeKeysOf } from '../assignments/service.js'
 import { bulkInsertSql, currentSubjectKeySql } from './assignment-ops.js'
 import { leaseHoldSql, renewedLeaseSql, type Claimed } from './lease.js'
-import { createdTogetherMessage, environmentsOf, markDeliveredSql, type StagedChunk } from './push.js'
+import { createdTogetherMessage, environmentsOf, markDeliveredSql, storedBatchJson, type StagedChunk } from './push.js'
 import type { RunContext } from './run-context.js'
 
 // The common chunk in one statement (issue 19 §5): every subject of the chunk still exists under the key PREPARE
@@ -65,22 +66,43 @@ export class LedgerAhead {
 /** Whether the run's chunks can take the one-statement path: creating assignments with the run's message compiled. */
 export const fastChunksPossible = (ctx: RunContext) => ctx.run.kind !== 'ROLLBACK' && ctx.bulk !== null && ctx.licensedAtStart
 
+/** What a chunk's one statement sends, computed before it (while the previous chunk's statement runs). */
+export interface FastChunkPlan {
+  entries: LedgerEntry[]
+  /** binding keys minted for the subjects */
+  keys: string[]
+  scopeKeys: string[]
+  messages: DeployMessage[]
+  /** the outbox rows' message: the chunk's batch body as stored (storedBatchJson) */
+  batchJson: string
+  due: Date
+}
+
+/** The plan of a chunk's one statement, or null when the run's message is not compiled yet (its first chunk, PLAN content). */
+export function planFastChunk(ctx: RunContext, entries: LedgerEntry[], graceMs: number): FastChunkPlan | null {
+  const shared = ctx.pushCache.together
+  if (!shared || !ctx.bulk || !entries.length) return null
+  const keys = entries.map(() => mintPublicKey('lb'))
+  const scopeKeyOf = liveScopeKeysOf(ctx.project.id, ctx.subjectType, ctx.bulk.content)
+  const messages = entries.map((e, i) => createdTogetherMessage(ctx.project, shared, keys[i], e.subjectName))
+  return {
+    entries, keys, messages,
+    scopeKeys: entries.map((e) => scopeKeyOf(e.subjectId)),
+    batchJson: storedBatchJson(messages),
+    due: new Date(Date.now() + graceMs),
+  }
+}
+
 /**
  * The chunk as one statement. Resolves with its staged pushes once committed, or null when it wrote nothing
  * (a precondition failed, or the database refused the statement): the caller then runs the chunk as before.
  */
-export async function fastChunk(
-  db: Db, claimed: Claimed, ctx: RunContext, entries: LedgerEntry[], to: number, delivered: string[], graceMs: number, subject: string,
-): Promise<StagedChunk | null> {
+export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan: FastChunkPlan, to: number, delivered: string[], subject: string): Promise<StagedChunk | null> {
   const shared = ctx.pushCache.together
-  if (!shared || !ctx.bulk || !entries.length) return null
+  if (!shared || !ctx.bulk) return null
+  const { entries, keys, scopeKeys, messages, due } = plan
   const n = entries.length
   const runId = claimed.run.id
-  const keys = entries.map(() => mintPublicKey('lb'))
-  const scopeKeyOf = liveScopeKeysOf(ctx.project.id, ctx.subjectType, ctx.bulk.content)
-  const scopeKeys = entries.map((e) => scopeKeyOf(e.subjectId))
-  const messages = entries.map((e, i) => createdTogetherMessage(ctx.project, shared, keys[i], e.subjectName))
-  const due = new Date(Date.now() + graceMs)
   const seqs = entries.map((e) => e.seq)
   const go = Prisma.sql`EXISTS (SELECT 1 FROM ok)`
   const insert = bulkInsertSql({ project: ctx.project, type: ctx.subjectType, bulk: ctx.bulk, runId: ctx.run.runId, assignedBy: ctx.actorName }, go)
@@ -111,7 +133,7 @@ export async function fastChunk(
       ),
       outbox AS (
         INSERT INTO "DeliveryOutbox" ("id", "environmentName", "workerUrls", "message", "subject", "nextAttemptAt", "createdAt")
-        SELECT gen_random_uuid()::text, e."name", e."workerUrls", ${JSON.stringify({ messages })}::jsonb, ${subject},
+        SELECT gen_random_uuid()::text, e."name", e."workerUrls", ${plan.batchJson}::jsonb, ${subject},
                ${due.toISOString()}::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
           FROM "ProjectEnvironment" pe JOIN "Environment" e ON e."id" = pe."environmentId"
          WHERE pe."projectId" = ${ctx.project.id} AND cardinality(e."workerUrls") > 0 AND ${go}
