@@ -103,17 +103,22 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
   const { entries, keys, scopeKeys, messages, due } = plan
   const n = entries.length
   const runId = claimed.run.id
-  const seqs = entries.map((e) => e.seq)
+  const first = entries[0].seq
+  const last = entries[n - 1].seq
   const go = Prisma.sql`EXISTS (SELECT 1 FROM ok)`
   const insert = bulkInsertSql({ project: ctx.project, type: ctx.subjectType, bulk: ctx.bulk, runId: ctx.run.runId, assignedBy: ctx.actorName }, go)
   let rows: { ok: boolean; outbox: unknown }[]
   try {
     rows = await db.$queryRaw`
       WITH lease AS (${leaseHoldSql(claimed)}),
+      -- the chunk's ledger rows (what the keys were computed from: PREPARE's rows change only in their outcome) with
+      -- their new binding keys and live scope keys, in seq order
       t AS (
-        SELECT u.seq, u.binding_key, u.subject_id, u.subject_name, u.scope_key, u.ord, ${currentSubjectKeySql(ctx.subjectType, Prisma.sql`u.subject_id`)} AS subject_key
-          FROM unnest(${seqs}::integer[], ${keys}::text[], ${entries.map((e) => e.subjectId)}::text[], ${entries.map((e) => e.subjectName)}::text[], ${scopeKeys}::text[])
-               WITH ORDINALITY AS u(seq, binding_key, subject_id, subject_name, scope_key, ord)
+        SELECT s."seq" AS seq, u.binding_key, s."subjectId" AS subject_id, s."subjectName" AS subject_name, u.scope_key, u.ord,
+               ${currentSubjectKeySql(ctx.subjectType, Prisma.sql`s."subjectId"`)} AS subject_key
+          FROM unnest(${keys}::text[], ${scopeKeys}::text[]) WITH ORDINALITY AS u(binding_key, scope_key, ord)
+          JOIN "LimitBulkRunSubject" s ON s."runId" = ${runId} AND s."seq" = ${first}::integer + u.ord::integer - 1
+                                       AND s."seq" >= ${first}::integer AND s."seq" <= ${last}::integer
       ),
       -- the chunk goes ahead only when the run is held and not cancelled, and every subject is there under its
       -- recorded key with nothing bound on the scope
@@ -129,7 +134,7 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
         UPDATE "LimitBulkRunSubject" AS s SET "outcome" = 'CREATED'::"LimitBulkOutcome", "bindingKey" = t.binding_key, "replacedBindingKey" = NULL
           FROM t
          -- the chunk's seq range: without it the planner hashes the run's whole ledger
-         WHERE s."runId" = ${runId} AND s."seq" = t.seq AND s."seq" >= ${seqs[0]}::integer AND s."seq" <= ${seqs[n - 1]}::integer AND ${go}
+         WHERE s."runId" = ${runId} AND s."seq" = t.seq AND s."seq" >= ${first}::integer AND s."seq" <= ${last}::integer AND ${go}
       ),
       outbox AS (
         INSERT INTO "DeliveryOutbox" ("id", "environmentName", "workerUrls", "message", "subject", "nextAttemptAt", "createdAt")
