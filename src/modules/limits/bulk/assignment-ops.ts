@@ -2,7 +2,7 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
 import { mintPublicKey } from '../../../platform/keys.js'
 import {
-  contentColumns, createAssignmentInTx, liveScopeKeyOf, prepareAssignmentContent, validateAssignmentContent,
+  contentColumns, createAssignmentInTx, liveScopeKeysOf, prepareAssignmentContent, validateAssignmentContent,
   type AssignmentContent, type AssignmentRow, type PreparedContent, type ResolvedSubject,
 } from '../assignments/service.js'
 import type { AudienceRule } from '../assignments/body.js'
@@ -40,9 +40,10 @@ export interface LiveBinding { id: string; bindingKey: string }
 /** The live assignments already bound on the content's scope, by subject id: one query per batch. */
 export async function findLiveBindings(db: Tx, projectId: string, type: BulkSubjectType, subjects: Subject[], content: AssignmentContent): Promise<Map<string, LiveBinding>> {
   const found = new Map<string, LiveBinding>()
+  const scopeKeyOf = liveScopeKeysOf(projectId, type, content)
   for (let i = 0; i < subjects.length; i += 1000) {
     const batch = subjects.slice(i, i + 1000)
-    const keyOf = new Map(batch.map((s) => [liveScopeKeyOf(projectId, resolvedSubject(type, s), content, ''), s.id]))
+    const keyOf = new Map(batch.map((s) => [scopeKeyOf(s.id), s.id]))
     const rows = await db.limitAssignment.findMany({ where: { liveScopeKey: { in: [...keyOf.keys()] } }, select: { id: true, bindingKey: true, liveScopeKey: true } })
     for (const row of rows) found.set(keyOf.get(row.liveScopeKey!)!, { id: row.id, bindingKey: row.bindingKey })
   }
@@ -110,11 +111,38 @@ export interface SetInsertOutcome {
  */
 export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject' | 'replacedBindingKey'>, subjects: Subject[]): Promise<SetInsertOutcome[]> {
   if (!subjects.length) return []
-  const columns = Object.entries(contentColumns(c.bulk.content, null))
   const keys = subjects.map(() => mintPublicKey('lb'))
-  const scopeKeys = subjects.map((s, i) => liveScopeKeyOf(c.project.id, resolvedSubject(c.type, s), c.bulk.content, keys[i]))
+  const scopeKeyOf = liveScopeKeysOf(c.project.id, c.type, c.bulk.content)
+  const scopeKeys = subjects.map((s) => scopeKeyOf(s.id))
+  const rows = await tx.$queryRaw<{ subjectId: string; currentKey: string | null; id: string | null; bindingKey: string | null }[]>`
+    WITH t AS (
+      SELECT u.binding_key, u.subject_id, u.scope_key, u.ord, ${currentSubjectKeySql(c.type, Prisma.sql`u.subject_id`)} AS subject_key
+        FROM unnest(${keys}::text[], ${subjects.map((s) => s.id)}::text[], ${scopeKeys}::text[]) WITH ORDINALITY AS u(binding_key, subject_id, scope_key, ord)
+    ), ${bulkInsertSql(c, Prisma.sql`TRUE`)}
+    SELECT t.subject_id AS "subjectId", t.subject_key AS "currentKey", ins."id", ins."bindingKey"
+      FROM t LEFT JOIN ins ON ins."bindingKey" = t.binding_key ORDER BY t.ord`
+  return rows.map((r) => ({ subjectId: r.subjectId, currentKey: r.currentKey, created: r.id && r.bindingKey ? { id: r.id, bindingKey: r.bindingKey } : null }))
+}
+
+/**
+ * A subject's current key, looked up by primary key per subject: as a join, the planner hashes the whole subject
+ * table for every chunk.
+ */
+export function currentSubjectKeySql(type: BulkSubjectType, subjectId: Prisma.Sql): Prisma.Sql {
+  const { table, key } = SUBJECT_TABLE[type]
+  return Prisma.sql`(SELECT x.${Prisma.raw(`"${key}"`)} FROM ${Prisma.raw(`"${table}"`)} x WHERE x."id" = ${subjectId})`
+}
+
+/**
+ * The WITH items of a set insert of bulk assignments (ins, and links for PLAN content) from a WITH item `t` with
+ * columns binding_key, subject_id, scope_key, subject_key (null: the subject is gone, nothing inserted) and ord:
+ * the row createAssignmentInTx writes (content columns from the assignment service, ACTIVE, source BULK) for
+ * every row of t where `when` holds, a bound scope left out (`ON CONFLICT DO NOTHING`). `ins` returns "id",
+ * "bindingKey" and "runtimeRevision" of the rows created.
+ */
+export function bulkInsertSql(c: Omit<BulkCreate, 'subject' | 'replacedBindingKey'>, when: Prisma.Sql): Prisma.Sql {
+  const columns = Object.entries(contentColumns(c.bulk.content, null))
   const refColumn = Prisma.raw(`"${REF_COLUMN[c.type]!}"`)
-  const { table, key } = SUBJECT_TABLE[c.type]
   const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`
   const planIds = c.bulk.prepared.planIds
   const links = planIds.length
@@ -122,24 +150,15 @@ export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject
         INSERT INTO "LimitAssignmentPlan" ("assignmentId", "planId", "position")
         SELECT ins."id", p.plan_id, (p.ord - 1)::integer FROM ins CROSS JOIN unnest(${planIds}::text[]) WITH ORDINALITY AS p(plan_id, ord))`
     : Prisma.empty
-  const rows = await tx.$queryRaw<{ subjectId: string; currentKey: string | null; id: string | null; bindingKey: string | null }[]>`
-    WITH t AS (
-      -- a lookup by primary key per subject: as a join, the planner hashes the whole subject table for every chunk
-      SELECT u.binding_key, u.subject_id, u.scope_key, u.ord,
-             (SELECT x.${Prisma.raw(`"${key}"`)} FROM ${Prisma.raw(`"${table}"`)} x WHERE x."id" = u.subject_id) AS subject_key
-        FROM unnest(${keys}::text[], ${subjects.map((s) => s.id)}::text[], ${scopeKeys}::text[]) WITH ORDINALITY AS u(binding_key, subject_id, scope_key, ord)
-    ), ins AS (
+  return Prisma.sql`ins AS (
       INSERT INTO "LimitAssignment" ("id", "bindingKey", "projectId", "subjectType", ${refColumn}, ${Prisma.join(columns.map(([name]) => Prisma.raw(`"${name}"`)))},
                                      "source", "status", "assignedBy", "operatorOverride", "bulkRunId", "liveScopeKey", "assignedAt", "createdAt", "updatedAt")
       SELECT gen_random_uuid()::text, t.binding_key, ${c.project.id}, ${c.type}::"LimitSubjectType", t.subject_id, ${Prisma.join(columns.map(([name, value]) => constantColumn(name, value)))},
              'BULK'::"LimitAssignmentSource", 'ACTIVE'::"LimitAssignmentStatus", ${c.assignedBy}, false, ${c.runId}, t.scope_key, ${now}, ${now}, ${now}
-        FROM t WHERE t.subject_key IS NOT NULL ORDER BY t.ord
+        FROM t WHERE t.subject_key IS NOT NULL AND ${when} ORDER BY t.ord
       ON CONFLICT ("liveScopeKey") DO NOTHING
-      RETURNING "id", "bindingKey"
-    )${links}
-    SELECT t.subject_id AS "subjectId", t.subject_key AS "currentKey", ins."id", ins."bindingKey"
-      FROM t LEFT JOIN ins ON ins."bindingKey" = t.binding_key ORDER BY t.ord`
-  return rows.map((r) => ({ subjectId: r.subjectId, currentKey: r.currentKey, created: r.id && r.bindingKey ? { id: r.id, bindingKey: r.bindingKey } : null }))
+      RETURNING "id", "bindingKey", "runtimeRevision"
+    )${links}`
 }
 
 type StoredAssignment = Awaited<ReturnType<Tx['limitAssignment']['findUniqueOrThrow']>>

@@ -8,6 +8,7 @@ import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
 import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
+import { fastChunk, fastChunksPossible, LedgerAhead, planFastChunk, type FastChunkPlan } from './fast-chunk.js'
 import { DB_NOW, LeaseLost, leaseHoldSql, renewedLeaseSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
 // One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
@@ -138,6 +139,13 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   let delivering: Promise<void> = Promise.resolve()
   // acknowledged outbox rows not yet marked delivered: the next chunk's closing statement marks them
   let acknowledged: string[] = []
+  // the ledger read ahead for the one-statement chunks, and the next chunk's plan made while a chunk's statement runs
+  const ahead = fastChunksPossible(ctx) ? new LedgerAhead(prisma, claimed.run.id, ctx.total) : null
+  let planned: { from: number; plan: Promise<FastChunkPlan | null> } | null = null
+  const planChunk = async (from: number): Promise<FastChunkPlan | null> => {
+    const entries = await ahead!.chunk(from, Math.min(from + chunkSize, ctx.total))
+    return entries ? planFastChunk(ctx, entries, pushGraceMs(claimed)) : null
+  }
   const deliver = (staged: StagedChunk) => {
     delivering = delivering.then(async () => {
       const pushed = await deliverStagedPushes(deps, staged).catch((err) => {
@@ -159,19 +167,33 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       if (ctx.licensedAtStart && !(await licenceState(deps, ctx))) return 'LICENSE_REVOKED'
       const from = cursor
       const to = Math.min(from + chunkSize, ctx.total)
-      // three statements for a chunk of fresh subjects: open (lease, ledger rows, environments), apply (the set
-      // insert), close (outcomes, issues, outbox rows, counters); the chunk's pushes commit with it in the retry
-      // outbox, so a crash after the commit loses none
       const marking = acknowledged
       acknowledged = []
-      const outcome = await prisma.$transaction(
+      const subject = `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`
+      // the common chunk (fast-chunk.ts): one statement, committed on its own; when it wrote nothing, the chunk
+      // is a transaction — three statements for a chunk of fresh subjects: open (lease, ledger rows,
+      // environments), apply (the set insert), close (outcomes, issues, outbox rows, counters). Either way the
+      // chunk's pushes commit with it in the retry outbox, so a crash after the commit loses none
+      const plan = ahead && ctx.pushCache.together ? await (planned?.from === from ? planned.plan : planChunk(from)) : null
+      planned = null
+      let fast: StagedChunk | null = null
+      if (plan) {
+        const pending = fastChunk(prisma, claimed, ctx, plan, to, marking, subject)
+        // the next chunk's keys and messages are computed while this statement runs (on PostgreSQL, in the server)
+        if (to < ctx.total) {
+          await breathe()
+          planned = { from: from + chunkSize, plan: planChunk(from + chunkSize).catch(() => null) }
+        }
+        fast = await pending
+      }
+      const outcome = fast ?? await prisma.$transaction(
         async (tx) => {
           const opened = await openChunk(tx, claimed, ctx, from, from + chunkSize)
           if (opened.cancelRequested) return null
           await breathe()
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
-          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`, ctx.pushCache)
+          const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), subject, ctx.pushCache)
           await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
           return staged
         },
