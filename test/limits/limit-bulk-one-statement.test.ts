@@ -29,6 +29,23 @@ afterAll(async () => {
 const prisma = () => svc.deps.prisma
 const keyOf = (m: ReceivedDeployment) => (m.config.subject as { key: string }).key
 
+/**
+ * Starts a run over the consumers matching `search` with the worker holding its answers, calls `whileHeld` once the
+ * first chunk's pushes are held (a chunk boundary the run cannot pass), then lets the worker answer.
+ */
+async function runWhileHeld(bulk: ReturnType<typeof bulkClient>, search: string, whileHeld: (runId: string) => Promise<void>): Promise<string> {
+  worker.hold()
+  try {
+    const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search }, content: customRate() })
+    const runId: string = run.body.runId
+    await worker.holding()
+    await whileHeld(runId)
+    return runId
+  } finally {
+    worker.release()
+  }
+}
+
 describe('bulk chunks as one statement', () => {
   it('a chunk it cannot take whole goes subject by subject: refused, deleted, renamed, bound and dropped subjects, exact counts', async () => {
     const names = await seedConsumers(prisma(), 'payments', 'fastchunk', 800)
@@ -46,21 +63,13 @@ describe('bulk chunks as one statement', () => {
       RETURN NEW; END $$`)
     await prisma().$executeRawUnsafe(`CREATE TRIGGER one_statement_guard BEFORE INSERT ON "LimitAssignment" FOR EACH ROW EXECUTE FUNCTION one_statement_guard()`)
     const received = worker.received.length
-    worker.hold()
-    let runId: string
-    try {
-      const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'fastchunk-' }, content: customRate() })
-      runId = run.body.runId
+    const runId = await runWhileHeld(bulk, 'fastchunk-', async (runId) => {
       // the first chunk's pushes are held: the run writes at most its second chunk, then waits
-      await worker.holding()
-      const progress = (await bulk.get(runId)).body
-      expect(progress.processedCount).toBeLessThanOrEqual(400)
+      expect((await bulk.get(runId)).body.processedCount).toBeLessThanOrEqual(400)
       // chunk 3: one subject deleted and one renamed since PREPARE
       await prisma().credential.delete({ where: { username: 'fastchunk-0401' } })
       await prisma().credential.update({ where: { username: 'fastchunk-0402' }, data: { username: 'renamed-0402' } })
-    } finally {
-      worker.release()
-    }
+    })
     const done = await bulk.finished(runId)
     await prisma().$executeRawUnsafe('DROP TRIGGER one_statement_guard ON "LimitAssignment"')
     await prisma().$executeRawUnsafe('DROP FUNCTION one_statement_guard()')
@@ -104,16 +113,9 @@ describe('bulk chunks as one statement', () => {
   it('a cancel requested while a chunk is pushed stops the run at the next chunk boundary', async () => {
     await seedConsumers(prisma(), 'payments', 'fastcancel', 800)
     const bulk = bulkClient(svc.http, alice)
-    worker.hold()
-    let runId: string
-    try {
-      const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'fastcancel-' }, content: customRate() })
-      runId = run.body.runId
-      await worker.holding()
+    const runId = await runWhileHeld(bulk, 'fastcancel-', async (runId) => {
       expect((await bulk.cancel(runId)).status).toBe(200)
-    } finally {
-      worker.release()
-    }
+    })
     const done = await bulk.finished(runId)
     // the first chunk, and the second if it was written while the first one's pushes were held; never the third
     expect(done).toMatchObject({ runStatus: 'CANCELLED', cancelRequested: true })
