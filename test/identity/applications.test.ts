@@ -107,6 +107,23 @@ describe('application list', () => {
     }
     await refusal(await get(bed.carol, `/apiops/projects/${p.name}/applications?organizationCode=atlantis`), 404, 'resourceNotFound', { organization: 'atlantis' })
   })
+
+  it('pages a search with exact totals on every page and past the end, sorted by status or name', async () => {
+    const p = await freshProject()
+    const statuses = ['ACTIVE', 'SUSPENDED', 'ARCHIVED'] as const
+    const all = Array.from({ length: 40 }, (_, i) => ({ name: `${i % 4 === 0 ? 'Needle' : 'hay'}-${String(i).padStart(2, '0')}`, appStatus: statuses[i % 3]! }))
+    await db().application.createMany({ data: all.map((a) => ({ projectId: p.id, ...a, applicationKey: mintPublicKey('app') })) })
+    const matched = all.filter((a) => a.name.startsWith('Needle'))
+    const page = async (query: string) => okJson(await get(bed.carol, `/apiops/projects/${p.name}/applications?search=needle&${query}`))
+
+    const pages = [await page('size=4&page=0'), await page('size=4&page=1'), await page('size=4&page=2')]
+    for (const pg of pages) expect(pg).toMatchObject({ totalElements: 10, totalPages: 3 })
+    expect(pages.flatMap(names)).toEqual(matched.map((a) => a.name))
+    expect(await page('size=4&page=3')).toMatchObject({ items: [], totalElements: 10, totalPages: 3 })
+    const byStatus = [...matched].sort((a, b) => (a.appStatus === b.appStatus ? a.name.localeCompare(b.name) : a.appStatus < b.appStatus ? 1 : -1))
+    expect(names(await page('sort=appStatus,desc&size=5&page=1'))).toEqual(byStatus.slice(5).map((a) => a.name))
+    expect(await page('status=ARCHIVED&size=2&page=1')).toMatchObject({ totalElements: 3, items: [{ name: 'Needle-32' }] })
+  })
 })
 
 describe('one application and its sub-resources', () => {

@@ -139,6 +139,39 @@ describe('consumer list', () => {
     expect(await list('0% ')).toEqual(['pct'])
     expect(await list('\\')).toEqual(['slash'])
   })
+
+  it('pages a search with exact totals on every page, past the end and in every sort', async () => {
+    const p = await freshProject(['north'])
+    const tag = unique('pgs')
+    // 12 matches (every third of 36 by full name, plus one by username), the rest not
+    const matched: string[] = []
+    for (let i = 0; i < 36; i++) {
+      const username = `${tag}-${String(i).padStart(2, '0')}`
+      const hit = i % 3 === 0
+      await addConsumer(p.id, { username, fullName: hit ? `Needle ${String(35 - i).padStart(2, '0')}` : `Hay ${i}`, enabled: i % 2 === 0, ...(i < 18 ? { organizationCode: 'north' } : {}) })
+      if (hit) matched.push(username)
+    }
+    await addConsumer(p.id, { username: `${tag}-needle-by-name`, enabled: true })
+    matched.push(`${tag}-needle-by-name`)
+    const page = async (query: string) => okJson(await get(bed.carol, `/apiops/projects/${p.name}/consumers?search=NEEDLE&${query}`))
+
+    const pages = [await page('size=5&page=0'), await page('size=5&page=1'), await page('size=5&page=2')]
+    for (const pg of pages) expect(pg).toMatchObject({ size: 5, totalElements: 13, totalPages: 3 })
+    expect(pages.flatMap(usernames)).toEqual(matched)
+    expect(await page('size=5&page=3')).toMatchObject({ items: [], totalElements: 13, totalPages: 3 })
+    expect(await page('size=5&page=9999')).toMatchObject({ items: [], totalElements: 13, totalPages: 3 })
+
+    // full names sort in reverse of usernames; the match without one sorts last ascending, first descending
+    const byName = (await page('sort=fullName,asc&size=20')).items.map((c: any) => c.fullName ?? null)
+    expect(byName).toEqual([...matched.slice(0, 12).map((_, k) => `Needle ${String(35 - 3 * k).padStart(2, '0')}`).reverse(), null])
+    expect(usernames(await page('sort=fullName,desc&size=3'))).toEqual([`${tag}-needle-by-name`, `${tag}-00`, `${tag}-03`])
+    // enabled false first, ties by username; with the other filters at once
+    expect(usernames(await page('sort=enabled,asc&size=3&page=1'))).toEqual([`${tag}-21`, `${tag}-27`, `${tag}-33`])
+    expect(usernames(await page('sort=enabled,asc&size=3&page=2'))).toEqual([`${tag}-00`, `${tag}-06`, `${tag}-12`])
+    const north = await page('organizationCode=north&enabledOnly=true&size=20')
+    expect(north).toMatchObject({ totalElements: 3 })
+    expect(usernames(north)).toEqual([`${tag}-00`, `${tag}-06`, `${tag}-12`])
+  })
 })
 
 describe('one consumer', () => {

@@ -6,6 +6,7 @@ import { findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../..
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { countedRows, onlyScope } from '../../platform/db/list-count.js'
+import { countedKeys, type KeyWindow } from '../../platform/db/counted-keys.js'
 import { limitAssignmentsOfApplication } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { containsText, organizationIdFilter, textFilter } from './list-filters.js'
@@ -47,6 +48,8 @@ export async function listApplicationViews(db: Tx, actor: Actor, projectName: st
     rows: async (names) => withOrganizations(db, await db.application.findMany({ where: { projectId: project.id, name: { in: names } } })),
     firstRows: async (window) => withOrganizations(db, await db.application.findMany({ where, ...window })),
     keyOf: (a) => a.name,
+    // a search's matches come from the trigram index: found once for the page's keys and the total
+    ...(filters.search ? { countedKeys: (window: KeyWindow) => countedKeys(db, { table: 'Application', key: 'name', where, ...window }) } : {}),
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Application', [project.id]) : db.application.count({ where })),
   })
 }

@@ -6,6 +6,7 @@ import { findPageByKeys, orderByFor, parsePaging, type PageRequest, type PagingQ
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { countedRows, onlyScope } from '../../platform/db/list-count.js'
+import { countedKeys, type KeyWindow } from '../../platform/db/counted-keys.js'
 import { limitAssignmentsOfConsumer } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
@@ -45,11 +46,11 @@ export async function listConsumers(db: Tx, actor: Actor, projectName: string, q
   const filters = parseInput(consumerFilters, query)
   const page = parsePaging(query, CONSUMER_SORT)
   const where = consumerWhere(project.id, { ...(await organizationIdFilter(db, project.id, filters.organizationCode)), ...filters })
-  return consumerPage(db, where, page)
+  return consumerPage(db, where, page, Boolean(filters.search))
 }
 
 /** One page of the list and its count (also timed bare by the benchmark). */
-export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: PageRequest) {
+export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: PageRequest, searched = false) {
   // username is unique: the tie-break that keeps pages from overlapping when sorting by fullName or enabled,
   // and the key of the deferred join ((projectId, username) and (projectId, fullName, username) hold it)
   return findPageByKeys(page, {
@@ -58,6 +59,8 @@ export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: P
     rows: async (usernames) => withOrganizations(db, await db.credential.findMany({ where: { username: { in: usernames } }, select: consumerColumns })),
     firstRows: async (window) => withOrganizations(db, await db.credential.findMany({ where, select: consumerColumns, ...window })),
     keyOf: (c) => c.username,
+    // a search's matches come from the trigram indexes: found once for the page's keys and the total
+    ...(searched ? { countedKeys: (window: KeyWindow) => countedKeys(db, { table: 'Credential', key: 'username', where, ...window }) } : {}),
     // the whole project's list: the trigger-kept counter; a filtered list counts its (index-found) matches
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [where.projectId as string]) : db.credential.count({ where })),
   })

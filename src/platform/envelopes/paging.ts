@@ -106,7 +106,7 @@ export function orderByFor(request: PageRequest, tieBreak: string, columns: Reco
  */
 export const containsText = (search: string) => ({ contains: search.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' as const })
 
-type OrderBy = Record<string, SortDirection>[]
+export type OrderBy = Record<string, SortDirection>[]
 
 /** The same order walked from the other end: every direction flipped (PostgreSQL's default null placement flips with it). */
 const reversed = (orderBy: OrderBy): OrderBy =>
@@ -126,6 +126,12 @@ export interface KeyedPageQuery<Row, Key> {
    * page 0 reads no row it discards anyway, so the deferred join would only add a round trip.
    */
   firstRows?(window: { orderBy: OrderBy; take: number }): Promise<Row[]>
+  /**
+   * The window's keys and the list's total read together (a filter found by index: finding the matches twice,
+   * for the page and for the count, would double the page's cost); total undefined past the end. Used for every
+   * page when given.
+   */
+  countedKeys?(window: { orderBy: OrderBy; skip: number; take: number }): Promise<{ keys: Key[]; total: number | undefined }>
 }
 
 /**
@@ -137,11 +143,14 @@ export interface KeyedPageQuery<Row, Key> {
 export async function findPageByKeys<Row, Key>(request: PageRequest, q: KeyedPageQuery<Row, Key>): Promise<Page<Row>> {
   let total: number
   let keys: Key[]
-  if (request.skip === 0 && q.firstRows) {
+  if (q.countedKeys) {
+    const counted = await q.countedKeys({ orderBy: q.orderBy, skip: request.skip, take: request.take })
+    keys = counted.keys
+    total = counted.total ?? (request.skip === 0 ? 0 : await q.count())
+  } else if (request.skip === 0 && q.firstRows) {
     const [items, count] = await Promise.all([q.firstRows({ orderBy: q.orderBy, take: request.take }), q.count()])
     return toPage(request, items, count)
-  }
-  if (request.skip === 0) {
+  } else if (request.skip === 0) {
     ;[keys, total] = await Promise.all([q.keys({ orderBy: q.orderBy, skip: 0, take: request.take }), q.count()])
   } else {
     total = await q.count()
