@@ -112,6 +112,18 @@ describe('manager surface of bulk assignment (/api)', () => {
     const paged = await api(carol, 'GET', '/api/limit-assignment-subjects/search?projectId=payments&subjectType=CONSUMER&search=mgr-&size=10&page=2')
     expect(paged.body).toMatchObject({ page: 2, size: 10, totalElements: 30 })
     expect(paged.body.items[0].subjectKey).toBe('mgr-0021')
+    // a search of every type: keys and total read together, in either direction, past the end
+    const searchKeys = async (query: string) => {
+      const res = await api(carol, 'GET', `/api/limit-assignment-subjects/search?projectId=payments&${query}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      return { total: res.body.totalElements, keys: res.body.items.map((i: any) => i.subjectKey) }
+    }
+    expect(await searchKeys('subjectType=CONSUMER&search=MGR-&size=3&sort=subjectKey,desc')).toEqual({ total: 30, keys: ['mgr-0030', 'mgr-0029', 'mgr-0028'] })
+    expect(await searchKeys('subjectType=CONSUMER&search=mgr-&size=10&page=3')).toEqual({ total: 30, keys: [] })
+    expect(await searchKeys('subjectType=API_CLIENT&search=CHECKOUT-W')).toEqual({ total: 1, keys: ['checkout-web-id'] })
+    expect(await searchKeys('subjectType=APPLICATION&search=heck')).toEqual({ total: 1, keys: ['checkout'] })
+    expect(await searchKeys('subjectType=ORGANIZATION&search=acme&sort=subjectKey,desc')).toEqual({ total: 2, keys: ['acme-eu', 'acme'] })
+    expect(await searchKeys('subjectType=ORGANIZATION&search=acme&organizationCode=acme')).toEqual({ total: 1, keys: ['acme-eu'] })
     expect((await api(carol, 'GET', '/api/limit-assignment-subjects/search?projectId=payments&subjectType=GHOST')).body.params.field).toBe('subjectType')
     expect((await api(carol, 'GET', '/api/limit-assignment-subjects/search?subjectType=CONSUMER')).body.params.field).toBe('projectId')
     expect((await api(alice, 'GET', '/api/limit-assignment-subjects/search?projectId=other&subjectType=CONSUMER')).status).toBe(404)

@@ -2,11 +2,11 @@ import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Tx } from '../../platform/context.js'
-import { findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { findPageByCountedKeys, findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { countedRows, onlyScope } from '../../platform/db/list-count.js'
-import { countedKeys, type KeyWindow } from '../../platform/db/counted-keys.js'
+import { countedKeys } from '../../platform/db/counted-keys.js'
 import { limitAssignmentsOfApplication } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { containsText, organizationIdFilter, textFilter } from './list-filters.js'
@@ -42,15 +42,19 @@ export async function listApplicationViews(db: Tx, actor: Actor, projectName: st
   }
   // name is unique in the project: the tie-break that keeps pages from overlapping when sorting by appStatus,
   // and the key of the deferred join (the (projectId, name) unique index holds it)
-  return findPageByKeys(page, {
+  const rows = async (keys: string[]) => withOrganizations(db, await db.application.findMany({ where: { projectId: project.id, name: { in: keys } } }))
+  const byKeys = {
     orderBy: orderByFor(page, 'name'),
-    keys: async (window) => (await db.application.findMany({ where, select: { name: true }, ...window })).map((a) => a.name),
-    rows: async (names) => withOrganizations(db, await db.application.findMany({ where: { projectId: project.id, name: { in: names } } })),
-    firstRows: async (window) => withOrganizations(db, await db.application.findMany({ where, ...window })),
-    keyOf: (a) => a.name,
-    // a search's matches come from the trigram index: found once for the page's keys and the total
-    ...(filters.search ? { countedKeys: (window: KeyWindow) => countedKeys(db, { table: 'Application', key: 'name', where, ...window }) } : {}),
+    rows,
+    keyOf: (a: Awaited<ReturnType<typeof rows>>[number]) => a.name,
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Application', [project.id]) : db.application.count({ where })),
+  }
+  // a search's matches come from the trigram index: found once for the page's keys and the total
+  if (filters.search) return findPageByCountedKeys(page, { ...byKeys, countedKeys: (window) => countedKeys(db, { table: 'Application', key: 'name', where, ...window }) })
+  return findPageByKeys(page, {
+    ...byKeys,
+    keys: async (window) => (await db.application.findMany({ where, select: { name: true }, ...window })).map((a) => a.name),
+    firstRows: async (window) => withOrganizations(db, await db.application.findMany({ where, ...window })),
   })
 }
 

@@ -2,11 +2,11 @@ import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Tx } from '../../platform/context.js'
-import { findPageByKeys, orderByFor, parsePaging, type PageRequest, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { findPageByCountedKeys, findPageByKeys, orderByFor, parsePaging, type PageRequest, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { countedRows, onlyScope } from '../../platform/db/list-count.js'
-import { countedKeys, type KeyWindow } from '../../platform/db/counted-keys.js'
+import { countedKeys } from '../../platform/db/counted-keys.js'
 import { limitAssignmentsOfConsumer } from '../limits/assignments/by-subject.js'
 import { listEntitlementsOf } from './entitlements.js'
 import { booleanFilter, containsText, organizationIdFilter, textFilter } from './list-filters.js'
@@ -53,16 +53,20 @@ export async function listConsumers(db: Tx, actor: Actor, projectName: string, q
 export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: PageRequest, searched = false) {
   // username is unique: the tie-break that keeps pages from overlapping when sorting by fullName or enabled,
   // and the key of the deferred join ((projectId, username) and (projectId, fullName, username) hold it)
-  return findPageByKeys(page, {
+  const rows = async (keys: string[]) => withOrganizations(db, await db.credential.findMany({ where: { username: { in: keys } }, select: consumerColumns }))
+  const byKeys = {
     orderBy: orderByFor(page, 'username'),
-    keys: async (window) => (await db.credential.findMany({ where, select: { username: true }, ...window })).map((c) => c.username),
-    rows: async (usernames) => withOrganizations(db, await db.credential.findMany({ where: { username: { in: usernames } }, select: consumerColumns })),
-    firstRows: async (window) => withOrganizations(db, await db.credential.findMany({ where, select: consumerColumns, ...window })),
-    keyOf: (c) => c.username,
-    // a search's matches come from the trigram indexes: found once for the page's keys and the total
-    ...(searched ? { countedKeys: (window: KeyWindow) => countedKeys(db, { table: 'Credential', key: 'username', where, ...window }) } : {}),
+    rows,
+    keyOf: (c: Awaited<ReturnType<typeof rows>>[number]) => c.username,
     // the whole project's list: the trigger-kept counter; a filtered list counts its (index-found) matches
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [where.projectId as string]) : db.credential.count({ where })),
+  }
+  // a search's matches come from the trigram indexes: found once for the page's keys and the total
+  if (searched) return findPageByCountedKeys(page, { ...byKeys, countedKeys: (window) => countedKeys(db, { table: 'Credential', key: 'username', where, ...window }) })
+  return findPageByKeys(page, {
+    ...byKeys,
+    keys: async (window) => (await db.credential.findMany({ where, select: { username: true }, ...window })).map((c) => c.username),
+    firstRows: async (window) => withOrganizations(db, await db.credential.findMany({ where, select: consumerColumns, ...window })),
   })
 }
 

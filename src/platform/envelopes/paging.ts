@@ -126,12 +126,6 @@ export interface KeyedPageQuery<Row, Key> {
    * page 0 reads no row it discards anyway, so the deferred join would only add a round trip.
    */
   firstRows?(window: { orderBy: OrderBy; take: number }): Promise<Row[]>
-  /**
-   * The window's keys and the list's total read together (a filter found by index: finding the matches twice,
-   * for the page and for the count, would double the page's cost); total undefined past the end. Used for every
-   * page when given.
-   */
-  countedKeys?(window: { orderBy: OrderBy; skip: number; take: number }): Promise<{ keys: Key[]; total: number | undefined }>
 }
 
 /**
@@ -143,14 +137,11 @@ export interface KeyedPageQuery<Row, Key> {
 export async function findPageByKeys<Row, Key>(request: PageRequest, q: KeyedPageQuery<Row, Key>): Promise<Page<Row>> {
   let total: number
   let keys: Key[]
-  if (q.countedKeys) {
-    const counted = await q.countedKeys({ orderBy: q.orderBy, skip: request.skip, take: request.take })
-    keys = counted.keys
-    total = counted.total ?? (request.skip === 0 ? 0 : await q.count())
-  } else if (request.skip === 0 && q.firstRows) {
+  if (request.skip === 0 && q.firstRows) {
     const [items, count] = await Promise.all([q.firstRows({ orderBy: q.orderBy, take: request.take }), q.count()])
     return toPage(request, items, count)
-  } else if (request.skip === 0) {
+  }
+  if (request.skip === 0) {
     ;[keys, total] = await Promise.all([q.keys({ orderBy: q.orderBy, skip: 0, take: request.take }), q.count()])
   } else {
     total = await q.count()
@@ -163,9 +154,27 @@ export async function findPageByKeys<Row, Key>(request: PageRequest, q: KeyedPag
         : await q.keys({ orderBy: q.orderBy, skip: request.skip, take })
     }
   }
+  return toPage(request, await rowsInKeyOrder(q, keys), total)
+}
+
+async function rowsInKeyOrder<Row, Key>(q: Pick<KeyedPageQuery<Row, Key>, 'rows' | 'keyOf'>, keys: Key[]): Promise<Row[]> {
   const rows = keys.length ? await q.rows(keys) : []
   const byKey = new Map(rows.map((r) => [q.keyOf(r), r]))
   // a row deleted between the two reads is left out, as a later read would
-  const items = keys.flatMap((k) => byKey.get(k) ?? [])
-  return toPage(request, items, total)
+  return keys.flatMap((k) => byKey.get(k) ?? [])
+}
+
+export interface CountedPageQuery<Row, Key> extends Pick<KeyedPageQuery<Row, Key>, 'orderBy' | 'rows' | 'keyOf' | 'count'> {
+  /** the window's keys and the number of rows the filter matches, in one read; total undefined past the end */
+  countedKeys(window: { orderBy: OrderBy; skip: number; take: number }): Promise<{ keys: Key[]; total: number | undefined }>
+}
+
+/**
+ * One page of a list whose filter an index answers (a contains search): the page's keys and the total read
+ * together, then the rows of those keys. Finding the matches once for the page and again for the count would
+ * double the page's cost. The count is read alone only for a page past the end.
+ */
+export async function findPageByCountedKeys<Row, Key>(request: PageRequest, q: CountedPageQuery<Row, Key>): Promise<Page<Row>> {
+  const { keys, total } = await q.countedKeys({ orderBy: q.orderBy, skip: request.skip, take: request.take })
+  return toPage(request, await rowsInKeyOrder(q, keys), total ?? (request.skip === 0 ? 0 : await q.count()))
 }

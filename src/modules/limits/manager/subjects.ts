@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Tx } from '../../../platform/context.js'
-import { containsText, findPage, parsePaging, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { countedKeys } from '../../../platform/db/counted-keys.js'
+import { countedRows, onlyScope } from '../../../platform/db/list-count.js'
+import { containsText, findPage, findPageByCountedKeys, parsePaging, type OrderBy, type PageRequest, type PagingQuery } from '../../../platform/envelopes/paging.js'
 import { malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { bulkProject } from '../bulk/access.js'
@@ -47,20 +49,36 @@ export async function searchSubjects(db: Tx, actor: Actor, rawQuery: unknown) {
   }
   const search = query.search?.trim() || undefined
   const orgFilter = organizationId ? { organizationId } : {}
+  const orderBy = (key: string) => [{ [key]: dir }]
   switch (query.subjectType) {
     case 'CONSUMER': {
       const where = { projectId: project.id, ...orgFilter, ...(query.enabledOnly ? { enabled: true } : {}), ...(search ? { OR: [{ username: containsText(search) }, { fullName: containsText(search) }] } : {}) }
-      const result = await findPage(page, db.credential.findMany({ where, include: { organization: true }, orderBy: { username: dir }, skip: page.skip, take: page.take }), db.credential.count({ where }))
+      const result = await subjectPage(db, page, search, {
+        table: 'Credential', key: 'username', where, orderBy: orderBy('username'),
+        find: (w, window) => db.credential.findMany({ where: w, include: { organization: true }, ...window }),
+        keyOf: (r) => r.username,
+        count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [project.id]) : db.credential.count({ where })),
+      })
       return { ...result, items: result.items.map((r): SubjectItem => ({ subjectType: 'CONSUMER', subjectKey: r.username, displayName: r.fullName, organizationCode: r.organization?.code ?? null, enabled: r.enabled })) }
     }
     case 'API_CLIENT': {
       const where = { projectId: project.id, ...orgFilter, ...(query.enabledOnly ? { operationalState: 'ACTIVE' as const } : {}), ...(search ? { OR: [{ clientId: containsText(search) }, { name: containsText(search) }] } : {}) }
-      const result = await findPage(page, db.apiClient.findMany({ where, include: { organization: true }, orderBy: { clientId: dir }, skip: page.skip, take: page.take }), db.apiClient.count({ where }))
+      const result = await subjectPage(db, page, search, {
+        table: 'ApiClient', key: 'clientId', where, orderBy: orderBy('clientId'),
+        find: (w, window) => db.apiClient.findMany({ where: w, include: { organization: true }, ...window }),
+        keyOf: (r) => r.clientId,
+        count: () => db.apiClient.count({ where }),
+      })
       return { ...result, items: result.items.map((r): SubjectItem => ({ subjectType: 'API_CLIENT', subjectKey: r.clientId, displayName: r.name, organizationCode: r.organization?.code ?? null, enabled: r.operationalState === 'ACTIVE' })) }
     }
     case 'APPLICATION': {
       const where = { projectId: project.id, ...orgFilter, ...(query.enabledOnly ? { appStatus: 'ACTIVE' as const } : {}), ...(search ? { name: containsText(search) } : {}) }
-      const result = await findPage(page, db.application.findMany({ where, include: { organization: true }, orderBy: { name: dir }, skip: page.skip, take: page.take }), db.application.count({ where }))
+      const result = await subjectPage(db, page, search, {
+        table: 'Application', key: 'name', where, orderBy: orderBy('name'),
+        find: (w, window) => db.application.findMany({ where: w, include: { organization: true }, ...window }),
+        keyOf: (r) => r.name,
+        count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Application', [project.id]) : db.application.count({ where })),
+      })
       return { ...result, items: result.items.map((r): SubjectItem => ({ subjectType: 'APPLICATION', subjectKey: r.name, displayName: r.name, organizationCode: r.organization?.code ?? null, enabled: r.appStatus === 'ACTIVE' })) }
     }
     case 'ORGANIZATION': {
@@ -68,10 +86,35 @@ export async function searchSubjects(db: Tx, actor: Actor, rawQuery: unknown) {
         projectId: project.id, ...(organizationId ? { parentId: organizationId } : {}), ...(query.enabledOnly ? { state: 'ACTIVE' as const, suspended: false } : {}),
         ...(search ? { OR: [{ code: containsText(search) }, { name: containsText(search) }] } : {}),
       }
-      const result = await findPage(page, db.organization.findMany({ where, include: { parent: true }, orderBy: { code: dir }, skip: page.skip, take: page.take }), db.organization.count({ where }))
+      const result = await subjectPage(db, page, search, {
+        table: 'Organization', key: 'code', where, orderBy: orderBy('code'),
+        find: (w, window) => db.organization.findMany({ where: w, include: { parent: true }, ...window }),
+        keyOf: (r) => r.code,
+        count: () => db.organization.count({ where }),
+      })
       return { ...result, items: result.items.map((r): SubjectItem => ({ subjectType: 'ORGANIZATION', subjectKey: r.code, displayName: r.name, organizationCode: r.parent?.code ?? null, enabled: r.state === 'ACTIVE' && !r.suspended })) }
     }
   }
+}
+
+/**
+ * One page of subjects, keyed by a column unique in the project. A search reads the page's keys and the total in
+ * one statement, then those rows; without one the page and its count are read side by side.
+ */
+async function subjectPage<W extends { projectId: string }, Row>(
+  db: Tx,
+  page: PageRequest,
+  search: string | undefined,
+  q: { table: string; key: string; keyOf: (row: Row) => string; where: W; orderBy: OrderBy; find: (where: W, window?: { orderBy: OrderBy; skip: number; take: number }) => Promise<Row[]>; count: () => Promise<number> },
+) {
+  if (!search) return findPage(page, q.find(q.where, { orderBy: q.orderBy, skip: page.skip, take: page.take }), q.count())
+  return findPageByCountedKeys(page, {
+    orderBy: q.orderBy,
+    countedKeys: (window) => countedKeys(db, { table: q.table, key: q.key, where: q.where, ...window }),
+    rows: (keys) => q.find({ projectId: q.where.projectId, [q.key]: { in: keys } } as W),
+    keyOf: q.keyOf,
+    count: q.count,
+  })
 }
 
 /** The project's organizations as a tree in depth-first order (parents first), for organizationCodes. */
