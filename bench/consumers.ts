@@ -116,7 +116,7 @@ async function measure(label: string, env: Record<string, string>) {
     const bare = (page: number, search?: string) => {
       const request = parsePaging({ page, size: SIZE }, CONSUMER_SORT)
       const where = consumerWhere(projectId, { search })
-      return () => consumerPage(svc.deps.prisma, where, request)
+      return () => consumerPage(svc.deps.prisma, where, request, Boolean(search))
     }
     const t = await p50s({
       healthz: get(`${svc.url}/healthz`), first: get(cases.first), last: get(cases.last), search: get(cases.search), gql: graphql,
