@@ -1,4 +1,3 @@
-import type { ApiProxy } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
 import { legacyDeploymentResult, legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
 import { deploymentResult, legacyListBody } from '../../../platform/http/response-schemas.js'
@@ -7,27 +6,11 @@ import { defineRoutes, requireActor, type RouteDef } from '../../../platform/htt
 import { createRoutedProxy, getRoutedProxy, replaceRouting, type RoutedProxyWrite } from './ai-proxies.js'
 import { createInputOf, routingSchemaOf, type RoutedKind } from './ai-routing.js'
 import { parseSkills, parseTools, skillDocumentBody, toolDocumentBody } from '../spec/discovery.js'
-import { routingViewOf } from './routing-store.js'
+import { routedProxyView } from './views.js'
 
 // The AI gateway's proxy routes (spec §4.5), legacy envelope (§7.1): every client mistake is a 400 with resultMessage.
 
 const BASE = '/apiops/projects/:projectName/apiProxies'
-
-/** A proxy as REST clients read it: routing with backend secrets as presence flags. */
-export async function routedProxyView(db: Tx, proxy: ApiProxy) {
-  const groups = await db.apiProxyGroup.findMany({ where: { proxies: { some: { id: proxy.id } } }, orderBy: { name: 'asc' }, select: { name: true } })
-  return {
-    name: proxy.name,
-    kind: proxy.kind,
-    description: proxy.description,
-    routingMode: proxy.routingMode,
-    groups: groups.map((g) => g.name),
-    routing: routingViewOf(proxy),
-    revision: proxy.revision,
-    createdAt: proxy.createdAt,
-    updatedAt: proxy.updatedAt,
-  }
-}
 
 const written = async (db: Tx, { proxy, deploymentResult }: RoutedProxyWrite) => ({
   body: legacySuccess({ resultList: [await routedProxyView(db, proxy)], resultCount: 1, deploymentResult: legacyDeploymentResult(deploymentResult) }),

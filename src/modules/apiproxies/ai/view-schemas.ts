@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { describes } from '../../../platform/http/response-schemas.js'
 import type { ParsedSkill, ParsedTool } from '../spec/discovery.js'
-import type { routedProxyView } from './rest.js'
+import type { routedProxyView } from './views.js'
 
 // The answer schema of the AI gateway's proxy routes (spec §4.5), tied at compile time to routedProxyView.
 
