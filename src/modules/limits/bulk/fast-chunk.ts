@@ -130,11 +130,12 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
            AND NOT EXISTS (SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM "LimitAssignment" a WHERE a."liveScopeKey" = t.scope_key))
       ),
       ${insert},
+      -- every seq of the range is one of the chunk's subjects: its binding key is found by position, with no join
+      -- (joined to t, the planner, which cannot count a WITH item's rows, compared every row with every row)
       ledger AS (
-        UPDATE "LimitBulkRunSubject" AS s SET "outcome" = 'CREATED'::"LimitBulkOutcome", "bindingKey" = t.binding_key, "replacedBindingKey" = NULL
-          FROM t
-         -- the chunk's seq range: without it the planner hashes the run's whole ledger
-         WHERE s."runId" = ${runId} AND s."seq" = t.seq AND s."seq" >= ${first}::integer AND s."seq" <= ${last}::integer AND ${go}
+        UPDATE "LimitBulkRunSubject" AS s
+           SET "outcome" = 'CREATED'::"LimitBulkOutcome", "bindingKey" = (${keys}::text[])[s."seq" - ${first}::integer + 1], "replacedBindingKey" = NULL
+         WHERE s."runId" = ${runId} AND s."seq" >= ${first}::integer AND s."seq" <= ${last}::integer AND ${go}
       ),
       outbox AS (
         INSERT INTO "DeliveryOutbox" ("id", "environmentName", "workerUrls", "message", "subject", "nextAttemptAt", "createdAt")
