@@ -3,6 +3,7 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeployEnvironment } from '../../../platform/deploy/pusher.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
+import { deploymentRecordsSql, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { currentLicense } from '../../licence/service.js'
 import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
@@ -68,10 +69,10 @@ async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number
 /**
  * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
  * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor with the lease
- * renewed (fenced on the lease: LeaseLost when the run is no longer held) — one statement, its parts as
+ * renewed (fenced on the lease: LeaseLost when the run is no longer held), the earlier chunks' push outcomes recorded — one statement, its parts as
  * data-modifying WITH items.
  */
-async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
+async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[], records: DeploymentRecordRow[]) {
   const runId = claimed.run.id
   const rows = result.rows
   const parts: Prisma.Sql[] = []
@@ -101,6 +102,9 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
   if (outbox) parts.push(Prisma.sql`outbox AS (${outbox})`)
   // earlier chunks' acknowledged pushes, marked delivered here rather than by a statement of their own
   if (delivered.length) parts.push(Prisma.sql`delivered AS (${markDeliveredSql(delivered)})`)
+  // and the outcomes of their pushes
+  const recorded = deploymentRecordsSql(records)
+  if (recorded) parts.push(Prisma.sql`records AS (${recorded})`)
   const count = (...outcomes: LimitBulkOutcome[]) => rows.filter((r) => outcomes.includes(r.outcome)).length
   const held = await tx.$queryRaw<{ id: string }[]>`
     ${parts.length ? Prisma.sql`WITH ${Prisma.join(parts, ',\n')}` : Prisma.empty}
@@ -139,6 +143,8 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   let delivering: Promise<void> = Promise.resolve()
   // acknowledged outbox rows not yet marked delivered: the next chunk's closing statement marks them
   let acknowledged: string[] = []
+  // outcomes of earlier chunks' pushes not yet recorded: the next chunk's statement records them
+  let outcomes: DeploymentRecordRow[] = []
   // the ledger read ahead for the one-statement chunks, and the next chunk's plan made while a chunk's statement runs
   const ahead = fastChunksPossible(ctx) ? new LedgerAhead(prisma, claimed.run.id, ctx.total) : null
   let planned: { from: number; plan: Promise<FastChunkPlan | null> } | null = null
@@ -151,9 +157,10 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       const pushed = await deliverStagedPushes(deps, staged).catch((err) => {
         // the outbox rows are staged: they fall due after the grace period and are delivered then
         deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk chunk push failed; the retry outbox delivers it')
-        return { acknowledged: [], failed: 1 }
+        return { acknowledged: [], failed: 1, records: [] }
       })
       acknowledged.push(...pushed.acknowledged)
+      outcomes.push(...pushed.records)
       if (pushed.failed > 0 && !ctx.deployDegraded) {
         ctx.deployDegraded = true
         await updateHeld(prisma, claimed, { deploymentState: 'DEGRADED' })
@@ -169,6 +176,13 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       const to = Math.min(from + chunkSize, ctx.total)
       const marking = acknowledged
       acknowledged = []
+      const recording = outcomes
+      outcomes = []
+      // not written with this chunk: with the next one, or at the end
+      const putBack = () => {
+        acknowledged.push(...marking)
+        outcomes.unshift(...recording)
+      }
       const subject = `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`
       // the common chunk (fast-chunk.ts): one statement, committed on its own; when it wrote nothing, the chunk
       // is a transaction — three statements for a chunk of fresh subjects: open (lease, ledger rows,
@@ -178,7 +192,7 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       planned = null
       let fast: StagedChunk | null = null
       if (plan) {
-        const pending = fastChunk(prisma, claimed, ctx, plan, to, marking, subject)
+        const pending = fastChunk(prisma, claimed, ctx, plan, to, marking, recording, subject)
         // the next chunk's keys and messages are computed while this statement runs (on PostgreSQL, in the server)
         if (to < ctx.total) {
           await breathe()
@@ -194,17 +208,18 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
           const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), subject, ctx.pushCache)
-          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
+          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking, recording)
           return staged
         },
         { timeout: 300_000, maxWait: 60_000 },
       ).catch((err) => {
-        // not marked with this chunk: with the next one, or at the end
-        acknowledged.push(...marking)
+        putBack()
         throw err
       })
-      if (!outcome) acknowledged.push(...marking)
-      if (!outcome) return 'CANCELLED'
+      if (!outcome) {
+        putBack()
+        return 'CANCELLED'
+      }
       cursor = from + chunkSize
       // the chunk is committed: deliver its pushes (what is not acknowledged stays with the retry outbox)
       await delivering
@@ -218,6 +233,11 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
     if (acknowledged.length) {
       // unmarked, they would only be delivered once more after their grace period: not worth failing the run for
       await prisma.$executeRaw`${markDeliveredSql(acknowledged)}`.catch((err) => deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk run could not mark its last pushes delivered'))
+    }
+    const recorded = deploymentRecordsSql(outcomes)
+    if (recorded) {
+      // a lost record only makes an environment report less precisely (as with the recording deployer)
+      await prisma.$executeRaw`${recorded}`.catch((err) => deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk run could not record its last push outcomes'))
     }
   }
 }

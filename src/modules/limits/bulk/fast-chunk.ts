@@ -2,6 +2,7 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import type { Db } from '../../../platform/context.js'
 import type { DeployMessage } from '../../../platform/deploy/pusher.js'
 import { mintPublicKey } from '../../../platform/keys.js'
+import { deploymentRecordsSql, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { liveScopeKeysOf } from '../assignments/service.js'
 import { bulkInsertSql, currentSubjectKeySql } from './assignment-ops.js'
 import { leaseHoldSql, renewedLeaseSql, type Claimed } from './lease.js'
@@ -11,8 +12,8 @@ import type { RunContext } from './run-context.js'
 // The common chunk in one statement (issue 19 §5): every subject of the chunk still exists under the key PREPARE
 // recorded and has nothing bound on the scope, and the run's message is already compiled (CUSTOM content, after
 // the first chunk). Then everything the chunk's transaction writes — the assignments, the ledger outcomes, the
-// outbox rows holding the chunk's batch, earlier chunks' acknowledged rows marked delivered, the run's counters,
-// cursor and lease — is one statement, committed on its own: one round trip instead of six (BEGIN, open,
+// outbox rows holding the chunk's batch, earlier chunks' acknowledged rows marked delivered and their push outcomes
+// recorded, the run's counters, cursor and lease — is one statement, committed on its own: one round trip instead of six (BEGIN, open,
 // SAVEPOINT, apply, close, COMMIT). A statement is atomic, so the chunk is all there or not at all, as before.
 //
 // The statement checks its own preconditions before it writes anything (the run still held and not cancelled,
@@ -97,7 +98,9 @@ export function planFastChunk(ctx: RunContext, entries: LedgerEntry[], graceMs: 
  * The chunk as one statement. Resolves with its staged pushes once committed, or null when it wrote nothing
  * (a precondition failed, or the database refused the statement): the caller then runs the chunk as before.
  */
-export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan: FastChunkPlan, to: number, delivered: string[], subject: string): Promise<StagedChunk | null> {
+export async function fastChunk(
+  db: Db, claimed: Claimed, ctx: RunContext, plan: FastChunkPlan, to: number, delivered: string[], records: DeploymentRecordRow[], subject: string,
+): Promise<StagedChunk | null> {
   const shared = ctx.pushCache.together
   if (!shared || !ctx.bulk) return null
   const { entries, keys, scopeKeys, messages, due } = plan
@@ -106,6 +109,8 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
   const first = entries[0].seq
   const last = entries[n - 1].seq
   const go = Prisma.sql`EXISTS (SELECT 1 FROM ok)`
+  // the outcomes of earlier chunks' pushes (push.ts, deliverStagedPushes)
+  const recorded = deploymentRecordsSql(records, go)
   const insert = bulkInsertSql({ project: ctx.project, type: ctx.subjectType, bulk: ctx.bulk, runId: ctx.run.runId, assignedBy: ctx.actorName }, go)
   let rows: { ok: boolean; outbox: unknown }[]
   try {
@@ -146,6 +151,7 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
         RETURNING "id", "environmentName", "workerUrls"
       ),
       ${delivered.length ? Prisma.sql`delivered AS (${markDeliveredSql(delivered, go)}),` : Prisma.empty}
+      ${recorded ? Prisma.sql`records AS (${recorded}),` : Prisma.empty}
       run AS (
         UPDATE "LimitBulkRun"
            SET ${renewedLeaseSql(claimed)}, "cursor" = ${to}::integer,
