@@ -5,7 +5,7 @@
 // statement differently; the run must come out as exact as a run of transactions: counts, ledger, issues, pushes,
 // outbox. The worker holds its answers (FakeWorker.hold) so the test changes subjects at a chunk boundary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { liveScopeKeyOf, liveScopeKeysOf, validateAssignmentContent } from '../../src/modules/limits/assignments/service.js'
+import { assignmentInclude, compileAssignment, liveScopeKeyOf, liveScopeKeysOf, validateAssignmentContent } from '../../src/modules/limits/assignments/service.js'
 import { REF_COLUMN } from '../../src/modules/limits/assignments/subjects.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker, type ReceivedDeployment } from '../support/fake-worker.js'
@@ -127,6 +127,31 @@ describe('bulk chunks as one statement', () => {
     // the pushes of the chunks written were recorded, the last ones when the run stopped
     const keys = (await prisma().limitAssignment.findMany({ where: { bulkRunId: runId }, select: { bindingKey: true }, orderBy: { bindingKey: 'asc' } })).map((r) => r.bindingKey)
     expect(await recordsOf(keys)).toEqual(keys.map((k) => [k, 'dev', 'DEPLOY', 1, true]))
+  })
+
+  it('the first chunk too: its pushes carry the message the assignment service compiles from each row, its batch stored without configs', async () => {
+    const names = await seedConsumers(prisma(), 'payments', 'fastfirst', 250)
+    const bulk = bulkClient(svc.http, alice)
+    const batches = worker.batches.length
+    const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'fastfirst-' }, content: customRate(42) })
+    const done = await bulk.finished(run.body.runId)
+    expect(done).toMatchObject({ runStatus: 'SUCCESS', createdCount: 250, processedCount: 250, deploymentState: 'IN_SYNC' })
+    // two chunks, two batches, in subject order
+    const sent = worker.batches.slice(batches).filter((b) => b.messages[0]?.project === 'payments')
+    expect(sent.map((b) => [b.status, b.messages.length])).toEqual([[200, 200], [200, 50]])
+    const pushed = sent.flatMap((b) => b.messages)
+    expect(pushed.map(keyOf)).toEqual(names)
+    const rows = await prisma().limitAssignment.findMany({ where: { bulkRunId: run.body.runId }, include: assignmentInclude })
+    const byKey = new Map(rows.map((r) => [r.bindingKey, r]))
+    for (const m of pushed) {
+      const row = byKey.get(m.name)!
+      expect([m.action, m.kind, m.revision]).toEqual(['DEPLOY', 'LIMIT_ASSIGNMENT', row.runtimeRevision])
+      expect(m.config).toEqual(JSON.parse(JSON.stringify(await compileAssignment(prisma(), row))))
+    }
+    const outbox = await prisma().deliveryOutbox.findMany({ where: { subject: { startsWith: `limitBulkChunk:${run.body.runId}:` } }, orderBy: { subject: 'asc' } })
+    expect(outbox.map((o) => [o.subject, o.deliveredAt !== null])).toEqual([[`limitBulkChunk:${run.body.runId}:0`, true], [`limitBulkChunk:${run.body.runId}:200`, true]])
+    const stored = outbox.flatMap((o) => (o.message as unknown as { messages: ReceivedDeployment[] }).messages)
+    expect(stored).toEqual(pushed.map((m) => ({ ...m, config: null })))
   })
 
   it('a worker that refuses the batches: every outcome recorded as not acknowledged at once, the run DEGRADED', async () => {

@@ -9,11 +9,11 @@ import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
 import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
-import { fastChunk, fastChunksPossible, LedgerAhead, planFastChunk, type FastChunkPlan } from './fast-chunk.js'
+import { fastChunk, fastChunkReady, fastChunksPossible, LedgerAhead, planFastChunk, type FastChunkPlan } from './fast-chunk.js'
 import { DB_NOW, LeaseLost, leaseHoldSql, renewedLeaseSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
-// One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
-// transaction of three statements in the common case, each pushed right after it commits while the next one runs),
+// One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one statement
+// in the common case (fast-chunk.ts) or else a transaction, each pushed right after it commits while the next one runs),
 // DEPLOY (settle deploymentState), FINALIZE (final status).
 
 export const MAX_KEPT_ISSUES = 1000
@@ -184,11 +184,11 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
         outcomes.unshift(...recording)
       }
       const subject = `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`
-      // the common chunk (fast-chunk.ts): one statement, committed on its own; when it wrote nothing, the chunk
+      // the common chunk (fast-chunk.ts; CUSTOM content, from the first chunk on): one statement, committed on its own; when it wrote nothing, the chunk
       // is a transaction — three statements for a chunk of fresh subjects: open (lease, ledger rows,
       // environments), apply (the set insert), close (outcomes, issues, outbox rows, counters). Either way the
       // chunk's pushes commit with it in the retry outbox, so a crash after the commit loses none
-      const plan = ahead && ctx.pushCache.together ? await (planned?.from === from ? planned.plan : planChunk(from)) : null
+      const plan = ahead && fastChunkReady(ctx) ? await (planned?.from === from ? planned.plan : planChunk(from)) : null
       planned = null
       let fast: StagedChunk | null = null
       if (plan) {

@@ -21,7 +21,7 @@ type Template = NonNullable<PushCache['together']>['template']
 // batch (`limitBulkChunk:<runId>:<first seq>`, its message the §4.1 batch body), delivered by this module's
 // transport (chunkOutboxTransports): what a later push of the same assignment superseded is left out then.
 
-const DEPLOY_KIND = 'LIMIT_ASSIGNMENT'
+export const DEPLOY_KIND = 'LIMIT_ASSIGNMENT'
 const OUTBOX_PREFIX = 'limitAssignment'
 /** outbox subject kind of a chunk's batch row */
 export const CHUNK_OUTBOX_KIND = 'limitBulkChunk'
