@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js'
 import type { Tx } from '../../platform/context.js'
-import { outcomeOfMessage, type Deployer, type DeployEnvironment, type DeployMessage, type DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { outcomeOfMessage, type BatchDeploymentOutcome, type Deployer, type DeployEnvironment, type DeployMessage, type DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import type { Logger } from '../../platform/http/logger.js'
 
 /**
@@ -21,7 +21,7 @@ export async function recordDeployments(db: Tx, entries: { message: DeployMessag
 /** Outcomes to record, one row per (project, environment, kind, name): [project, environment, kind, name, action, revision, acknowledged, at]. */
 export type DeploymentRecordRow = [project: string, environment: string, kind: string, name: string, action: string, revision: number, acknowledged: boolean, at: string]
 
-const recordKey = (r: DeploymentRecordRow) => JSON.stringify([r[0], r[1], r[2], r[3]])
+const recordKey = (r: DeploymentRecordRow) => `${r[0]}\u0000${r[1]}\u0000${r[2]}\u0000${r[3]}`
 
 /** The rows recording what every environment answered to each message; of one object's messages, the last counts. */
 export function deploymentRecordRows(entries: { message: DeployMessage; outcome: DeploymentOutcome }[], at = new Date()): DeploymentRecordRow[] {
@@ -31,6 +31,16 @@ export function deploymentRecordRows(entries: { message: DeployMessage; outcome:
       rows.push([message.project, r.environmentName, message.kind, message.name, message.action, message.revision, r.success, at.toISOString()])
     }
   }
+  return rows
+}
+
+/** The rows of a batched push (pushMessages): message i acknowledged by an environment when its error is null. */
+export function batchRecordRows(messages: DeployMessage[], batch: BatchDeploymentOutcome, at = new Date()): DeploymentRecordRow[] {
+  const when = at.toISOString()
+  const rows: DeploymentRecordRow[] = []
+  messages.forEach((m, i) => {
+    for (const r of batch.environmentResults) rows.push([m.project, r.environmentName, m.kind, m.name, m.action, m.revision, r.errors[i] === null, when])
+  })
   return rows
 }
 

@@ -224,7 +224,8 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       // the chunk is committed: deliver its pushes (what is not acknowledged stays with the retry outbox)
       await delivering
       deliver(outcome)
-      await breathe()
+      // no turn of the event loop here (the database is on its own thread, or PostgreSQL): the next chunk's statement
+      // is sent at once, and this process turns while the database works on it
       if (chunkPauseMs > 0 && cursor < ctx.total) await sleep(chunkPauseMs)
     }
     return 'DONE'

@@ -1,7 +1,7 @@
 import { Prisma } from '../../../generated/prisma/client.js'
 import type { Db } from '../../../platform/context.js'
 import type { DeployMessage } from '../../../platform/deploy/pusher.js'
-import { mintPublicKey } from '../../../platform/keys.js'
+import { mintPublicKeys } from '../../../platform/keys.js'
 import { deploymentRecordsSql, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { assignmentInclude, compileAssignment, liveScopeKeysOf } from '../assignments/service.js'
 import { bulkInsertSql, currentSubjectKeySql } from './assignment-ops.js'
@@ -101,7 +101,7 @@ export interface FastChunkPlan {
 export function planFastChunk(ctx: RunContext, entries: LedgerEntry[], graceMs: number): FastChunkPlan | null {
   const shared = ctx.pushCache.together
   if (!fastChunkReady(ctx) || !ctx.bulk || !entries.length) return null
-  const keys = entries.map(() => mintPublicKey('lb'))
+  const keys = mintPublicKeys('lb', entries.length)
   const scopeKeyOf = liveScopeKeysOf(ctx.project.id, ctx.subjectType, ctx.bulk.content)
   const revision = shared?.runtimeRevision ?? NEW_ROW_REVISION
   const messages = shared ? entries.map((e, i) => createdTogetherMessage(ctx.project, shared, keys[i], e.subjectName)) : null

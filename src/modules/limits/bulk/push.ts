@@ -3,8 +3,8 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { supersedeMany } from '../../../platform/deploy/batch.js'
 import type { OutboxTransport } from '../../../platform/deploy/outbox.js'
-import { outcomeOfMessage, pushMessages, type DeployEnvironment, type DeployMessage } from '../../../platform/deploy/pusher.js'
-import { deploymentRecordRows, deploymentRecordsSql, unrecordedDeployer, type DeploymentRecordRow } from '../../environments/deployment-records.js'
+import { pushMessages, type DeployEnvironment, type DeployMessage } from '../../../platform/deploy/pusher.js'
+import { batchRecordRows, deploymentRecordsSql, unrecordedDeployer, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { canonicalHash } from '../../../platform/hashing/canonical.js'
 import { assignmentInclude, compileAssignment, type AssignmentRow } from '../assignments/service.js'
 import { subjectKeyOf } from '../assignments/views.js'
@@ -170,7 +170,7 @@ export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'
   if (!staged.messages.length) return { acknowledged: [], failed: 0, records: [] }
   const unrecorded = unrecordedDeployer(deps.deployer)
   const outcome = await pushMessages(unrecorded ?? deps.deployer, staged.environments, staged.messages)
-  let records = unrecorded ? deploymentRecordRows(staged.messages.map((message, i) => ({ message, outcome: outcomeOfMessage(outcome, message, i) }))) : []
+  let records = unrecorded ? batchRecordRows(staged.messages, outcome) : []
   const acknowledged: string[] = []
   const failed: string[] = []
   let firstError: string | null = null
