@@ -5,7 +5,7 @@
 // statement differently; the run must come out as exact as a run of transactions: counts, ledger, issues, pushes,
 // outbox. The worker holds its answers (FakeWorker.hold) so the test changes subjects at a chunk boundary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { liveScopeKeyOf, liveScopeKeysOf, validateAssignmentContent } from '../../src/modules/limits/assignments/service.js'
+import { assignmentInclude, compileAssignment, liveScopeKeyOf, liveScopeKeysOf, validateAssignmentContent } from '../../src/modules/limits/assignments/service.js'
 import { REF_COLUMN } from '../../src/modules/limits/assignments/subjects.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker, type ReceivedDeployment } from '../support/fake-worker.js'
@@ -108,6 +108,8 @@ describe('bulk chunks as one statement', () => {
     // a row holds its chunk's messages, DEPLOYs without their config (compiled again if the outbox delivers it)
     const stored = outbox.flatMap((o) => (o.message as unknown as { messages: ReceivedDeployment[] }).messages)
     expect(stored.map((m) => [m.action, m.name, m.revision, m.config])).toEqual(pushed.map((m) => ['DEPLOY', m.name, 1, null]))
+    // every push's outcome recorded (with a later chunk's statement, one statement or transaction, or at the end)
+    expect(await recordsOf(created.map((l) => l.bindingKey!))).toEqual(created.map((l) => [l.bindingKey, 'dev', 'DEPLOY', 1, true]))
   })
 
   it('a cancel requested while a chunk is pushed stops the run at the next chunk boundary', async () => {
@@ -122,8 +124,61 @@ describe('bulk chunks as one statement', () => {
     expect([200, 400]).toContain(done.processedCount)
     expect(done.createdCount).toBe(done.processedCount)
     expect(await prisma().limitAssignment.count({ where: { bulkRunId: runId } })).toBe(done.createdCount)
+    // the pushes of the chunks written were recorded, the last ones when the run stopped
+    const keys = (await prisma().limitAssignment.findMany({ where: { bulkRunId: runId }, select: { bindingKey: true }, orderBy: { bindingKey: 'asc' } })).map((r) => r.bindingKey)
+    expect(await recordsOf(keys)).toEqual(keys.map((k) => [k, 'dev', 'DEPLOY', 1, true]))
+  })
+
+  it('the first chunk too: its pushes carry the message the assignment service compiles from each row, its batch stored without configs', async () => {
+    const names = await seedConsumers(prisma(), 'payments', 'fastfirst', 250)
+    const bulk = bulkClient(svc.http, alice)
+    const batches = worker.batches.length
+    const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'fastfirst-' }, content: customRate(42) })
+    const done = await bulk.finished(run.body.runId)
+    expect(done).toMatchObject({ runStatus: 'SUCCESS', createdCount: 250, processedCount: 250, deploymentState: 'IN_SYNC' })
+    // two chunks, two batches, in subject order
+    const sent = worker.batches.slice(batches).filter((b) => b.messages[0]?.project === 'payments')
+    expect(sent.map((b) => [b.status, b.messages.length])).toEqual([[200, 200], [200, 50]])
+    const pushed = sent.flatMap((b) => b.messages)
+    expect(pushed.map(keyOf)).toEqual(names)
+    const rows = await prisma().limitAssignment.findMany({ where: { bulkRunId: run.body.runId }, include: assignmentInclude })
+    const byKey = new Map(rows.map((r) => [r.bindingKey, r]))
+    for (const m of pushed) {
+      const row = byKey.get(m.name)!
+      expect([m.action, m.kind, m.revision]).toEqual(['DEPLOY', 'LIMIT_ASSIGNMENT', row.runtimeRevision])
+      expect(m.config).toEqual(JSON.parse(JSON.stringify(await compileAssignment(prisma(), row))))
+    }
+    const outbox = await prisma().deliveryOutbox.findMany({ where: { subject: { startsWith: `limitBulkChunk:${run.body.runId}:` } }, orderBy: { subject: 'asc' } })
+    expect(outbox.map((o) => [o.subject, o.deliveredAt !== null])).toEqual([[`limitBulkChunk:${run.body.runId}:0`, true], [`limitBulkChunk:${run.body.runId}:200`, true]])
+    const stored = outbox.flatMap((o) => (o.message as unknown as { messages: ReceivedDeployment[] }).messages)
+    expect(stored).toEqual(pushed.map((m) => ({ ...m, config: null })))
+  })
+
+  it('a worker that refuses the batches: every outcome recorded as not acknowledged at once, the run DEGRADED', async () => {
+    const names = await seedConsumers(prisma(), 'payments', 'fastrefused', 450)
+    const bulk = bulkClient(svc.http, alice)
+    // refused until the records are read: the outbox retries the batches and would record them acknowledged
+    worker.batchStatus = 500
+    try {
+      const { run } = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', search: 'fastrefused-' }, content: customRate() })
+      const done = await bulk.finished(run.body.runId)
+      expect(done).toMatchObject({ runStatus: 'SUCCESS', createdCount: 450, deploymentState: 'DEGRADED' })
+      const ledger = await prisma().limitBulkRunSubject.findMany({ where: { run: { runId: done.runId } }, orderBy: { seq: 'asc' } })
+      expect(ledger.map((l) => l.subjectName)).toEqual(names)
+      expect(await recordsOf(ledger.map((l) => l.bindingKey!))).toEqual(ledger.map((l) => [l.bindingKey, 'dev', 'DEPLOY', 1, false]))
+    } finally {
+      worker.batchStatus = undefined
+    }
   })
 })
+
+/** The deployment records of the assignments (project payments), in the order of the keys given. */
+async function recordsOf(bindingKeys: string[]) {
+  const records = await prisma().deploymentRecord.findMany({ where: { projectName: 'payments', kind: 'LIMIT_ASSIGNMENT', name: { in: bindingKeys } } })
+  const byKey = new Map(records.map((r) => [r.name, [r.name, r.environmentName, r.action, r.revision, r.acknowledged]]))
+  expect(records).toHaveLength(bindingKeys.length)
+  return bindingKeys.map((k) => byKey.get(k))
+}
 
 describe('live scope keys of many subjects', () => {
   it('are the keys liveScopeKeyOf gives, for every bulk subject type and any subject id', () => {

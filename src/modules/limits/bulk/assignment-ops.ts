@@ -1,6 +1,6 @@
 import { Prisma } from '../../../generated/prisma/client.js'
 import type { Tx } from '../../../platform/context.js'
-import { mintPublicKey } from '../../../platform/keys.js'
+import { mintPublicKeys } from '../../../platform/keys.js'
 import {
   contentColumns, createAssignmentInTx, liveScopeKeysOf, prepareAssignmentContent, validateAssignmentContent,
   type AssignmentContent, type AssignmentRow, type PreparedContent, type ResolvedSubject,
@@ -111,7 +111,7 @@ export interface SetInsertOutcome {
  */
 export async function createBulkAssignments(tx: Tx, c: Omit<BulkCreate, 'subject' | 'replacedBindingKey'>, subjects: Subject[]): Promise<SetInsertOutcome[]> {
   if (!subjects.length) return []
-  const keys = subjects.map(() => mintPublicKey('lb'))
+  const keys = mintPublicKeys('lb', subjects.length)
   const scopeKeyOf = liveScopeKeysOf(c.project.id, c.type, c.bulk.content)
   const scopeKeys = subjects.map((s) => scopeKeyOf(s.id))
   const rows = await tx.$queryRaw<{ subjectId: string; currentKey: string | null; id: string | null; bindingKey: string | null }[]>`

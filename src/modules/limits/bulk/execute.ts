@@ -3,16 +3,17 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeployEnvironment } from '../../../platform/deploy/pusher.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
+import { deploymentRecordsSql, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { currentLicense } from '../../licence/service.js'
 import { applyChunk } from './chunk.js'
 import type { ChunkResult, RunContext } from './run-context.js'
 import { prepareRun, runContext } from './prepare.js'
 import { CHUNK_OUTBOX_KIND, deliverStagedPushes, environmentsOf, environmentsWithWorkersJson, markDeliveredSql, outboxRowsSql, stageChunkPushes, type StagedChunk } from './push.js'
-import { fastChunk, fastChunksPossible, LedgerAhead, planFastChunk, type FastChunkPlan } from './fast-chunk.js'
+import { fastChunk, fastChunkReady, fastChunksPossible, LedgerAhead, planFastChunk, type FastChunkPlan } from './fast-chunk.js'
 import { DB_NOW, LeaseLost, leaseHoldSql, renewedLeaseSql, renewLease, updateHeld, type Claimed } from './lease.js'
 
-// One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one
-// transaction of three statements in the common case, each pushed right after it commits while the next one runs),
+// One run from claim to finish: PREPARE (resolve and record the subjects), APPLY (chunks of 200, each one statement
+// in the common case (fast-chunk.ts) or else a transaction, each pushed right after it commits while the next one runs),
 // DEPLOY (settle deploymentState), FINALIZE (final status).
 
 export const MAX_KEPT_ISSUES = 1000
@@ -68,10 +69,10 @@ async function openChunk(tx: Tx, claimed: Claimed, ctx: RunContext, from: number
 /**
  * A chunk's closing statement: every subject's outcome in the ledger, the kept issues, the chunk's outbox rows,
  * earlier chunks' acknowledged outbox rows marked delivered, and the run's counters and cursor with the lease
- * renewed (fenced on the lease: LeaseLost when the run is no longer held) — one statement, its parts as
+ * renewed (fenced on the lease: LeaseLost when the run is no longer held), the earlier chunks' push outcomes recorded — one statement, its parts as
  * data-modifying WITH items.
  */
-async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[]) {
+async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, result: ChunkResult, nextCursor: number, outbox: Prisma.Sql | null, delivered: string[], records: DeploymentRecordRow[]) {
   const runId = claimed.run.id
   const rows = result.rows
   const parts: Prisma.Sql[] = []
@@ -101,6 +102,9 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
   if (outbox) parts.push(Prisma.sql`outbox AS (${outbox})`)
   // earlier chunks' acknowledged pushes, marked delivered here rather than by a statement of their own
   if (delivered.length) parts.push(Prisma.sql`delivered AS (${markDeliveredSql(delivered)})`)
+  // and the outcomes of their pushes
+  const recorded = deploymentRecordsSql(records)
+  if (recorded) parts.push(Prisma.sql`records AS (${recorded})`)
   const count = (...outcomes: LimitBulkOutcome[]) => rows.filter((r) => outcomes.includes(r.outcome)).length
   const held = await tx.$queryRaw<{ id: string }[]>`
     ${parts.length ? Prisma.sql`WITH ${Prisma.join(parts, ',\n')}` : Prisma.empty}
@@ -139,6 +143,8 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
   let delivering: Promise<void> = Promise.resolve()
   // acknowledged outbox rows not yet marked delivered: the next chunk's closing statement marks them
   let acknowledged: string[] = []
+  // outcomes of earlier chunks' pushes not yet recorded: the next chunk's statement records them
+  let outcomes: DeploymentRecordRow[] = []
   // the ledger read ahead for the one-statement chunks, and the next chunk's plan made while a chunk's statement runs
   const ahead = fastChunksPossible(ctx) ? new LedgerAhead(prisma, claimed.run.id, ctx.total) : null
   let planned: { from: number; plan: Promise<FastChunkPlan | null> } | null = null
@@ -151,9 +157,10 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       const pushed = await deliverStagedPushes(deps, staged).catch((err) => {
         // the outbox rows are staged: they fall due after the grace period and are delivered then
         deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk chunk push failed; the retry outbox delivers it')
-        return { acknowledged: [], failed: 1 }
+        return { acknowledged: [], failed: 1, records: [] }
       })
       acknowledged.push(...pushed.acknowledged)
+      outcomes.push(...pushed.records)
       if (pushed.failed > 0 && !ctx.deployDegraded) {
         ctx.deployDegraded = true
         await updateHeld(prisma, claimed, { deploymentState: 'DEGRADED' })
@@ -169,16 +176,23 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       const to = Math.min(from + chunkSize, ctx.total)
       const marking = acknowledged
       acknowledged = []
+      const recording = outcomes
+      outcomes = []
+      // not written with this chunk: with the next one, or at the end
+      const putBack = () => {
+        acknowledged.push(...marking)
+        outcomes.unshift(...recording)
+      }
       const subject = `${CHUNK_OUTBOX_KIND}:${claimed.run.runId}:${from}`
-      // the common chunk (fast-chunk.ts): one statement, committed on its own; when it wrote nothing, the chunk
+      // the common chunk (fast-chunk.ts; CUSTOM content, from the first chunk on): one statement, committed on its own; when it wrote nothing, the chunk
       // is a transaction — three statements for a chunk of fresh subjects: open (lease, ledger rows,
       // environments), apply (the set insert), close (outcomes, issues, outbox rows, counters). Either way the
       // chunk's pushes commit with it in the retry outbox, so a crash after the commit loses none
-      const plan = ahead && ctx.pushCache.together ? await (planned?.from === from ? planned.plan : planChunk(from)) : null
+      const plan = ahead && fastChunkReady(ctx) ? await (planned?.from === from ? planned.plan : planChunk(from)) : null
       planned = null
       let fast: StagedChunk | null = null
       if (plan) {
-        const pending = fastChunk(prisma, claimed, ctx, plan, to, marking, subject)
+        const pending = fastChunk(prisma, claimed, ctx, plan, to, marking, recording, subject)
         // the next chunk's keys and messages are computed while this statement runs (on PostgreSQL, in the server)
         if (to < ctx.total) {
           await breathe()
@@ -194,22 +208,24 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
           const result = await applyChunk(tx, ctx, opened.subjects)
           await breathe()
           const staged = await stageChunkPushes(tx, ctx.project, result, opened.environments, pushGraceMs(claimed), subject, ctx.pushCache)
-          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking)
+          await closeChunk(tx, claimed, opened.issueCount, result, to, outboxRowsSql(staged), marking, recording)
           return staged
         },
         { timeout: 300_000, maxWait: 60_000 },
       ).catch((err) => {
-        // not marked with this chunk: with the next one, or at the end
-        acknowledged.push(...marking)
+        putBack()
         throw err
       })
-      if (!outcome) acknowledged.push(...marking)
-      if (!outcome) return 'CANCELLED'
+      if (!outcome) {
+        putBack()
+        return 'CANCELLED'
+      }
       cursor = from + chunkSize
       // the chunk is committed: deliver its pushes (what is not acknowledged stays with the retry outbox)
       await delivering
       deliver(outcome)
-      await breathe()
+      // no turn of the event loop here (the database is on its own thread, or PostgreSQL): the next chunk's statement
+      // is sent at once, and this process turns while the database works on it
       if (chunkPauseMs > 0 && cursor < ctx.total) await sleep(chunkPauseMs)
     }
     return 'DONE'
@@ -218,6 +234,11 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
     if (acknowledged.length) {
       // unmarked, they would only be delivered once more after their grace period: not worth failing the run for
       await prisma.$executeRaw`${markDeliveredSql(acknowledged)}`.catch((err) => deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk run could not mark its last pushes delivered'))
+    }
+    const recorded = deploymentRecordsSql(outcomes)
+    if (recorded) {
+      // a lost record only makes an environment report less precisely (as with the recording deployer)
+      await prisma.$executeRaw`${recorded}`.catch((err) => deps.logger.warn({ err, runId: claimed.run.runId }, 'bulk run could not record its last push outcomes'))
     }
   }
 }

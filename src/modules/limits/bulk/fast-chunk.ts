@@ -1,18 +1,20 @@
 import { Prisma } from '../../../generated/prisma/client.js'
 import type { Db } from '../../../platform/context.js'
 import type { DeployMessage } from '../../../platform/deploy/pusher.js'
-import { mintPublicKey } from '../../../platform/keys.js'
-import { liveScopeKeysOf } from '../assignments/service.js'
+import { mintPublicKeys } from '../../../platform/keys.js'
+import { deploymentRecordsSql, type DeploymentRecordRow } from '../../environments/deployment-records.js'
+import { assignmentInclude, compileAssignment, liveScopeKeysOf } from '../assignments/service.js'
 import { bulkInsertSql, currentSubjectKeySql } from './assignment-ops.js'
 import { leaseHoldSql, renewedLeaseSql, type Claimed } from './lease.js'
-import { createdTogetherMessage, environmentsOf, markDeliveredSql, storedBatchJson, type StagedChunk } from './push.js'
-import type { RunContext } from './run-context.js'
+import { createdTogetherMessage, DEPLOY_KIND, environmentsOf, markDeliveredSql, storedBatchJson, type StagedChunk } from './push.js'
+import type { PushCache, RunContext } from './run-context.js'
 
 // The common chunk in one statement (issue 19 §5): every subject of the chunk still exists under the key PREPARE
-// recorded and has nothing bound on the scope, and the run's message is already compiled (CUSTOM content, after
-// the first chunk). Then everything the chunk's transaction writes — the assignments, the ledger outcomes, the
-// outbox rows holding the chunk's batch, earlier chunks' acknowledged rows marked delivered, the run's counters,
-// cursor and lease — is one statement, committed on its own: one round trip instead of six (BEGIN, open,
+// recorded and has nothing bound on the scope, and the content is CUSTOM (the run's message is compiled once, from
+// a row its first chunk created; PLAN content compiles in every chunk, in the chunk's transaction). Then everything
+// the chunk's transaction writes — the assignments, the ledger outcomes, the outbox rows holding the chunk's batch,
+// earlier chunks' acknowledged rows marked delivered and their push outcomes recorded, the run's counters, cursor
+// and lease — is one statement, committed on its own: one round trip instead of six (BEGIN, open,
 // SAVEPOINT, apply, close, COMMIT). A statement is atomic, so the chunk is all there or not at all, as before.
 //
 // The statement checks its own preconditions before it writes anything (the run still held and not cancelled,
@@ -63,8 +65,18 @@ export class LedgerAhead {
   }
 }
 
-/** Whether the run's chunks can take the one-statement path: creating assignments with the run's message compiled. */
+/** Whether the run's chunks can take the one-statement path: creating assignments with the run's content. */
 export const fastChunksPossible = (ctx: RunContext) => ctx.run.kind !== 'ROLLBACK' && ctx.bulk !== null && ctx.licensedAtStart
+
+/**
+ * Whether a chunk can take it now: the run's message is compiled, or it will be from a row the statement creates
+ * (compiling CUSTOM content reads nothing but the row). PLAN content compiles in every chunk (its plans' current
+ * published revisions), in the chunk's transaction.
+ */
+export const fastChunkReady = (ctx: RunContext) => ctx.pushCache.together !== undefined || (ctx.bulk !== null && ctx.bulk.content.mode !== 'PLAN')
+
+/** The runtime revision of a row just created (the column's default): the first chunk's messages carry it. */
+const NEW_ROW_REVISION = 1
 
 /** What a chunk's one statement sends, computed before it (while the previous chunk's statement runs). */
 export interface FastChunkPlan {
@@ -72,40 +84,67 @@ export interface FastChunkPlan {
   /** binding keys minted for the subjects */
   keys: string[]
   scopeKeys: string[]
-  messages: DeployMessage[]
-  /** the outbox rows' message: the chunk's batch body as stored (storedBatchJson) */
+  /** the pushes; null until the run's message is compiled (from a row the statement creates: compiledAfter) */
+  messages: DeployMessage[] | null
+  /** the revision every row created must have (the statement checks it) */
+  revision: number
+  /** the outbox rows' message: the chunk's batch body as stored (storedBatchJson: DEPLOYs without their config) */
   batchJson: string
   due: Date
 }
 
-/** The plan of a chunk's one statement, or null when the run's message is not compiled yet (its first chunk, PLAN content). */
+/**
+ * The plan of a chunk's one statement, or null when the chunk cannot take it (fastChunkReady). Before the run's
+ * message is compiled (its first chunk) the stored batch needs none of it — a DEPLOY is stored without its config —
+ * and the pushes are made once the statement has created the rows.
+ */
 export function planFastChunk(ctx: RunContext, entries: LedgerEntry[], graceMs: number): FastChunkPlan | null {
   const shared = ctx.pushCache.together
-  if (!shared || !ctx.bulk || !entries.length) return null
-  const keys = entries.map(() => mintPublicKey('lb'))
+  if (!fastChunkReady(ctx) || !ctx.bulk || !entries.length) return null
+  const keys = mintPublicKeys('lb', entries.length)
   const scopeKeyOf = liveScopeKeysOf(ctx.project.id, ctx.subjectType, ctx.bulk.content)
-  const messages = entries.map((e, i) => createdTogetherMessage(ctx.project, shared, keys[i], e.subjectName))
+  const revision = shared?.runtimeRevision ?? NEW_ROW_REVISION
+  const messages = shared ? entries.map((e, i) => createdTogetherMessage(ctx.project, shared, keys[i], e.subjectName)) : null
+  const stored = messages ?? keys.map((name): DeployMessage => ({ action: 'DEPLOY', project: ctx.project.name, kind: DEPLOY_KIND, name, revision, config: null }))
   return {
-    entries, keys, messages,
+    entries, keys, messages, revision,
     scopeKeys: entries.map((e) => scopeKeyOf(e.subjectId)),
-    batchJson: storedBatchJson(messages),
+    batchJson: storedBatchJson(stored),
     due: new Date(Date.now() + graceMs),
   }
+}
+
+/**
+ * The run's message compiled from a row the chunk's statement created (as stageChunkPushes compiles one read back
+ * in the chunk's transaction; a row ended meanwhile still has the run's content), kept for the run's next chunks;
+ * null when it cannot be read (its project deleted at this very moment): the chunk's pushes are then left to its
+ * outbox rows, which push what is there when they fall due.
+ */
+async function compiledAfter(db: Db, ctx: RunContext, bindingKey: string): Promise<PushCache['together'] | null> {
+  if (ctx.pushCache.together) return ctx.pushCache.together
+  const row = await db.limitAssignment.findUnique({ where: { bindingKey }, include: assignmentInclude })
+  if (!row) return null
+  const shared = { subjectType: row.subjectType, runtimeRevision: row.runtimeRevision, template: await compileAssignment(db, row) }
+  if (row.mode !== 'PLAN') ctx.pushCache.together = shared
+  return shared
 }
 
 /**
  * The chunk as one statement. Resolves with its staged pushes once committed, or null when it wrote nothing
  * (a precondition failed, or the database refused the statement): the caller then runs the chunk as before.
  */
-export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan: FastChunkPlan, to: number, delivered: string[], subject: string): Promise<StagedChunk | null> {
-  const shared = ctx.pushCache.together
-  if (!shared || !ctx.bulk) return null
-  const { entries, keys, scopeKeys, messages, due } = plan
+export async function fastChunk(
+  db: Db, claimed: Claimed, ctx: RunContext, plan: FastChunkPlan, to: number, delivered: string[], records: DeploymentRecordRow[], subject: string,
+): Promise<StagedChunk | null> {
+  if (!ctx.bulk) return null
+  const { entries, keys, scopeKeys, due } = plan
   const n = entries.length
   const runId = claimed.run.id
   const first = entries[0].seq
   const last = entries[n - 1].seq
   const go = Prisma.sql`EXISTS (SELECT 1 FROM ok)`
+  // the outcomes of earlier chunks' pushes (push.ts, deliverStagedPushes)
+  const recorded = deploymentRecordsSql(records, go)
   const insert = bulkInsertSql({ project: ctx.project, type: ctx.subjectType, bulk: ctx.bulk, runId: ctx.run.runId, assignedBy: ctx.actorName }, go)
   let rows: { ok: boolean; outbox: unknown }[]
   try {
@@ -130,11 +169,12 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
            AND NOT EXISTS (SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM "LimitAssignment" a WHERE a."liveScopeKey" = t.scope_key))
       ),
       ${insert},
+      -- every seq of the range is one of the chunk's subjects: its binding key is found by position, with no join
+      -- (joined to t, the planner, which cannot count a WITH item's rows, compared every row with every row)
       ledger AS (
-        UPDATE "LimitBulkRunSubject" AS s SET "outcome" = 'CREATED'::"LimitBulkOutcome", "bindingKey" = t.binding_key, "replacedBindingKey" = NULL
-          FROM t
-         -- the chunk's seq range: without it the planner hashes the run's whole ledger
-         WHERE s."runId" = ${runId} AND s."seq" = t.seq AND s."seq" >= ${first}::integer AND s."seq" <= ${last}::integer AND ${go}
+        UPDATE "LimitBulkRunSubject" AS s
+           SET "outcome" = 'CREATED'::"LimitBulkOutcome", "bindingKey" = (${keys}::text[])[s."seq" - ${first}::integer + 1], "replacedBindingKey" = NULL
+         WHERE s."runId" = ${runId} AND s."seq" >= ${first}::integer AND s."seq" <= ${last}::integer AND ${go}
       ),
       outbox AS (
         INSERT INTO "DeliveryOutbox" ("id", "environmentName", "workerUrls", "message", "subject", "nextAttemptAt", "createdAt")
@@ -145,6 +185,7 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
         RETURNING "id", "environmentName", "workerUrls"
       ),
       ${delivered.length ? Prisma.sql`delivered AS (${markDeliveredSql(delivered, go)}),` : Prisma.empty}
+      ${recorded ? Prisma.sql`records AS (${recorded}),` : Prisma.empty}
       run AS (
         UPDATE "LimitBulkRun"
            SET ${renewedLeaseSql(claimed)}, "cursor" = ${to}::integer,
@@ -157,7 +198,7 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
              -- all or nothing: a chunk that went ahead created every subject's row with the revision of the compiled
              -- message and wrote the run, else the statement fails (division by zero) and writes nothing
              1 / (CASE WHEN NOT ${go} OR ((SELECT count(*) FROM ins) = ${n}
-                                          AND NOT EXISTS (SELECT 1 FROM ins WHERE ins."runtimeRevision" <> ${shared.runtimeRevision}::integer)
+                                          AND NOT EXISTS (SELECT 1 FROM ins WHERE ins."runtimeRevision" <> ${plan.revision}::integer)
                                           AND EXISTS (SELECT 1 FROM run)) THEN 1 ELSE 0 END) AS "whole"`
   } catch {
     // refused (an operator's constraint, a subject deleted at this very moment, a scope bound meanwhile): nothing written
@@ -165,9 +206,14 @@ export async function fastChunk(db: Db, claimed: Claimed, ctx: RunContext, plan:
   }
   if (!rows[0]?.ok) return null
   const written = environmentsOf(rows[0].outbox) as (ReturnType<typeof environmentsOf>[number] & { id: string })[]
+  let messages = plan.messages
+  if (!messages && written.length) {
+    const shared = await compiledAfter(db, ctx, keys[0]).catch(() => null)
+    messages = shared ? entries.map((e, i) => createdTogetherMessage(ctx.project, shared, keys[i], e.subjectName)) : null
+  }
   return {
     environments: written.map(({ name, workerUrls }) => ({ name, workerUrls })),
-    messages: written.length ? messages : [],
+    messages: written.length && messages ? messages : [],
     subject,
     outboxIds: written.map((w) => w.id),
     due,

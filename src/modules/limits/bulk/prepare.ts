@@ -1,15 +1,16 @@
-import type { LimitBulkRun } from '../../../generated/prisma/client.js'
+import type { LimitBulkRun, Prisma } from '../../../generated/prisma/client.js'
 import type { Db, Tx } from '../../../platform/context.js'
 import { AI_GATEWAY_MODULE } from '../../licence/service.js'
 import { findLiveBindings, prepareBulkContent } from './assignment-ops.js'
 import type { RunContext } from './run-context.js'
 import { selectorInput, type BulkSubjectType } from './inputs.js'
 import { updateHeld, type Claimed } from './lease.js'
-import { resolveSelector, type Subject } from './selector.js'
+import { resolveSelector, selectorSubjectsSql, type Subject } from './selector.js'
 
 // PREPARE: the run's subjects are resolved once and recorded in order (LimitBulkRunSubject), in one
 // transaction with the counts, so chunks, rollback and retry-failed all work from the same list. The selection
-// goes into the ledger a page at a time (one INSERT per page): the process never holds all of it.
+// goes into the ledger in one INSERT … SELECT (selectorSubjectsSql) or, for a selector with a search or an
+// existingAssignment filter, a page at a time (one INSERT per page): the process never holds all of it.
 
 /** What every chunk of the run needs, loaded once per run (content checked against the database again). */
 export async function runContext(db: Tx, run: LimitBulkRun): Promise<RunContext> {
@@ -46,6 +47,23 @@ async function recordSubjects(tx: Tx, runId: string, type: string, subjects: Sub
       FROM unnest(${subjects.map((s) => s.id)}::text[], ${subjects.map((s) => s.name)}::text[]) WITH ORDINALITY AS t(id, name, ord)`
 }
 
+/**
+ * Records the selection (selectorSubjectsSql) as the ledger in key order, without the excluded keys, in one
+ * statement; resolves with how many subjects it matched and how many it recorded.
+ */
+async function recordSelection(tx: Tx, runId: string, type: string, selection: Prisma.Sql, excluded: string[]): Promise<{ matched: number; recorded: number }> {
+  const [row] = await tx.$queryRaw<{ matched: number; recorded: number }[]>`
+    WITH m AS (${selection}),
+    ins AS (
+      INSERT INTO "LimitBulkRunSubject" ("runId", "seq", "subjectType", "subjectId", "subjectName")
+      SELECT ${runId}, (row_number() OVER (ORDER BY m.key))::integer - 1, ${type}, m.id, m.key
+        FROM m WHERE m.key <> ALL(${[...new Set(excluded)]}::text[])
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM m)::integer AS matched, (SELECT count(*) FROM ins)::integer AS recorded`
+  return row
+}
+
 /** Copies rows of the source run's ledger (in order, renumbered from 0) as the new run's subjects. */
 async function copySubjects(tx: Tx, runId: string, sourceRunId: string, outcomes: string[], withBindings: boolean) {
   return tx.$executeRaw`
@@ -63,9 +81,15 @@ export async function prepareRun(prisma: Db, claimed: Claimed, ctx: RunContext):
     async (tx) => {
       let total: number
       let counts = {}
-      if (run.kind === 'ASSIGN') {
-        const selector = selectorInput.parse(run.selector)
-        const existing = selector.existingAssignment ?? 'ANY'
+      const selector = run.kind === 'ASSIGN' ? selectorInput.parse(run.selector) : null
+      const existing = selector?.existingAssignment ?? 'ANY'
+      // the selection in one statement when the database can tell it alone (no search, no existingAssignment filter)
+      const together = selector && existing === 'ANY' ? await selectorSubjectsSql(tx, run.projectId, selector) : null
+      if (selector && together) {
+        const recorded = await recordSelection(tx, run.id, ctx.subjectType, together, selector.excludeSubjectKeys ?? [])
+        total = recorded.recorded
+        counts = { includedSubjectCount: recorded.matched, excludedSubjectCount: recorded.matched - recorded.recorded }
+      } else if (selector) {
         let included = 0
         let excluded = 0
         total = 0

@@ -4,6 +4,7 @@ import type { Deps, Tx } from '../../../platform/context.js'
 import { supersedeMany } from '../../../platform/deploy/batch.js'
 import type { OutboxTransport } from '../../../platform/deploy/outbox.js'
 import { pushMessages, type DeployEnvironment, type DeployMessage } from '../../../platform/deploy/pusher.js'
+import { batchRecordRows, deploymentRecordsSql, unrecordedDeployer, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { canonicalHash } from '../../../platform/hashing/canonical.js'
 import { assignmentInclude, compileAssignment, type AssignmentRow } from '../assignments/service.js'
 import { subjectKeyOf } from '../assignments/views.js'
@@ -20,7 +21,7 @@ type Template = NonNullable<PushCache['together']>['template']
 // batch (`limitBulkChunk:<runId>:<first seq>`, its message the §4.1 batch body), delivered by this module's
 // transport (chunkOutboxTransports): what a later push of the same assignment superseded is left out then.
 
-const DEPLOY_KIND = 'LIMIT_ASSIGNMENT'
+export const DEPLOY_KIND = 'LIMIT_ASSIGNMENT'
 const OUTBOX_PREFIX = 'limitAssignment'
 /** outbox subject kind of a chunk's batch row */
 export const CHUNK_OUTBOX_KIND = 'limitBulkChunk'
@@ -161,10 +162,15 @@ export const markDeliveredSql = (outboxIds: string[], when: Prisma.Sql = Prisma.
  * its next chunk's closing statement — and how many environments did not. Until marked, an acknowledged row only
  * waits for its grace period to end: were this process to die first, the outbox would deliver it once more, which
  * a worker takes as the same state (the message carries its revision).
+ * The outcomes are recorded by the caller too (`records`, for deploymentRecordsSql in its next chunk's statement)
+ * when the deployer is a recording one (environments/deployment-records.ts): one statement fewer per chunk beside
+ * the next one; a deployer that does not record is used as it is, with nothing to record.
  */
-export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'>, staged: StagedChunk): Promise<{ acknowledged: string[]; failed: number }> {
-  if (!staged.messages.length) return { acknowledged: [], failed: 0 }
-  const outcome = await pushMessages(deps.deployer, staged.environments, staged.messages)
+export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'>, staged: StagedChunk): Promise<{ acknowledged: string[]; failed: number; records: DeploymentRecordRow[] }> {
+  if (!staged.messages.length) return { acknowledged: [], failed: 0, records: [] }
+  const unrecorded = unrecordedDeployer(deps.deployer)
+  const outcome = await pushMessages(unrecorded ?? deps.deployer, staged.environments, staged.messages)
+  let records = unrecorded ? batchRecordRows(staged.messages, outcome) : []
   const acknowledged: string[] = []
   const failed: string[] = []
   let firstError: string | null = null
@@ -181,8 +187,12 @@ export async function deliverStagedPushes(deps: Pick<Deps, 'prisma' | 'deployer'
     await deps.prisma.$executeRaw`
       UPDATE "DeliveryOutbox" SET "nextAttemptAt" = now() AT TIME ZONE 'UTC', "attempts" = 1, "lastError" = ${firstError}
        WHERE "id" = ANY(${failed}::text[]) AND "deliveredAt" IS NULL`
+    // a failure is an event (deployment failed, environments/deployment-records.ts): recorded now, as the recording deployer would
+    const sql = deploymentRecordsSql(records)
+    records = []
+    if (sql) await deps.prisma.$executeRaw`${sql}`.catch(() => undefined)
   }
-  return { acknowledged, failed: failed.length }
+  return { acknowledged, failed: failed.length, records }
 }
 
 /**

@@ -175,6 +175,38 @@ export async function resolveSelector(db: Tx, projectId: string, selector: Selec
   })()
 }
 
+/** Per type, what enabledOnly keeps (findSubjects' filter), in SQL on the subject table. */
+const ENABLED_SQL: Record<BulkSubjectType, string> = {
+  CONSUMER: '"enabled"',
+  API_CLIENT: `"operationalState" = 'ACTIVE'`,
+  APPLICATION: `"appStatus" = 'ACTIVE'`,
+  ORGANIZATION: `"state" = 'ACTIVE' AND NOT "suspended"`,
+}
+
+/** Per type, the column organizationCodes filter on (an organization selects itself). */
+const ORGANIZATION_COLUMN: Record<BulkSubjectType, string> = { CONSUMER: 'organizationId', API_CLIENT: 'organizationId', APPLICATION: 'organizationId', ORGANIZATION: 'id' }
+
+/**
+ * The selector's subjects as one SELECT of columns `id` and `key` — the subjects resolveSelector pages through, in
+ * the same key order, before excludeSubjectKeys — so that PREPARE records them with one INSERT … SELECT, no subject
+ * passing through the process. Its references are checked first as resolveSelector's are (unknown subject key or
+ * organization → 404). Null for a selector with a search, whose matching is Prisma's (containsText): resolved page by page.
+ */
+export async function selectorSubjectsSql(db: Tx, projectId: string, selector: SelectorInput): Promise<Prisma.Sql | null> {
+  if (selector.search?.trim()) return null
+  const type = selector.subjectType
+  await requireKnownKeys(db, projectId, type, selector.subjectKeys)
+  await requireKnownKeys(db, projectId, type, selector.excludeSubjectKeys)
+  const orgIds = await organizationIds(db, projectId, selector.organizationCodes, selector.includeSubOrganizations ?? false)
+  const { table, key } = SUBJECT_TABLE[type]
+  const keyColumn = Prisma.raw(`"${key}"`)
+  const where = [Prisma.sql`"projectId" = ${projectId}`]
+  if (orgIds) where.push(Prisma.sql`${Prisma.raw(`"${ORGANIZATION_COLUMN[type]}"`)} = ANY(${orgIds}::text[])`)
+  if (selector.enabledOnly) where.push(Prisma.raw(ENABLED_SQL[type]))
+  if (selector.subjectKeys) where.push(Prisma.sql`${keyColumn} = ANY(${[...new Set(selector.subjectKeys)]}::text[])`)
+  return Prisma.sql`SELECT "id" AS id, ${keyColumn} AS key FROM ${Prisma.raw(`"${table}"`)} WHERE ${Prisma.join(where, ' AND ')}`
+}
+
 /** Current keys of subjects by id (a subject may have been renamed or deleted since a run recorded it). */
 export async function subjectsById(db: Tx, type: BulkSubjectType, ids: string[]): Promise<Map<string, string>> {
   const { table, key } = SUBJECT_TABLE[type]
