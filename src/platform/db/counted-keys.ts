@@ -59,15 +59,21 @@ function orderSql(orderBy: OrderBy): Prisma.Sql {
 /**
  * The keys of one window of a filtered list and the number of rows the filter matches, read together. `total` is
  * undefined when the window is past the end (no row carries the count).
+ *
+ * The matches are a MATERIALIZED common table expression so that they are planned as what they are, every match:
+ * with the window count and LIMIT in one query, PostgreSQL 15 costs WindowAgg as if it could stop early and walks
+ * the sort index through the whole table (EXPLAIN ANALYZE, 100,000 consumers: 67 ms instead of 0.7 ms for a
+ * 200-row search, from one ANALYZE to the next).
  */
 export async function countedKeys(
   db: Tx,
   q: { table: string; key: string; where: object } & KeyWindow,
 ): Promise<{ keys: string[]; total: number | undefined }> {
+  const columns = [...new Set([q.key, ...q.orderBy.flatMap((o) => Object.keys(o))])].map(column)
   const rows = await db.$queryRaw<{ key: string; total: bigint | number }[]>`
+    WITH matches AS MATERIALIZED (SELECT ${Prisma.join(columns)} FROM ${column(q.table)} WHERE ${whereSql(q.where)})
     SELECT ${column(q.key)} AS key, count(*) OVER () AS total
-      FROM ${column(q.table)}
-     WHERE ${whereSql(q.where)}
+      FROM matches
      ORDER BY ${orderSql(q.orderBy)}
      LIMIT ${q.take} OFFSET ${q.skip}`
   return { keys: rows.map((r) => r.key), total: rows.length ? Number(rows[0]!.total) : undefined }
