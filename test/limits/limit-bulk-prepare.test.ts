@@ -3,27 +3,13 @@
 // resolveSelector, as the preview does. Both must record the same subjects in the same order with the same counts:
 // each selector below is run once the first way, then again with existingAssignment EXISTS (the paged way),
 // which selects exactly the subjects the first run bound.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
-import { sampleBootstrap } from '../support/fixtures.js'
+import { describe, expect, it } from 'vitest'
+import { useTestbed } from '../support/testbed.js'
 import { bulkClient, customRate, seedConsumers } from './limit-bulk-helpers.js'
 
-let svc: TestService
-let worker: FakeWorker
-let alice: string
+const bed = useTestbed({ workers: ['dev'], tokens: { alice: 'alice-pass-1', root: 's3cret-root' } })
 
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
-  alice = await svc.tokenFor('alice', 'alice-pass-1')
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
-
-const prisma = () => svc.deps.prisma
+const prisma = () => bed.svc.deps.prisma
 
 /** The run's ledger (subject names in seq order) and counts, once it has finished. */
 async function recorded(bulk: ReturnType<typeof bulkClient>, selector: Record<string, unknown>) {
@@ -44,7 +30,7 @@ describe('PREPARE in one statement', () => {
     const acme = await seedConsumers(prisma(), 'payments', 'prep-acme', 8, 'acme')
     await seedConsumers(prisma(), 'payments', 'prep-none', 5)
     await prisma().credential.updateMany({ where: { username: { in: [eu[3], acme[0]] } }, data: { enabled: false } })
-    const bulk = bulkClient(svc.http, alice)
+    const bulk = bulkClient(bed.svc.http, bed.alice)
     const cases: [Record<string, unknown>, string[]][] = [
       // organization with its sub-organizations, enabled only, one key excluded (and one unknown to the selection)
       [{ subjectType: 'CONSUMER', organizationCodes: ['acme'], includeSubOrganizations: true, enabledOnly: true, excludeSubjectKeys: [eu[0], 'prep-none-0001'] },
@@ -69,19 +55,18 @@ describe('PREPARE in one statement', () => {
   })
 
   it('a subject key or organization gone before PREPARE fails the run as the paged resolution does, nothing recorded', async () => {
-    const root = await svc.tokenFor('root', 's3cret-root')
     const other = await prisma().project.findUniqueOrThrow({ where: { name: 'other' } })
     const org = await prisma().organization.create({ data: { projectId: other.id, code: 'short-lived', name: 'Short lived' } })
     await seedConsumers(prisma(), 'other', 'prep-other', 3, 'short-lived')
     await seedConsumers(prisma(), 'payments', 'prep-held', 1)
-    const bulk = bulkClient(svc.http, alice)
-    const rootOther = bulkClient(svc.http, root, 'other')
+    const bulk = bulkClient(bed.svc.http, bed.alice)
+    const rootOther = bulkClient(bed.svc.http, bed.root, 'other')
     // a run of payments holds the runner (its worker holds its answers): the runs of other wait QUEUED meanwhile
-    worker.hold()
+    bed.dev.hold()
     const queued: string[] = []
     try {
       const held = await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', subjectKeys: ['prep-held-0001'] }, content: customRate(7) })
-      await worker.holding()
+      await bed.dev.holding()
       for (const selector of [{ subjectType: 'CONSUMER', organizationCodes: ['short-lived'] }, { subjectType: 'CONSUMER', subjectKeys: ['prep-other-0002'] }]) {
         const { run } = await rootOther.previewAndRun({ selector, content: customRate() })
         expect(run.status).toBe(202)
@@ -90,18 +75,18 @@ describe('PREPARE in one statement', () => {
         if (queued.length === 1) {
           await prisma().credential.updateMany({ where: { organizationId: org.id }, data: { organizationId: null } })
           await prisma().organization.delete({ where: { id: org.id } })
-          worker.release()
+          bed.dev.release()
           await bulk.finished(held.run.body.runId)
           expect(await rootOther.finished(run.body.runId)).toMatchObject({ runStatus: 'FAILED', messageKey: 'resourceNotFound', messageParams: { organization: 'short-lived' } })
-          worker.hold()
+          bed.dev.hold()
           await bulk.previewAndRun({ selector: { subjectType: 'CONSUMER', subjectKeys: ['prep-held-0001'] }, content: customRate(8), conflictPolicy: 'REPLACE' })
-          await worker.holding()
+          await bed.dev.holding()
         } else {
           await prisma().credential.delete({ where: { username: 'prep-other-0002' } })
         }
       }
     } finally {
-      worker.release()
+      bed.dev.release()
     }
     expect(await rootOther.finished(queued[1])).toMatchObject({ runStatus: 'FAILED', messageKey: 'resourceNotFound', messageParams: { subject: 'prep-other-0002', missingCount: 1 } })
     for (const runId of queued) {

@@ -194,7 +194,8 @@ describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
       await second.listening
       expect(fs.readFileSync(keyFile, 'utf8')).toBe(key)
       second.child.kill('SIGTERM')
-      expect(await second.exited).toBe(0)
+      // its output on failure: once, under two suites' load, this exit came by a signal (not reproduced since)
+      expect(await second.exited, second.output()).toBe(0)
     } finally {
       await db.cleanup()
     }
