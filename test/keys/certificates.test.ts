@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readPackageZip } from '../../src/modules/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
-import { client, form, makeCertificate, rsaKeyPair, startKeysService, USERS } from './support.js'
+import { expectLegacyRefusal } from '../support/refusals.js'
+import { type Answer, client, form, makeCertificate, rsaKeyPair, startKeysService, USERS } from './support.js'
 
 // Certificates over /apiops (08-keys-secrets/crud/*certificate*): the pages' examples replayed, every documented
 // error, refusals, pushes to fake workers, export and the admin project's trust store.
@@ -23,7 +24,6 @@ const leaf = makeCertificate({ cn: 'example.com', sans: ['example.com', 'www.exa
 const expired = makeCertificate({ cn: 'old.example.com', notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2021-01-01T00:00:00Z') })
 const future = makeCertificate({ cn: 'future.example.com', notBefore: new Date(Date.now() + 30 * 24 * 3600 * 1000), notAfter: new Date(Date.now() + 400 * 24 * 3600 * 1000) })
 
-const rows = () => svc.deps.prisma.storedObject.count({ where: { type: 'CERTIFICATE', kind: 'CERTIFICATE' } })
 const createForm = (over: Record<string, string | undefined> = {}, pem: string | Buffer | null = leaf.pem) =>
   form({ certificateName: 'my-certificate', alias: 'my-cert-alias', certificateDescription: 'SSL certificate for API', environmentList: 'dev', ...over }, pem === null ? undefined : { content: pem })
 
@@ -45,13 +45,10 @@ afterAll(async () => {
   await worker?.stop()
 })
 
-async function expectRefused(res: { status: number; body: any }, message: RegExp, before: number) {
-  expect(res.status).toBe(400)
-  expect(res.body.status).toBe('FAILURE')
-  expect(res.body.resultMessage).toMatch(message)
-  expect(await rows()).toBe(before)
-  expect(worker.received).toHaveLength(0)
-}
+// a refusal leaves every certificate row as it was (not only their number) and pushes nothing
+const storedRows = () => svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE', kind: 'CERTIFICATE' }, orderBy: { id: 'asc' } })
+const expectRefused = (call: () => Promise<Answer>, message: RegExp) =>
+  expectLegacyRefusal(call, message, { state: storedRows, pushes: () => worker.received.length })
 
 describe('certificates: create (page example 1 and 2), read, list', () => {
   it('creates from a PEM file with its chain, shows what an operator needs, and pushes to the environment', async () => {
@@ -111,20 +108,18 @@ describe('certificates: documented errors write nothing and push nothing', () =>
     [{ certificateName: 'new-cert', alias: 'my-cert-alias' }, /^Alias \(my-cert-alias\) is already used for another certificate, try changing this value!$/],
     [{ certificateName: 'new-cert', alias: 'a2', environmentList: 'dev,nowhere' }, /^Environment \(nowhere\) is not found or user does not have privilege to access it!$/],
   ])('%o is refused', async (over, message) => {
-    const before = await rows()
-    await expectRefused(await post(`${P}/`, createForm(over)), message, before)
+    await expectRefused(() => post(`${P}/`, createForm(over)), message)
   })
 
   it('an empty file, a missing file, a non-certificate and a private key are refused naming pemEncodedFile', async () => {
-    const before = await rows()
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, '')), /^pemEncodedFile value can not be empty!$/, before)
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, null)), /^pemEncodedFile value can not be empty!$/, before)
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, 'hello, not a certificate')), /^pemEncodedFile is not a valid X\.509 certificate/, before)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, '')), /^pemEncodedFile value can not be empty!$/)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, null)), /^pemEncodedFile value can not be empty!$/)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, 'hello, not a certificate')), /^pemEncodedFile is not a valid X\.509 certificate/)
     const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, broken)), /^pemEncodedFile is not a valid X\.509 certificate/, before)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, broken)), /^pemEncodedFile is not a valid X\.509 certificate/)
     const key = rsaKeyPair().privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, leaf.pem + key)), /^pemEncodedFile holds a private key/, before)
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, rsaKeyPair().publicKey.export({ type: 'spki', format: 'pem' }).toString())), /^pemEncodedFile is not a PEM-encoded X\.509 certificate/, before)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, leaf.pem + key)), /^pemEncodedFile holds a private key/)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'n1', alias: 'n1' }, rsaKeyPair().publicKey.export({ type: 'spki', format: 'pem' }).toString())), /^pemEncodedFile is not a PEM-encoded X\.509 certificate/)
   })
 
   it('a JSON body is refused: the page sends multipart', async () => {
@@ -144,11 +139,10 @@ describe('certificates: documented errors write nothing and push nothing', () =>
   })
 
   it('permissions: no CERTIFICATE permission, VIEW only, unknown project, no token', async () => {
-    const before = await rows()
-    await expectRefused(await get(`${P}/`, alice), /lacks permission CERTIFICATE VIEW/, before)
-    await expectRefused(await post(`${P}/`, createForm({ certificateName: 'v1', alias: 'v1' }), vic), /lacks permission CERTIFICATE MANAGE/, before)
-    await expectRefused(await del(`${P}/my-certificate/`, vic), /lacks permission CERTIFICATE MANAGE/, before)
-    await expectRefused(await get('/apiops/projects/nope/certificates/'), /Project 'nope' not found/, before)
+    await expectRefused(() => get(`${P}/`, alice), /lacks permission CERTIFICATE VIEW/)
+    await expectRefused(() => post(`${P}/`, createForm({ certificateName: 'v1', alias: 'v1' }), vic), /lacks permission CERTIFICATE MANAGE/)
+    await expectRefused(() => del(`${P}/my-certificate/`, vic), /lacks permission CERTIFICATE MANAGE/)
+    await expectRefused(() => get('/apiops/projects/nope/certificates/'), /Project 'nope' not found/)
     const anon = await get(`${P}/`, null)
     expect(anon.status).toBe(401)
   })

@@ -7,7 +7,8 @@ import * as jose from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
-import { client, form, makeCertificate, startKeysService, USERS } from './support.js'
+import { expectLegacyRefusal } from '../support/refusals.js'
+import { type Answer, client, form, makeCertificate, startKeysService, USERS } from './support.js'
 
 // JWKs over /apiops (08-keys-secrets/crud/*jwk*): generate, create from every source, update, delete. The pages'
 // examples replayed; private members sealed, pushed opened, never answered. URL sources come from a loopback
@@ -30,7 +31,6 @@ const pastedPrivate = crypto.generateKeyPairSync('ec', { namedCurve: 'P-384' }).
 const certKeys = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 })
 const cert = makeCertificate({ cn: 'jwk.example.com', keys: certKeys })
 
-const jwkRows = () => svc.deps.prisma.storedObject.count({ where: { type: 'CERTIFICATE', kind: 'JWK' } })
 const jwkRow = (name: string) => svc.deps.prisma.storedObject.findFirstOrThrow({ where: { kind: 'JWK', name } })
 const pushed = (name: string) => worker.received.filter((m) => m.name === name && m.action === 'DEPLOY').map((m) => (m.config as any).jwk)
 const privateValues: string[] = [pastedPrivate.d!]
@@ -55,15 +55,10 @@ afterAll(async () => {
   await new Promise((r) => jwksServer?.close(r))
 })
 
-async function expectRefused(res: { status: number; body: any }, message: RegExp | string) {
-  const before = await jwkRows()
-  expect(res.status).toBe(400)
-  expect(res.body.status).toBe('FAILURE')
-  if (typeof message === 'string') expect(res.body.resultMessage).toBe(message)
-  else expect(res.body.resultMessage).toMatch(message)
-  expect(await jwkRows()).toBe(before)
-  expect(worker.received).toHaveLength(0)
-}
+// a refusal leaves every JWK row as it was (not only their number) and pushes nothing
+const storedRows = () => svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE', kind: 'JWK' }, orderBy: { id: 'asc' } })
+const expectRefused = (call: () => Promise<Answer>, message: RegExp | string) =>
+  expectLegacyRefusal(call, message, { state: storedRows, pushes: () => worker.received.length })
 
 describe('generate (the page examples)', () => {
   it('example 1: RSA 2048 with its kid; public members answered, private ones sealed and pushed', async () => {
@@ -140,11 +135,11 @@ describe('generate (the page examples)', () => {
     ['bad date', { name: 'x', type: 'OCT', oct: { notBeforeTime: 'yesterday' } }, 'oct.notBeforeTime must be an ISO 8601 date-time'],
     ['window reversed', { name: 'x', type: 'OCT', oct: { notBeforeTime: '2025-01-01T00:00:00Z', expirationTime: '2024-01-01T00:00:00Z' } }, 'oct.expirationTime must be after oct.notBeforeTime'],
   ])('refused: %s', async (_label, req, message) => {
-    await expectRefused(await post(`${J}/generate`, req), message)
+    await expectRefused(() => post(`${J}/generate`, req), message)
   })
 
   it('permissions: VIEW cannot generate', async () => {
-    await expectRefused(await post(`${J}/generate`, { name: 'x', type: 'OCT' }, vic), /lacks permission CERTIFICATE MANAGE/)
+    await expectRefused(() => post(`${J}/generate`, { name: 'x', type: 'OCT' }, vic), /lacks permission CERTIFICATE MANAGE/)
   })
 })
 
@@ -181,11 +176,11 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     ['a bad timeout option', () => {}, { urlOptionConnectTimeout: -1 }, 'urlOptionConnectTimeout must be a whole number from 1 to 60000'],
   ])('url refused: %s', async (_label, setup, extra, message) => {
     setup()
-    await expectRefused(await post(`${J}/parse-from-url`, { name: 'bad-url', url: jwksUrl, ...extra }), message)
+    await expectRefused(() => post(`${J}/parse-from-url`, { name: 'bad-url', url: jwksUrl, ...extra }), message)
   })
 
   it('url refused: a scheme other than http(s)', async () => {
-    await expectRefused(await post(`${J}/parse-from-url`, { name: 'bad-url', url: 'file:///etc/passwd' }), "url: scheme 'file' is not allowed; use http or https")
+    await expectRefused(() => post(`${J}/parse-from-url`, { name: 'bad-url', url: 'file:///etc/passwd' }), "url: scheme 'file' is not allowed; use http or https")
   })
 
   it.each([
@@ -198,7 +193,7 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     ['GENERATE here', { name: 'x', sourceType: 'GENERATE' }, 'sourceType GENERATE is not created here: use POST /jwks/generate'],
     ['empty name', { sourceType: 'URL' }, 'JWK name can not be empty!'],
   ])('create refused: %s', async (_label, req, message) => {
-    await expectRefused(await post(`${J}/`, req), message)
+    await expectRefused(() => post(`${J}/`, req), message)
   })
 
   // the bodies are checked against their documented schemas (JwkCreateBody, JwkFrom*Body, JwkGenerateBody) first
@@ -217,7 +212,7 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     ['generate: notBeforeTime true', 'generate', { name: 'x', type: 'OCT', oct: { notBeforeTime: true } }, 'oct.notBeforeTime must be a string or a number'],
     ['generate: type a list', 'generate', { name: 'x', type: ['RSA'] }, 'type must be a string'],
   ])('a field of a wrong type is refused, named: %s', async (_label, door, req, message) => {
-    await expectRefused(await post(`${J}/${door}`, req), message)
+    await expectRefused(() => post(`${J}/${door}`, req), message)
   })
 
   it('certificate (page example 3): the public key with x5c, RS256', async () => {
@@ -232,8 +227,8 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     expect(j.jwk.x5c).toEqual([cert.der.toString('base64')])
     expect(j.kid).toBe(await jose.calculateJwkThumbprint(j.jwk, 'sha256'))
     worker.received.length = 0
-    await expectRefused(await post(`${J}/parse-from-certificate`, { name: 'x', certificateName: 'my-certificate', environmentName: 'prod', useType: 'SIGNATURE', algorithm: 'RS256' }), "Certificate (name: my-certificate) has no environment 'prod'")
-    await expectRefused(await post(`${J}/parse-from-certificate`, { name: 'x', certificateName: 'my-certificate', environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'ES256' }), /^algorithm 'ES256' is not valid for a RSA key used for SIGNATURE/)
+    await expectRefused(() => post(`${J}/parse-from-certificate`, { name: 'x', certificateName: 'my-certificate', environmentName: 'prod', useType: 'SIGNATURE', algorithm: 'RS256' }), "Certificate (name: my-certificate) has no environment 'prod'")
+    await expectRefused(() => post(`${J}/parse-from-certificate`, { name: 'x', certificateName: 'my-certificate', environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'ES256' }), /^algorithm 'ES256' is not valid for a RSA key used for SIGNATURE/)
   })
 
   it('key: the private key when the environment has one, else the public one', async () => {
@@ -245,8 +240,8 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     const pub = await post(`${J}/parse-from-key`, { name: 'key-jwk-pub', keyName: 'my-key', environmentName: 'prod', useType: 'ENCRYPTION', algorithm: 'ECDH-ES' })
     expect(pub.body.resultList[0]).toMatchObject({ sourceType: 'PUBLIC_KEY', privateKeyPresent: false, alg: 'ECDH-ES', use: 'ENCRYPTION' })
     worker.received.length = 0
-    await expectRefused(await post(`${J}/`, { name: 'x', sourceType: 'PRIVATE_KEY', keyName: 'my-key', environmentName: 'prod', useType: 'SIGNATURE', algorithm: 'ES256' }), "Key (name: my-key) has no private key in environment 'prod': use sourceType PUBLIC_KEY")
-    await expectRefused(await post(`${J}/parse-from-key`, { name: 'x', keyName: 'nope', environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'ES256' }), 'Key (name: nope) is not found!')
+    await expectRefused(() => post(`${J}/`, { name: 'x', sourceType: 'PRIVATE_KEY', keyName: 'my-key', environmentName: 'prod', useType: 'SIGNATURE', algorithm: 'ES256' }), "Key (name: my-key) has no private key in environment 'prod': use sourceType PUBLIC_KEY")
+    await expectRefused(() => post(`${J}/parse-from-key`, { name: 'x', keyName: 'nope', environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'ES256' }), 'Key (name: nope) is not found!')
   })
 
   it('keystore: an entry of a JKS keystore by alias', async () => {
@@ -257,7 +252,7 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     expect(res.body.resultList[0]).toMatchObject({ sourceType: 'KEYSTORE', type: 'RSA', privateKeyPresent: true })
     expect(res.body.resultList[0].jwk.x5c).toHaveLength(1)
     worker.received.length = 0
-    await expectRefused(await post(`${J}/parse-from-keystore`, { name: 'x', keyStoreName: 'my-keystore', environmentName: 'dev', aliasName: 'my-alias', useType: 'SIGNATURE', algorithm: 'RS256' }), "aliasName 'my-alias' is not an entry of keystore my-keystore (entries: ec1, signer, trusted-ca)")
+    await expectRefused(() => post(`${J}/parse-from-keystore`, { name: 'x', keyStoreName: 'my-keystore', environmentName: 'dev', aliasName: 'my-alias', useType: 'SIGNATURE', algorithm: 'RS256' }), "aliasName 'my-alias' is not an entry of keystore my-keystore (entries: ec1, signer, trusted-ca)")
   })
 })
 
@@ -288,8 +283,8 @@ describe('list, get, update, delete', () => {
     expect(res.body.resultList[0]).toMatchObject({ name: 'updated-jwk', description: 'Updated JWK description', sourceType: 'CERTIFICATE', sourceId: null })
     expect(worker.received.map((m) => [m.action, m.name])).toEqual([['DEPLOY', 'updated-jwk'], ['UNDEPLOY', 'cert-jwk']])
     worker.received.length = 0
-    await expectRefused(await put(`${J}/cert-jwk/`, { description: 'x' }), 'JWK (name: cert-jwk) is not found! Try create operation.')
-    await expectRefused(await put(`${J}/updated-jwk/`, { name: 'my-jwk' }), 'JWK (name: my-jwk) is already exist!')
+    await expectRefused(() => put(`${J}/cert-jwk/`, { description: 'x' }), 'JWK (name: cert-jwk) is not found! Try create operation.')
+    await expectRefused(() => put(`${J}/updated-jwk/`, { name: 'my-jwk' }), 'JWK (name: my-jwk) is already exist!')
   })
 
   it('delete undeploys from every environment', async () => {
@@ -298,7 +293,7 @@ describe('list, get, update, delete', () => {
     expect(res.body.deploymentResult.environmentResults.map((e: any) => e.environmentName)).toEqual(['dev', 'prod'])
     expect(worker.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'JWK', name: 'updated-jwk' })])
     worker.received.length = 0
-    await expectRefused(await del(`${J}/updated-jwk/`), 'JWK (name: updated-jwk) is not found!')
+    await expectRefused(() => del(`${J}/updated-jwk/`), 'JWK (name: updated-jwk) is not found!')
   })
 
   it('no answer carried a private member', () => {

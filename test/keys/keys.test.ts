@@ -2,7 +2,8 @@ import crypto from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
-import { client, startKeysService, USERS } from './support.js'
+import { expectLegacyRefusal } from '../support/refusals.js'
+import { type Answer, client, startKeysService, USERS } from './support.js'
 
 // Keys over /apiops (08-keys-secrets/crud/*key*): RSA and EC keys in every PEM form, sealed at rest and
 // write-only; the page's example replayed; every refusal writes and pushes nothing.
@@ -26,7 +27,6 @@ const EC_SEC1 = pem(ec.privateKey, 'sec1')
 const SECRETS = [RSA_PKCS1, RSA_PKCS8, EC_SEC1, pem(ec.privateKey, 'pkcs8')].flatMap((p) => [p.split('\n')[1]!, Buffer.from(p).toString('base64').slice(0, 60)])
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 
-const rows = () => svc.deps.prisma.storedObject.count({ where: { type: 'CERTIFICATE', kind: 'CRYPTO_KEY_INFO' } })
 const row = (name: string) => svc.deps.prisma.storedObject.findFirstOrThrow({ where: { kind: 'CRYPTO_KEY_INFO', name } })
 
 beforeAll(async () => {
@@ -44,15 +44,10 @@ afterAll(async () => {
   await worker?.stop()
 })
 
-async function expectRefused(res: { status: number; body: any }, message: RegExp | string) {
-  const before = await rows()
-  expect(res.status).toBe(400)
-  expect(res.body.status).toBe('FAILURE')
-  if (typeof message === 'string') expect(res.body.resultMessage).toBe(message)
-  else expect(res.body.resultMessage).toMatch(message)
-  expect(await rows()).toBe(before)
-  expect(worker.received).toHaveLength(0)
-}
+// a refusal leaves every CRYPTO_KEY_INFO row as it was (not only their number) and pushes nothing
+const storedRows = () => svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE', kind: 'CRYPTO_KEY_INFO' }, orderBy: { id: 'asc' } })
+const expectRefused = (call: () => Promise<Answer>, message: RegExp | string) =>
+  expectLegacyRefusal(call, message, { state: storedRows, pushes: () => worker.received.length })
 
 describe('keys: create in every form, never answered', () => {
   it('the page example: base64 public and private key; sealed at rest, pushed opened, answered without the private key', async () => {
@@ -119,15 +114,15 @@ describe('keys: refusals name the field and write nothing', () => {
     [{ ...entry({ privateKey: RSA_PKCS8 }), keyType: 'DSA' }, "keyType 'DSA' is not supported: one of RSA, EC"],
     [entry({ privateKey: pem(crypto.generateKeyPairSync('ed25519').privateKey, 'pkcs8') }), /is a ed25519 key: only RSA and EC keys are supported/],
   ])('refusal %#', async (body, message) => {
-    await expectRefused(await post(`${P}/`, body), message)
+    await expectRefused(() => post(`${P}/`, body), message)
   })
 
   it('permissions and not found', async () => {
-    await expectRefused(await post(`${P}/`, entry({ privateKey: RSA_PKCS8 }), vic), /lacks permission CERTIFICATE MANAGE/)
-    await expectRefused(await get(`${P}/`, alice), /lacks permission CERTIFICATE VIEW/)
-    await expectRefused(await get(`${P}/nope/`), 'Key (name: nope) is not found!')
-    await expectRefused(await put(`${P}/nope/`, entry({ privateKey: RSA_PKCS8 })), 'Key (name: nope) is not found!')
-    await expectRefused(await del(`${P}/nope/`), 'Key (name: nope) is not found!')
+    await expectRefused(() => post(`${P}/`, entry({ privateKey: RSA_PKCS8 }), vic), /lacks permission CERTIFICATE MANAGE/)
+    await expectRefused(() => get(`${P}/`, alice), /lacks permission CERTIFICATE VIEW/)
+    await expectRefused(() => get(`${P}/nope/`), 'Key (name: nope) is not found!')
+    await expectRefused(() => put(`${P}/nope/`, entry({ privateKey: RSA_PKCS8 })), 'Key (name: nope) is not found!')
+    await expectRefused(() => del(`${P}/nope/`), 'Key (name: nope) is not found!')
   })
 })
 

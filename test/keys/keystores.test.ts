@@ -3,7 +3,8 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
-import { client, makeCertificate, makePkcs12, startKeysService, USERS } from './support.js'
+import { expectLegacyRefusal } from '../support/refusals.js'
+import { type Answer, client, makeCertificate, makePkcs12, startKeysService, USERS } from './support.js'
 
 // Keystores over /apiops (08-keys-secrets/crud/*keystore*): JKS (a committed fixture, scripts/fixtures/make-jks.sh)
 // and PKCS#12 (made here with node-forge) opened with their passwords; entries listed; file and passwords
@@ -21,7 +22,6 @@ let worker: FakeWorker
 let tina: string
 let vic: string
 const { bodies, get, post, put, del } = client(() => svc, () => tina)
-const rows = () => svc.deps.prisma.storedObject.count({ where: { type: 'CERTIFICATE', kind: 'KEY_STORE' } })
 const row = (name: string) => svc.deps.prisma.storedObject.findFirstOrThrow({ where: { kind: 'KEY_STORE', name } })
 const body = (name: string, entry: Record<string, unknown>) => ({ name, description: 'Keystore for API security', keyStoreEnvironmentList: [{ environmentName: 'dev', ...entry }] })
 
@@ -39,15 +39,10 @@ afterAll(async () => {
   await worker?.stop()
 })
 
-async function expectRefused(res: { status: number; body: any }, message: RegExp | string) {
-  const before = await rows()
-  expect(res.status).toBe(400)
-  expect(res.body.status).toBe('FAILURE')
-  if (typeof message === 'string') expect(res.body.resultMessage).toBe(message)
-  else expect(res.body.resultMessage).toMatch(message)
-  expect(await rows()).toBe(before)
-  expect(worker.received).toHaveLength(0)
-}
+// a refusal leaves every KEY_STORE row as it was (not only their number) and pushes nothing
+const storedRows = () => svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE', kind: 'KEY_STORE' }, orderBy: { id: 'asc' } })
+const expectRefused = (call: () => Promise<Answer>, message: RegExp | string) =>
+  expectLegacyRefusal(call, message, { state: storedRows, pushes: () => worker.received.length })
 
 describe('keystores: JKS and PKCS#12', () => {
   it('the page example (JKS): opened, entries listed, sealed at rest, pushed opened', async () => {
@@ -107,17 +102,17 @@ describe('keystores: a wrong password or a corrupt file is a 400 naming the fiel
     ['no password', { file: JKS }, 'keyStoreEnvironmentList[0].password value can not be empty!'],
     ['unknown environment', { environmentName: 'nowhere', file: JKS, password: JKS_PASSWORD }, 'Environment (nowhere) is not found or user does not have privilege to access it!'],
   ])('%s', async (_label, entry, message) => {
-    await expectRefused(await post(`${P}/`, body('bad-store', entry)), message)
+    await expectRefused(() => post(`${P}/`, body('bad-store', entry)), message)
   })
 
   it('name rules, existence and permissions', async () => {
-    await expectRefused(await post(`${P}/`, body('', { file: JKS, password: JKS_PASSWORD })), 'name value can not be empty!')
-    await expectRefused(await post(`${P}/`, body('my-keystore', { file: JKS, password: JKS_PASSWORD })), 'Keystore (name: my-keystore) is already exist! Try update operation if want to change its value.')
-    await expectRefused(await post(`${P}/`, { name: 'x', keyStoreEnvironmentList: [] }), 'keyStoreEnvironmentList value can not be empty!')
-    await expectRefused(await post(`${P}/`, body('v-store', { file: JKS, password: JKS_PASSWORD }), vic), /lacks permission CERTIFICATE MANAGE/)
-    await expectRefused(await get(`${P}/nope/`), 'Keystore (name: nope) is not found!')
-    await expectRefused(await put(`${P}/nope/`, body('nope', { file: JKS, password: JKS_PASSWORD })), 'Keystore (name: nope) is not found!')
-    await expectRefused(await del(`${P}/nope/`), 'Keystore (name: nope) is not found!')
+    await expectRefused(() => post(`${P}/`, body('', { file: JKS, password: JKS_PASSWORD })), 'name value can not be empty!')
+    await expectRefused(() => post(`${P}/`, body('my-keystore', { file: JKS, password: JKS_PASSWORD })), 'Keystore (name: my-keystore) is already exist! Try update operation if want to change its value.')
+    await expectRefused(() => post(`${P}/`, { name: 'x', keyStoreEnvironmentList: [] }), 'keyStoreEnvironmentList value can not be empty!')
+    await expectRefused(() => post(`${P}/`, body('v-store', { file: JKS, password: JKS_PASSWORD }), vic), /lacks permission CERTIFICATE MANAGE/)
+    await expectRefused(() => get(`${P}/nope/`), 'Keystore (name: nope) is not found!')
+    await expectRefused(() => put(`${P}/nope/`, body('nope', { file: JKS, password: JKS_PASSWORD })), 'Keystore (name: nope) is not found!')
+    await expectRefused(() => del(`${P}/nope/`), 'Keystore (name: nope) is not found!')
   })
 })
 
