@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // Endpoints of an API proxy through the vendor pages 04-api-proxies/endpoints/* (issue 17 §1): the same
 // GatewayEndpoint rows as spec §2.18, addressed by id; status, cache and WS-Addressing travel in the deployed config.
@@ -16,17 +17,10 @@ const proxyRevision = async (name = 'MyAPI') => (await bed.svc.deps.prisma.apiPr
 const idOf = async (method: string, path: string) => (await bed.svc.deps.prisma.gatewayEndpoint.findFirstOrThrow({ where: { method, path, apiProxy: { name: 'MyAPI' } } })).id
 const lastConfig = () => bed.dev.received[bed.dev.received.length - 1] as any
 
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp, params?: Record<string, unknown>) {
-  const [before, revision, pushesBefore] = [JSON.stringify(await endpointRows()), await proxyRevision(), pushes()]
-  const res = await write()
-  expect(res.status).toBe(400)
-  expect(res.body).toMatchObject({ status: 'FAILURE' })
-  expect(res.body.resultMessage).toMatch(message)
+async function expectRefused(write: () => Promise<LegacyAnswer>, message: RegExp, params?: Record<string, unknown>) {
+  const res = await expectLegacyRefusal(write, message, { state: async () => [await endpointRows(), await proxyRevision()], pushes })
   // the legacy envelope carries status and resultMessage only (spec §7.1); errorKey and params are the GraphQL door's
   if (params) expect(res.body).toMatchObject(params)
-  expect(JSON.stringify(await endpointRows())).toBe(before)
-  expect(await proxyRevision()).toBe(revision)
-  expect(pushes()).toBe(pushesBefore)
 }
 
 beforeAll(async () => {

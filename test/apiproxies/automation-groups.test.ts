@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { automationBootstrap, legacy } from './automation-proxy-support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // API proxy groups (vendor 09-api-proxy-groups, issue 13 bullet 6), legacy envelope of spec §7.1.
 
@@ -18,15 +19,7 @@ const PAYMENT_GROUP = {
   clientRoute: { relativePathList: ['/api/v1/payment'], methodList: ['GET', 'POST', 'PUT', 'DELETE'], hostList: null, headerList: null, bufferRequest: true, bufferResponse: true },
 }
 
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp) {
-  const [before, pushesBefore] = [await snapshot(), pushes()]
-  const res = await write()
-  expect(res.status).toBe(400)
-  expect(res.body).toMatchObject({ status: 'FAILURE' })
-  expect(res.body.resultMessage).toMatch(message)
-  expect(await snapshot()).toBe(before)
-  expect(pushes()).toBe(pushesBefore)
-}
+const expectRefused = (write: () => Promise<LegacyAnswer>, message: RegExp) => expectLegacyRefusal(write, message, { state: snapshot, pushes })
 
 beforeAll(async () => {
   for (const name of ['PaymentAPI', 'RefundAPI']) {

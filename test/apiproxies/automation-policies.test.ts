@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // Policies on API proxy pipelines (vendor 05-policies/crud, issue 13 bullet 5), legacy envelope of spec §7.1.
 
@@ -33,16 +34,8 @@ const SCRIPT = { type: 'policy-script', description: 'Response logging', active:
 
 const meta = (extra: Record<string, unknown> = {}) => ({ targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: false, ...extra })
 
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp) {
-  const [before, revision, pushesBefore] = [JSON.stringify(await policyRows()), await proxyRevision(), pushes()]
-  const res = await write()
-  expect(res.status).toBe(400)
-  expect(res.body).toMatchObject({ status: 'FAILURE' })
-  expect(res.body.resultMessage).toMatch(message)
-  expect(JSON.stringify(await policyRows())).toBe(before)
-  expect(await proxyRevision()).toBe(revision)
-  expect(pushes()).toBe(pushesBefore)
-}
+const expectRefused = (write: () => Promise<LegacyAnswer>, message: RegExp) =>
+  expectLegacyRefusal(write, message, { state: async () => [await policyRows(), await proxyRevision()], pushes })
 const proxyRevision = async () => (await bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI' } })).revision
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@ import { useTestbed } from '../support/testbed.js'
 import { isNonPublicAddress } from '../../src/modules/apiproxies/spec/spec-fetch.js'
 import { startTestService } from '../support/app.js'
 import { automationBootstrap, legacy, PETSTORE, PETSTORE_V2_YAML, SpecServer, specForm } from './automation-proxy-support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // API proxies of the automation surface (vendor 04-api-proxies/crud and /deployment, issue 13 bullet 4): the pages'
 // examples replayed over HTTP, in the legacy envelope of spec §7.1.
@@ -38,16 +39,10 @@ const urlExample = (name: string, extra: Record<string, unknown> = {}) => ({
 })
 
 /** A refused write: 400 (or 401) in the legacy envelope, nothing stored, nothing pushed. */
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp, status = 400) {
-  const [proxiesBefore, endpointsBefore, pushesBefore] = [await proxyCount(), await bed.svc.deps.prisma.gatewayEndpoint.count(), pushes()]
-  const res = await write()
-  expect(res.status).toBe(status)
-  expect(res.body).toMatchObject({ status: 'FAILURE' })
-  expect(res.body.resultMessage).toMatch(message)
+async function expectRefused(write: () => Promise<LegacyAnswer>, message: RegExp, status = 400) {
+  const state = async () => [await proxyCount(), await bed.svc.deps.prisma.gatewayEndpoint.count()]
+  const res = await expectLegacyRefusal(write, message, { state, pushes }, status)
   expect(res.body.error).toBeUndefined()
-  expect(await proxyCount()).toBe(proxiesBefore)
-  expect(await bed.svc.deps.prisma.gatewayEndpoint.count()).toBe(endpointsBefore)
-  expect(pushes()).toBe(pushesBefore)
 }
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { fileOfJson, jsonOfFile, tamper, unzip, zipOf } from '../support/zip-fixtures.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // Export and import of one API proxy (vendor 04-api-proxies/crud export-api-proxy, import-api-proxy,
 // import-api-proxy-and-override; issue 13 bullet 4), in the transfer package format.
@@ -28,15 +29,7 @@ function importForm(file: Buffer | null, fileName = 'apiProxyExportFile.zip', me
   return form
 }
 
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp) {
-  const [before, pushesBefore] = [await snapshot(), pushes()]
-  const res = await write()
-  expect(res.status).toBe(400)
-  expect(res.body).toMatchObject({ status: 'FAILURE' })
-  expect(res.body.resultMessage).toMatch(message)
-  expect(await snapshot()).toBe(before)
-  expect(pushes()).toBe(pushesBefore)
-}
+const expectRefused = (write: () => Promise<LegacyAnswer>, message: RegExp) => expectLegacyRefusal(write, message, { state: snapshot, pushes })
 
 const exportAs = async (name: string, token = bed.gina) => {
   const res = await bed.svc.http(`/apiops/projects/payments/apiProxies/${name}/export/`, { headers: { authorization: `Bearer ${token}` } })

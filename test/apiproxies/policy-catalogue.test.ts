@@ -3,6 +3,7 @@ import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { legacy } from './automation-proxy-support.js'
 import { CASES, catalogueBootstrap, FIXTURES } from './policy-catalogue-support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // The typed policy catalogue (issue 17 §3): every type of vendor 05-policies/policies accepted when valid (stored,
 // pushed) and refused when not (400 naming the field, nothing stored or pushed); references by name; the published
@@ -41,17 +42,8 @@ const policyRows = () => svc.deps.prisma.apiProxyPolicy.findMany({ orderBy: [{ p
 const proxyRevision = async () => (await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'CatalogueAPI' } })).revision
 
 /** A refused write: 400 in the legacy envelope, the message as given, nothing stored, no revision, no push. */
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp) {
-  const [before, revision, pushes] = [JSON.stringify(await policyRows()), await proxyRevision(), dev.received.length]
-  const res = await write()
-  expect(res.status).toBe(400)
-  expect(res.body).toMatchObject({ status: 'FAILURE' })
-  expect(res.body.resultMessage).toMatch(message)
-  expect(JSON.stringify(await policyRows())).toBe(before)
-  expect(await proxyRevision()).toBe(revision)
-  expect(dev.received.length).toBe(pushes)
-  return res
-}
+const expectRefused = (write: () => Promise<LegacyAnswer>, message: RegExp) =>
+  expectLegacyRefusal(write, message, { state: async () => [await policyRows(), await proxyRevision()], pushes: () => dev.received.length })
 
 beforeAll(async () => {
   dev = await FakeWorker.start()

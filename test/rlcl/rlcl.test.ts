@@ -3,6 +3,7 @@ import { useTestbed } from '../support/testbed.js'
 import { compileCustomRule } from '../../src/modules/limits/assignments/compile.js'
 import { legacy } from '../apiproxies/automation-proxy-support.js'
 import { createPetstore, rlclBootstrap } from './support.js'
+import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
 // Rate-limit control lists (vendor 02-api-reference/12-rlcl, issue 17 §4): every page's examples replayed, every
 // refusal with its message and nothing written; each entry's rate is the limits engine's request-rate rule spec.
@@ -21,15 +22,8 @@ const snapshot = async () => {
   ])
 }
 
-async function expectRefused(write: () => Promise<{ status: number; body: any }>, message: RegExp | string, status = 400) {
-  const [before, pushesBefore] = [await snapshot(), pushes()]
-  const res = await write()
-  expect(res.status).toBe(status)
-  expect(res.body.status).toBe('FAILURE')
-  expect(res.body.resultMessage).toMatch(message)
-  expect(await snapshot()).toBe(before)
-  expect(pushes()).toBe(pushesBefore)
-}
+const expectRefused = (write: () => Promise<LegacyAnswer>, message: RegExp | string, status = 400) =>
+  expectLegacyRefusal(write, message, { state: snapshot, pushes }, status)
 
 const BASIC = { name: 'PremiumUserRLCL', description: 'Rate limit for premium users', enabled: true, executionOrder: 'FIRST', cacheConnectionTimeoutInSeconds: 3, cacheErrorHandlingType: 'FAIL', timeIntervalWindowType: 'FIXED', showRateLimitStatisticsInResponseHeader: false, targetVariable: null }
 const IP_BASED = { name: 'IPBasedRLCL', description: 'Rate limit based on IP address', enabled: true, executionOrder: 'FIRST', cacheConnectionTimeoutInSeconds: 5, cacheErrorHandlingType: 'CONTINUE', timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true, targetVariable: { name: 'client.ip', type: 'CONTEXT', dataType: 'STRING' } }
