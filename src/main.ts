@@ -5,25 +5,38 @@ import { startService } from './service.js'
 
 const logger = createLogger(process.env.LOG_LEVEL ?? 'info')
 
+type RunningService = Awaited<ReturnType<typeof startService>>
+let service: RunningService | undefined
+let stopRequested: string | undefined
+
+async function stop(running: RunningService, signal: string) {
+  logger.info({ signal }, 'shutting down: draining in-flight requests')
+  try {
+    await running.stop()
+    logger.info('stopped')
+    process.exit(0)
+  } catch (err) {
+    logger.error({ err }, 'unclean shutdown')
+    process.exit(1)
+  }
+}
+
+// Installed before start-up, not after it: a signal that came between the `listening on` line and the handlers
+// killed the process by the signal's default action (seen once under load, right after the line was read). A
+// signal during start-up lets start-up finish (migrations and the bootstrap are not cut halfway), then drains.
+function onSignal(signal: string) {
+  if (stopRequested) return
+  stopRequested = signal
+  if (service) void stop(service, signal)
+  else logger.info({ signal }, 'signal during start-up: stopping once started')
+}
+process.on('SIGTERM', () => onSignal('SIGTERM'))
+process.on('SIGINT', () => onSignal('SIGINT'))
+
 try {
   const config = loadConfig()
-  const service = await startService(config, createLogger(config.logLevel))
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info({ signal }, 'shutting down: draining in-flight requests')
-    try {
-      await service.stop()
-      logger.info('stopped')
-      process.exit(0)
-    } catch (err) {
-      logger.error({ err }, 'unclean shutdown')
-      process.exit(1)
-    }
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  service = await startService(config, createLogger(config.logLevel))
+  if (stopRequested) void stop(service, stopRequested)
 } catch (err) {
   const known = err instanceof ConfigError || err instanceof BootstrapError
   logger.fatal(known ? { reason: (err as Error).message } : { err }, known ? `refusing to start: ${(err as Error).message}` : 'start-up failed')

@@ -79,6 +79,27 @@ describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
     }
   })
 
+  it('a SIGTERM during start-up lets start-up finish, then drains and exits 0 (not killed by the signal)', async () => {
+    const db = await freshDatabase()
+    const file = writeBootstrap(db, sampleBootstrap({ dev: [] }))
+    const proc = spawnService(envFor(db, { GATEWAY_BOOTSTRAP: file }))
+    try {
+      // the bootstrap is applied before the app is built and the port opened: the signal lands mid start-up
+      while (!proc.output().includes('"bootstrap applied"')) {
+        if (proc.child.exitCode !== null) throw new Error(`exited during start-up: ${proc.output()}`)
+        await new Promise((r) => setTimeout(r, 2))
+      }
+      proc.child.kill('SIGTERM')
+      expect(await proc.exited, proc.output()).toBe(0)
+      const messages = proc.output().split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l).msg as string).replace(/^listening on .*/, 'listening on'))
+      const order = ['signal during start-up: stopping once started', 'listening on', 'shutting down: draining in-flight requests', 'stopped']
+      expect(messages.filter((msg) => order.includes(msg)), proc.output()).toEqual(order)
+    } finally {
+      proc.child.kill('SIGKILL')
+      await db.cleanup()
+    }
+  })
+
   // `npm start` runs one esbuild bundle of dist/ (scripts/bundle.mjs); the suite's other files run the sources.
   // One call through each library the bundle carries in its own way: TypeGraphQL names (keepNames), YAML, multipart
   // (busboy loaded by createRequire), ZIP, Prisma, metrics.
