@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { jsonOf } from '../support/http.js'
@@ -97,6 +98,31 @@ describe('the service process started by `npm start` (RUNTIME.md §1)', () => {
     } finally {
       proc.child.kill('SIGKILL')
       await db.cleanup()
+    }
+  })
+
+  it('a SIGTERM while start-up waits on a database that never answers gives up after the drain window, exit 1', async () => {
+    // a server that takes the connection and says nothing: the database client's connect waits for ever
+    const held: net.Socket[] = []
+    const silent = net.createServer((socket) => void held.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const port = (silent.address() as net.AddressInfo).port
+    const proc = spawnService({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/never`, GATEWAY_SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: '/nonexistent-dir', LOG_LEVEL: 'info' })
+    try {
+      // connected means main.ts is past its signal handlers (installed before start-up begins)
+      while (!held.length) {
+        if (proc.child.exitCode !== null) throw new Error(`exited before connecting: ${proc.output()}`)
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      proc.child.kill('SIGTERM')
+      expect(await proc.exited, proc.output()).toBe(1)
+      expect(proc.output()).toContain('signal during start-up: stopping once started')
+      expect(proc.output()).toContain('start-up did not finish within the drain window after the signal: exiting')
+      expect(proc.output()).not.toContain('listening on')
+    } finally {
+      proc.child.kill('SIGKILL')
+      for (const socket of held) socket.destroy()
+      silent.close()
     }
   })
 
