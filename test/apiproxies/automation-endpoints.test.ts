@@ -3,7 +3,8 @@ import { useTestbed } from '../support/testbed.js'
 import { automationBootstrap, legacy, PETSTORE } from './automation-proxy-support.js'
 import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 
-// Endpoints of an API proxy through the vendor pages 04-api-proxies/endpoints/* (issue 17 §1): the same
+// Endpoints of an API proxy through the vendor pages 04-api-proxies/endpoints/* (issue 17 §1), in the {endpointId}
+// forms of the pages before 2025-11-17, kept as aliases (the body forms: automation-endpoints-by-name.test.ts): the same
 // GatewayEndpoint rows as spec §2.18, addressed by id; status, cache and WS-Addressing travel in the deployed config.
 
 // erin: API_MANAGEMENT MANAGE; frank: VIEW; gina: MANAGE and DEPLOY_UNDEPLOY

@@ -3108,7 +3108,110 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Update an endpoint: only the fields given change (description, backendResourceUrl, backendHttpMethod, active); name + httpMethod name the endpoint and do not change (API_MANAGEMENT MANAGE). Pages of 2025-11-17: the endpoint is named in the body. */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpoints"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/details/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read one endpoint without policies, with its cacheSettings and wsaSettings (API_MANAGEMENT VIEW). Pages of 2025-11-17: the endpoint is named in the body. Body: name, httpMethod. Writes nothing. */
+        post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/policies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read one endpoint with its policies: requestPolicyList, responsePolicyList, errorPolicyList (type, name, description, active) (API_MANAGEMENT VIEW). Pages of 2025-11-17: the endpoint is named in the body. Body: name, httpMethod. Writes nothing. */
+        post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an endpoint of a REST API proxy with its policies (API_MANAGEMENT MANAGE). Pages of 2025-11-17: the endpoint is named in the body. Body: name, httpMethod. */
+        post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Enable (active true) or disable (active false) an endpoint; a disabled endpoint answers 404 at the gateway (API_MANAGEMENT MANAGE). Pages of 2025-11-17: the endpoint is named in the body. Body: identifierName, identifierHttpMethod and active. */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsStatus"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/cache/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set an endpoint's own cache settings (the proxy-level cache page's body; they override the proxy's) (API_MANAGEMENT MANAGE). Pages of 2025-11-17: the endpoint is named in the body. Body: identifierName, identifierHttpMethod and cacheSettings (the cache body). */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsCache"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/wsa/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the WS-Addressing settings of a SOAP endpoint (API_MANAGEMENT MANAGE). Pages of 2025-11-17: the endpoint is named in the body. Body: identifierName, identifierHttpMethod and wsaSettings (the WS-Addressing body). */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsWsa"];
         trace?: never;
     };
     "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/{endpointId}/": {
@@ -3118,15 +3221,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one endpoint without policies, with its cacheSettings and wsaSettings (API_MANAGEMENT VIEW) */
+        /** Read one endpoint without policies, with its cacheSettings and wsaSettings (API_MANAGEMENT VIEW). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointId"];
         put?: never;
         post?: never;
-        /** Delete an endpoint of a REST API proxy with its policies (API_MANAGEMENT MANAGE) */
+        /** Delete an endpoint of a REST API proxy with its policies (API_MANAGEMENT MANAGE). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         delete: operations["deleteApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointId"];
         options?: never;
         head?: never;
-        /** Update an endpoint: only the fields given (name, description, httpMethod, backendResourceUrl, backendHttpMethod) change (API_MANAGEMENT MANAGE) */
+        /** Update an endpoint: only the fields given change (name, description, httpMethod, backendResourceUrl, backendHttpMethod, active) (API_MANAGEMENT MANAGE). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointId"];
         trace?: never;
     };
@@ -3143,7 +3246,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Enable (active true) or disable (active false) an endpoint; a disabled endpoint answers 404 at the gateway (API_MANAGEMENT MANAGE) */
+        /** Enable (active true) or disable (active false) an endpoint; a disabled endpoint answers 404 at the gateway (API_MANAGEMENT MANAGE). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointIdStatus"];
         trace?: never;
     };
@@ -3160,7 +3263,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set an endpoint's own cache settings (the proxy-level cache page's body; they override the proxy's) (API_MANAGEMENT MANAGE) */
+        /** Set an endpoint's own cache settings (the proxy-level cache page's body; they override the proxy's) (API_MANAGEMENT MANAGE). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointIdCache"];
         trace?: never;
     };
@@ -3177,7 +3280,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the WS-Addressing settings of a SOAP endpoint (API_MANAGEMENT MANAGE) */
+        /** Set the WS-Addressing settings of a SOAP endpoint (API_MANAGEMENT MANAGE). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointIdWsa"];
         trace?: never;
     };
@@ -3188,7 +3291,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one endpoint with its policies: requestPolicyList, responsePolicyList, errorPolicyList (type, name, description, active) (API_MANAGEMENT VIEW) */
+        /** Read one endpoint with its policies: requestPolicyList, responsePolicyList, errorPolicyList (type, name, description, active) (API_MANAGEMENT VIEW). Alias of the pages before 2025-11-17 (the endpoint by the id the list shows); the same operation as the body-identified form. */
         get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointIdPolicies"];
         put?: never;
         post?: never;
@@ -22727,6 +22830,501 @@ export interface operations {
             };
         };
     };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    backendResourceUrl?: string;
+                    /** @enum {string} */
+                    backendHttpMethod?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    active?: boolean | null;
+                    name: string;
+                    /** @enum {string} */
+                    httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; deploymentResult (success, message, deploymentResults[]) when the proxy is deployed somewhere (redeployed there) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned, no field besides the identifier, field invalid (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS and the endpoint fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        endpoint: string;
+                        description: string | null;
+                        active: boolean;
+                        httpMethod: string;
+                        backendResourceUrl: string;
+                        backendHttpMethod: string;
+                        version: string;
+                        operationId: string;
+                        cacheSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        wsaSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, the endpoint fields and the three policy lists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        endpoint: string;
+                        description: string | null;
+                        active: boolean;
+                        httpMethod: string;
+                        backendResourceUrl: string;
+                        backendHttpMethod: string;
+                        version: string;
+                        operationId: string;
+                        cacheSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        wsaSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        requestPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        responsePolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        errorPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; deploymentResult (success, message, deploymentResults[]) when the proxy is deployed somewhere (redeployed there) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy not REST, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                    identifierName: string;
+                    /** @enum {string} */
+                    identifierHttpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; deploymentResult (success, message, deploymentResults[]) when the proxy is deployed somewhere (redeployed there) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned, active missing or not a boolean */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsCache: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    identifierName: string;
+                    /** @enum {string} */
+                    identifierHttpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    cacheSettings: {
+                        name: string;
+                        description?: string | null;
+                        /** @default false */
+                        cacheActive?: boolean;
+                        /** @default true */
+                        cacheOnlyHttpGetRequests?: boolean;
+                        /**
+                         * @default QUERY_PARAMS
+                         * @enum {string}
+                         */
+                        cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
+                        /**
+                         * @default DISTRIBUTED
+                         * @enum {string}
+                         */
+                        cacheStorageType?: "LOCAL" | "DISTRIBUTED";
+                        capacity?: number | null;
+                        ttl?: number | null;
+                        /** @enum {string} */
+                        handlingAction: "CONTINUE" | "STOP";
+                        /** @default false */
+                        invalidationRequiresAuthn?: boolean;
+                        /** @default false */
+                        cacheNullValue?: boolean;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; deploymentResult (success, message, deploymentResults[]) when the proxy is deployed somewhere (redeployed there) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned, name or handlingAction missing, enum invalid, CUSTOM key without variableList, variable missing the field its type needs */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsWsa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    identifierName: string;
+                    /** @enum {string} */
+                    identifierHttpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    wsaSettings: {
+                        /** @default false */
+                        wsaEnabled?: boolean;
+                        /**
+                         * @default NONE
+                         * @enum {string}
+                         */
+                        wsaMustUnderstand?: "NONE" | "TRUE" | "FALSE";
+                        /**
+                         * @default V200508
+                         * @enum {string}
+                         */
+                        wsaVersion?: "V200408" | "V200508";
+                        /** @default false */
+                        wsaAddDefaultAction?: boolean;
+                        wsaAction?: string | null;
+                        /** @default false */
+                        wsaAddDefaultTo?: boolean;
+                        wsaTo?: string | null;
+                        wsaReplyTo?: string | null;
+                        /** @default false */
+                        wsaGenerateMessageId?: boolean;
+                        wsaMessageId?: string | null;
+                        wsaFrom?: string | null;
+                        wsaFaultTo?: string | null;
+                        wsaRelatesTo?: string | null;
+                        wsaRelationShipType?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; deploymentResult (success, message, deploymentResults[]) when the proxy is deployed somewhere (redeployed there) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, identifier missing or blank ('Endpoint identifier (name and httpMethod) must be provided in request body!'), httpMethod not one of GET…ALL, no endpoint of that name and method ('Endpoint with name (…) and HTTP method (…) is not found!'), the name in several path versions and none unversioned, endpoint not SOAP, address not a URI, wsaAction/wsaTo/wsaMessageId missing when their default is off */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     getApiopsProjectsProjectNameApiProxiesApiProxyNameEndpointsEndpointId: {
         parameters: {
             query?: never;
@@ -22870,7 +23468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, endpoint id not found in the proxy, empty body, field invalid (named), name + httpMethod taken by another endpoint */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, endpoint id not found in the proxy, no field given, field invalid (named), name + httpMethod taken by another endpoint */
             400: {
                 headers: {
                     [name: string]: unknown;
