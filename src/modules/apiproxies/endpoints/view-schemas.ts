@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { describes } from '../../../platform/http/response-schemas.js'
-import type { getVendorEndpoint, vendorEndpointView } from './endpoint-vendor.js'
+import type { getVendorEndpoint, vendorEndpointView } from './vendor.js'
 
 // The answer schemas of the endpoint pages (vendor 04-api-proxies/endpoints), tied at compile time to the views.
 

@@ -8,7 +8,7 @@ import { ApiProxyType } from './graphql.js'
 import { createProxyFromSpec, deployProxy, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource } from './proxy-service.js'
 
 // The GraphQL door of the automation surface for proxies: the same services as the /apiops routes
-// (rest-proxies.ts), so both doors share every rule. Policies: ../policies/graphql.ts; groups: ../groups/graphql.ts.
+// (rest.ts), so both doors share every rule. Policies: ../policies/graphql.ts; groups: ../groups/graphql.ts.
 
 const deployment = (o: DeploymentOutcome | null) => (o ? DeploymentResultType.from(o) : null)
 

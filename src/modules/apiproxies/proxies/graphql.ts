@@ -4,7 +4,7 @@ import { requireViewer, type GqlContext } from '../../../platform/graphql/contex
 import { withoutNulls } from '../../../platform/graphql/inputs.js'
 import { groupsOfApiProxyLoader } from '../../../platform/graphql/loaders.js'
 import { PageOf, PagingArgs } from '../../../platform/graphql/types.js'
-import { deleteApiProxyAndUndeploy } from './proxy-delete.js'
+import { deleteApiProxyAndUndeploy } from './delete.js'
 import { API_PROXY_KINDS, createApiProxy, getApiProxy, pageApiProxies, setApiProxyGroups, type ApiProxyInput } from './service.js'
 
 @ObjectType('ApiProxy')

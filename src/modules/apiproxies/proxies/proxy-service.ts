@@ -7,7 +7,7 @@ import { DomainError, malformed, notFound } from '../../../platform/errors/domai
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { kindWithArticle } from '../shared/kinds.js'
-import { deleteApiProxyAndUndeploy } from './proxy-delete.js'
+import { deleteApiProxyAndUndeploy } from './delete.js'
 import { deploymentListOf, environmentsNamed, pushProxy, requestedDeployment, unpushProxy } from './proxy-deploy.js'
 import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './proxy-inputs.js'
 import { routingViewOf } from '../ai/routing-store.js'

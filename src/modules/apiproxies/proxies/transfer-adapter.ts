@@ -1,15 +1,15 @@
 import { openPackageSecrets } from '../../transfer/package/secrets.js'
 import { lookupsByName, refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../transfer/registry.js'
 import { SETTINGS_SECRETS } from '../settings/settings.js'
-import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage } from './proxy-portable.js'
-import { hoistInlineSecrets } from './proxy-secrets.js'
+import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage } from './portable.js'
+import { hoistInlineSecrets } from './secrets.js'
 
 /**
  * API proxies travel as API_PROXY objects (category API_MANAGEMENT, like their export/import pages), in the same
- * portable form as those pages' package (proxy-portable.ts: the proxy, its endpoints and policies; no second
+ * portable form as those pages' package (portable.ts: the proxy, its endpoints and policies; no second
  * serializer). Every secret, settings and policies alike, travels apart per secretHandling under its package key
- * (`settings/<section>.<field>`, `policies/<policy>/<field path>`; proxy-secrets.ts). Dependencies: the keys,
- * certificates, connections and IP groups its policies name and its mTLS keystore and trust store (proxy-dependencies.ts).
+ * (`settings/<section>.<field>`, `policies/<policy>/<field path>`; secrets.ts). Dependencies: the keys,
+ * certificates, connections and IP groups its policies name and its mTLS keystore and trust store (dependencies.ts).
  *
  * An import writes through the pages' own code: NEW creates the proxy under its name and relative path (a path
  * taken by another proxy refuses the import: relativePathAlreadyUsed), REPLACE replaces the proxy's configuration,

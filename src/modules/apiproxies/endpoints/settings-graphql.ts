@@ -3,9 +3,9 @@ import { Arg, Ctx, Field, Mutation, ObjectType, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { ApiProxyType } from '../proxies/graphql.js'
-import { setVendorEndpointCache, setVendorEndpointStatus, setVendorEndpointWsa, type VendorEndpointWrite } from './endpoint-vendor.js'
+import { setVendorEndpointCache, setVendorEndpointStatus, setVendorEndpointWsa, type VendorEndpointWrite } from './vendor.js'
 
-// The GraphQL door of an endpoint's status, cache and WS-Addressing pages (rest-endpoints.ts): addressed by
+// The GraphQL door of an endpoint's status, cache and WS-Addressing pages (rest.ts): addressed by
 // version + operationId like the other gateway endpoint mutations; same service, same rules, same redeploy.
 
 @ObjectType('GatewayEndpointSettingWrite')

@@ -8,11 +8,11 @@ import type { ApiProxy, GatewayEndpoint } from '../../../generated/prisma/client
 import { endpointCreateInput, endpointUpdateInput, templateVariables, type EndpointValues } from './endpoint-inputs.js'
 import {
   access, checkUnique, endpointNotFound, endpointView, findProxy, normalize, parseVersion, raceChecked, rowData, storedFields, type EndpointView,
-} from './endpoint-rules.js'
-import { pushVersion, touchVersion, type VersionDeployment } from './endpoint-versions.js'
+} from './rules.js'
+import { pushVersion, touchVersion, type VersionDeployment } from './versions.js'
 
 // Gateway endpoints under API proxies (spec §2.18), addressed by (proxy, version, operationId). Every write saves
-// in one transaction, then pushes the endpoint's whole version (endpoint-versions.ts).
+// in one transaction, then pushes the endpoint's whole version (versions.ts).
 
 export interface EndpointWrite {
   endpoint: EndpointView

@@ -16,11 +16,11 @@ import { readPackageZip, writePackageZip } from '../../transfer/package/zip.js'
 import { refLabel, type Advisory } from '../../transfer/registry.js'
 import { environmentsNamed, requestedDeployment } from './proxy-deploy.js'
 import { importMetadataInput, pathName, type ImportMetadata } from './proxy-inputs.js'
-import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage, type ProxyPackage } from './proxy-portable.js'
-import { hoistInlineSecrets } from './proxy-secrets.js'
+import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage, type ProxyPackage } from './portable.js'
+import { hoistInlineSecrets } from './secrets.js'
 
 // Export and import of one API proxy (vendor 04-api-proxies/crud export/import pages) in the transfer package format:
-// one object file `<name>.json` of type API_PROXY (its portable form, proxy-portable.ts, as the API_PROXY transfer type
+// one object file `<name>.json` of type API_PROXY (its portable form, portable.ts, as the API_PROXY transfer type
 // carries it) plus service-transfer-manifest.json with the fingerprints, written and read by the same package code
 // (zip bounds, zip-slip, checksums) as /transfer-*. Every secret of the proxy, settings and policies alike, travels in
 // the object file's `secrets` per the `secretHandling` query parameter (default CIPHERTEXT_VERBATIM), sealed and opened

@@ -7,7 +7,7 @@ import { kindWithArticle } from '../shared/kinds.js'
 import { fullPathOf, KINDS_BY_PROXY, pathKeyOf, TARGET_PROTOCOLS, templateVariables, versionField, type EndpointValues } from './endpoint-inputs.js'
 
 // The rules of a gateway endpoint that need the proxy or the database: kinds, path parameters, uniqueness in a
-// version, and the stored and read forms. The operations are in endpoints.ts and endpoint-versions.ts.
+// version, and the stored and read forms. The operations are in service.ts, versions.ts and vendor.ts.
 
 type EndpointFields = Omit<EndpointValues, 'version'>
 

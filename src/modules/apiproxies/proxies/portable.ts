@@ -7,18 +7,18 @@ import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { objectName } from '../../../platform/validation/common.js'
 import type { PortableObject } from '../../transfer/registry.js'
 import { endpointCreateInput } from '../endpoints/endpoint-inputs.js'
-import { normalize, rowData, storedFields } from '../endpoints/endpoint-rules.js'
-import { endpointSettingsData } from '../endpoints/endpoint-vendor.js'
+import { normalize, rowData, storedFields } from '../endpoints/rules.js'
+import { endpointSettingsData } from '../endpoints/vendor.js'
 import { policyDocument, PIPELINES, type PolicyDocument } from '../policies/policy-inputs.js'
 import { sealPolicySecrets } from '../policies/policy-secrets.js'
 import { cacheInput, wsaInput } from '../settings/settings-inputs.js'
 import { relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
-import { proxyDependencies } from './proxy-dependencies.js'
-import { placePackageSecrets, sealSettingsSecrets, splitPolicySecrets, splitSettingsSecrets, type UnrestoredSecrets } from './proxy-secrets.js'
+import { proxyDependencies } from './dependencies.js'
+import { placePackageSecrets, sealSettingsSecrets, splitPolicySecrets, splitSettingsSecrets, type UnrestoredSecrets } from './secrets.js'
 
 // An API proxy in its portable form (the transfer module's PortableObject of type API_PROXY): what the proxy export
 // route packages and the API_PROXY transfer adapter hands over, and how either import writes it back. `data` holds
-// the proxy, its endpoints (by version, method and path) and policies; its secrets travel apart (proxy-secrets.ts).
+// the proxy, its endpoints (by version, method and path) and policies; its secrets travel apart (secrets.ts).
 
 export const API_PROXY_TYPE = 'API_PROXY'
 

@@ -7,7 +7,7 @@ import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { DomainError, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { fullPathOf, versionField } from './endpoint-inputs.js'
-import { access, endpointProxy, endpointView, findProxy, json, parseVersion, problem, raceChecked, versionLabel } from './endpoint-rules.js'
+import { access, endpointProxy, endpointView, findProxy, json, parseVersion, problem, raceChecked, versionLabel } from './rules.js'
 
 // Path versions of an API proxy's endpoints (spec §9.6): each version deploys on its own, as kind
 // API_PROXY_VERSION named `<proxy>` (unversioned) or `<proxy>/<version>`, so old versions keep running beside new ones.

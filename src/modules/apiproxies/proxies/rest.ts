@@ -6,7 +6,7 @@ import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type Rou
 import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
 import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
-import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } from './proxy-package.js'
+import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } from './package.js'
 import { PACKAGE_LIMITS } from '../../transfer/package/zip.js'
 import { transferAdvisorySchema } from '../../transfer/view-schemas.js'
 import {

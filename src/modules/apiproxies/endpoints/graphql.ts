@@ -8,8 +8,8 @@ import {
 } from './endpoint-inputs.js'
 import {
   copyEndpointVersion, deleteEndpointVersion, endpointVersionsOf, listEndpointVersions, setEndpointVersionDeprecated, type VersionDeployment,
-} from './endpoint-versions.js'
-import { createGatewayEndpoint, deleteGatewayEndpoint, getGatewayEndpoint, pageGatewayEndpoints, updateGatewayEndpoint, type EndpointWrite } from './endpoints.js'
+} from './versions.js'
+import { createGatewayEndpoint, deleteGatewayEndpoint, getGatewayEndpoint, pageGatewayEndpoints, updateGatewayEndpoint, type EndpointWrite } from './service.js'
 import { ApiProxyType } from '../proxies/graphql.js'
 import { dropNullsDeep } from '../shared/inputs.js'
 

@@ -9,13 +9,13 @@ import {
   createVendorEndpoint, deleteVendorEndpoint, endpointCacheByNameInput, endpointIdentifierInput, endpointStatusByNameInput, endpointWsaByNameInput, getVendorEndpoint, IN_BODY,
   listVendorEndpoints, setVendorEndpointCache, setVendorEndpointStatus, setVendorEndpointWsa, updateVendorEndpoint, vendorEndpointCreateInput, vendorEndpointUpdateByNameInput,
   vendorEndpointUpdateInput, type VendorEndpointWrite,
-} from './endpoint-vendor.js'
+} from './vendor.js'
 
 // Vendor pages 04-api-proxies/endpoints/* (9 pages), legacy envelope (spec §7.1). The pages of 2025-11-17
 // (management-api-docs commit b9d5441) name the endpoint in the body: name + httpMethod (details, update, policies,
 // delete), identifierName + identifierHttpMethod beside the settings (status, cache, wsa). The forms of the pages
 // before it, by the `id` the list shows in the path, stay served as aliases: each pair calls the same service
-// function (endpoint-vendor.ts), the body forms with IN_BODY. Writes answer success true, and deploymentResult when
+// function (vendor.ts), the body forms with IN_BODY. Writes answer success true, and deploymentResult when
 // the proxy runs somewhere (it is redeployed with the change). The static paths come before the {endpointId} ones
 // (Express matches in mount order: `status` is not an id).
 

@@ -9,9 +9,9 @@ import { deployedEnvironments, pushProxy } from '../proxies/proxy-deploy.js'
 import { pathName } from '../proxies/proxy-inputs.js'
 import { cacheInput, endpointStatusInput, wsaInput } from '../settings/settings-inputs.js'
 import { ENDPOINT_METHODS, pathKeyOf, pathTemplate } from './endpoint-inputs.js'
-import { access, endpointNotFound, findProxy, parseVersion, raceChecked } from './endpoint-rules.js'
-import { applyEndpointUpdate, insertEndpoint } from './endpoints.js'
-import { touchVersion } from './endpoint-versions.js'
+import { access, endpointNotFound, findProxy, parseVersion, raceChecked } from './rules.js'
+import { applyEndpointUpdate, insertEndpoint } from './service.js'
+import { touchVersion } from './versions.js'
 
 // The endpoints of an API proxy through the vendor pages 04-api-proxies/endpoints/* and through GraphQL: the same
 // GatewayEndpoint rows and rules as spec §2.18's endpoints (insertEndpoint, applyEndpointUpdate). The pages of
