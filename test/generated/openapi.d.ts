@@ -4095,15 +4095,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Legacy envelope (spec §7.1): status SUCCESS beside the fields of the answer */
+        /** @description Legacy envelope (spec §7.1): status SUCCESS and success beside the fields of the answer */
         LegacySuccess: {
             /** @constant */
             status: "SUCCESS";
+            /** @description true: the call succeeded (a connection test reports its own outcome here) */
+            success: boolean;
         };
-        /** @description Legacy list envelope: status SUCCESS, resultList[] and resultCount */
+        /** @description Legacy list envelope: status SUCCESS, success true, resultList[] and resultCount */
         LegacyList: {
             /** @constant */
             status: "SUCCESS";
+            /** @description true: the call succeeded (a connection test reports its own outcome here) */
+            success: boolean;
             resultList: unknown[];
             resultCount: number;
         };
@@ -5653,6 +5657,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5697,6 +5703,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5754,6 +5762,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5811,6 +5821,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5856,6 +5868,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -5897,6 +5911,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5940,6 +5956,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5996,6 +6014,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6052,6 +6072,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6096,6 +6118,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6137,6 +6161,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6181,6 +6207,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6243,6 +6271,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6305,6 +6335,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6350,6 +6382,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6391,6 +6425,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6434,6 +6470,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6495,6 +6533,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6556,6 +6596,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6600,6 +6642,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6641,6 +6685,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6685,6 +6731,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6742,6 +6790,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6799,6 +6849,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6844,6 +6896,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6885,6 +6939,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6928,6 +6984,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6984,6 +7042,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7040,6 +7100,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7084,6 +7146,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7125,6 +7189,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7169,6 +7235,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7232,6 +7300,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7295,6 +7365,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7340,6 +7412,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7381,6 +7455,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7424,6 +7500,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7486,6 +7564,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7548,6 +7628,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7592,6 +7674,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7633,6 +7717,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7677,6 +7763,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7735,6 +7823,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7793,6 +7883,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7838,6 +7930,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7879,6 +7973,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7922,6 +8018,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7979,6 +8077,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8036,6 +8136,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8080,6 +8182,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -8121,6 +8225,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8165,6 +8271,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8225,6 +8333,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8285,6 +8395,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8330,6 +8442,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -8371,6 +8485,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8414,6 +8530,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8473,6 +8591,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8532,6 +8652,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8576,6 +8698,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -8697,6 +8821,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -11059,6 +11185,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["GeolocationDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -13573,6 +13701,8 @@ export interface operations {
                             statusCode: number | null;
                             extensionVersion: string | null;
                         };
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -13616,6 +13746,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -13659,6 +13791,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeDocument"][];
                     };
                 };
@@ -13712,6 +13846,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeDocument"][];
                     };
                 };
@@ -13756,6 +13892,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeDocument"][];
                     };
                 };
@@ -13801,6 +13939,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -13842,6 +13982,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -13885,6 +14027,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -13993,6 +14137,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -14101,6 +14247,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -14145,6 +14293,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14186,6 +14336,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14229,6 +14381,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14299,6 +14453,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14369,6 +14525,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14413,6 +14571,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14454,6 +14614,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14497,6 +14659,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14564,6 +14728,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14631,6 +14797,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14675,6 +14843,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14716,6 +14886,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14759,6 +14931,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14841,6 +15015,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14923,6 +15099,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14967,6 +15145,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -15008,6 +15188,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15051,6 +15233,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15118,6 +15302,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15185,6 +15371,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15229,6 +15417,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -15385,6 +15575,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15487,6 +15679,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15609,6 +15803,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15652,6 +15848,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15732,6 +15930,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15775,6 +15975,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15870,6 +16072,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15913,6 +16117,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -16025,6 +16231,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -16073,6 +16281,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ParsedTool"][];
                     };
                 };
@@ -16121,6 +16331,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ParsedSkill"][];
                     };
                 };
@@ -16161,6 +16373,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiGatewaySettings"][];
                     };
                 };
@@ -16282,6 +16496,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiGatewaySettings"][];
                     };
                 };
@@ -16370,6 +16586,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyList"] & {
                         /** @description for a PROJECT target */
                         deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiBudgetRule"][];
                     };
                 };
@@ -16414,6 +16632,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: {
                             /** @description null: no limit */
                             credentialLeafTokensPerMonth: number | null;
@@ -16477,6 +16697,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiBudgetRule"][];
                     };
                 };
@@ -16519,6 +16741,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiBudgetHierarchyNode"][];
                     };
                 };
@@ -20399,6 +20623,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ProjectSummary"][];
                     };
                 };
@@ -21124,6 +21350,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxySummary"][];
                     };
                 };
@@ -21633,6 +21861,8 @@ export interface operations {
                             redeployRequired: boolean;
                             deployedAt: string | null;
                         }[];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -21863,6 +22093,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         apiProxyName: string;
                         advisories: components["schemas"]["TransferAdvisory"][];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -21923,6 +22155,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult?: components["schemas"]["DeploymentResult"];
                         advisories: components["schemas"]["TransferAdvisory"][];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -21965,6 +22199,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyPolicies"][];
                     };
                 };
@@ -22043,6 +22279,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @description with operationMetadata.deploy (default true) */
                         deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22120,6 +22358,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @description with operationMetadata.deploy (default true) */
                         deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22181,6 +22421,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @description with operationMetadata.deploy (default true) */
                         deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22220,6 +22462,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["PolicyTypeSummary"][];
                     };
                 };
@@ -22262,6 +22506,8 @@ export interface operations {
                         schema: {
                             [key: string]: unknown;
                         };
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22747,6 +22993,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyEndpoint"][];
                     };
                 };
@@ -23360,6 +23608,8 @@ export interface operations {
                         wsaSettings: {
                             [key: string]: unknown;
                         } | null;
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -23767,6 +24017,8 @@ export interface operations {
                             description: string | null;
                             active: boolean;
                         }[];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -24840,6 +25092,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Certificate"][];
                     };
                 };
@@ -24943,6 +25197,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Certificate"][];
                     };
                 };
@@ -24986,6 +25242,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Certificate"][];
                     };
                 };
@@ -25184,6 +25442,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["CryptoKey"][];
                     };
                 };
@@ -25276,6 +25536,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["CryptoKey"][];
                     };
                 };
@@ -25417,6 +25679,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Keystore"][];
                     };
                 };
@@ -25509,6 +25773,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Keystore"][];
                     };
                 };
@@ -25944,6 +26210,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Jwk"][];
                     };
                 };
@@ -26036,6 +26304,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Jwk"][];
                     };
                 };

@@ -1,0 +1,37 @@
+import { ASSET_CATEGORIES, can, type PermissionLevel, type ProjectAccess } from '../auth/permissions.js'
+import type { Actor } from '../auth/actor.js'
+import { requireSystemAdmin } from '../auth/require.js'
+import type { Tx } from '../context.js'
+import { permissionDenied } from '../errors/domain-error.js'
+import { PLATFORM_PROJECT, resolveProjectAccessOnce } from '../scope/project-scope.js'
+import { ANY_CATEGORY, type RouteDef } from './routes.js'
+
+/**
+ * Access before validation (issue 28 §6), run by the router after authentication and before the query or the body
+ * is read: a caller who cannot see the project of the path gets the unknown-project answer (legacy 400, Common
+ * Contract 404 resourceNotFound), one without the route's declared permission the permission refusal (legacy 400,
+ * Common Contract 403 permissionDenied), whatever the body holds and whatever the path names. The platform project
+ * is left to the operation: some areas refuse it as a scope first (spec §1 rule 5), whoever asks.
+ */
+export async function decideRouteAccess(db: Tx, route: Pick<RouteDef, 'access' | 'path'>, actor: Actor | null, params: Record<string, string>): Promise<void> {
+  if (!actor) return
+  if (route.access === 'systemAdmin') return requireSystemAdmin(actor)
+  const projectName = params.projectName?.trim()
+  if (!route.path.includes('/:projectName') || projectName === undefined || projectName === PLATFORM_PROJECT) return
+  const access = await resolveProjectAccessOnce(db, actor, projectName)
+  if (!route.access) return
+  const { category, level } = route.access
+  requireOneOf(access, typeof category === 'function' ? category(params) : typeof category === 'string' ? [category] : category, level)
+}
+
+/**
+ * The level in one of the categories (ANY_CATEGORY: in any), else permissionDenied naming the first, as the
+ * operations word it: `User lacks permission A L (or B L) in project 'p'`, params { category: A, level }.
+ */
+function requireOneOf(access: ProjectAccess, categories: readonly string[], level: PermissionLevel): void {
+  const candidates = categories.flatMap((c) => (c === ANY_CATEGORY ? ASSET_CATEGORIES : [c]))
+  if (candidates.some((c) => can(access, c, level))) return
+  const [first, ...others] = categories
+  const alternatives = others.map((c) => (c === ANY_CATEGORY ? ` (or ${level} in some other category)` : ` (or ${c} ${level})`)).join('')
+  throw permissionDenied(`User lacks permission ${first} ${level}${alternatives} in project '${access.project.name}'`, { category: first, level })
+}
