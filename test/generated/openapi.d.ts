@@ -5292,6 +5292,10 @@ export interface components {
             responseTime: number;
             detailList: {
                 envName: string;
+                /** @description the worker: its URL's host (empty when the environment has no worker) */
+                podName: string;
+                /** @description the worker's address: its host name resolved (empty when the environment has no worker) */
+                podIp: string;
                 success: boolean;
                 responseTime: number;
                 detail: string;
@@ -21931,7 +21935,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime]) */
+            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22008,7 +22012,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime]) */
+            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22069,7 +22073,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime]) */
+            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26745,7 +26749,7 @@ export interface operations {
                                                         conditionRuleList?: {
                                                             conditionRuleList?: unknown[] | null;
                                                             /** @enum {string} */
-                                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                             firstVariable?: {
                                                                 id?: string | null;
                                                                 projectId?: string | null;
@@ -26768,10 +26772,10 @@ export interface operations {
                                                                 scriptLanguage?: string | null;
                                                                 scriptBody?: string | null;
                                                             } | null;
-                                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                             dateFormat?: string | null;
-                                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                             secondValue?: string | null;
                                                             secondVariable?: {
                                                                 id?: string | null;
@@ -26797,7 +26801,7 @@ export interface operations {
                                                             } | null;
                                                         }[] | null;
                                                         /** @enum {string} */
-                                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                         firstVariable?: {
                                                             id?: string | null;
                                                             projectId?: string | null;
@@ -26820,10 +26824,10 @@ export interface operations {
                                                             scriptLanguage?: string | null;
                                                             scriptBody?: string | null;
                                                         } | null;
-                                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                         dateFormat?: string | null;
-                                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                         secondValue?: string | null;
                                                         secondVariable?: {
                                                             id?: string | null;
@@ -26849,7 +26853,7 @@ export interface operations {
                                                         } | null;
                                                     }[] | null;
                                                     /** @enum {string} */
-                                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                     firstVariable?: {
                                                         id?: string | null;
                                                         projectId?: string | null;
@@ -26872,10 +26876,10 @@ export interface operations {
                                                         scriptLanguage?: string | null;
                                                         scriptBody?: string | null;
                                                     } | null;
-                                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                     dateFormat?: string | null;
-                                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                     secondValue?: string | null;
                                                     secondVariable?: {
                                                         id?: string | null;
@@ -26901,7 +26905,7 @@ export interface operations {
                                                     } | null;
                                                 }[] | null;
                                                 /** @enum {string} */
-                                                conditionCriteria: "AND" | "OR" | "NOT";
+                                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                 firstVariable?: {
                                                     id?: string | null;
                                                     projectId?: string | null;
@@ -26924,10 +26928,10 @@ export interface operations {
                                                     scriptLanguage?: string | null;
                                                     scriptBody?: string | null;
                                                 } | null;
-                                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                 dateFormat?: string | null;
-                                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                 secondValue?: string | null;
                                                 secondVariable?: {
                                                     id?: string | null;
@@ -26953,7 +26957,7 @@ export interface operations {
                                                 } | null;
                                             }[] | null;
                                             /** @enum {string} */
-                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                             firstVariable?: {
                                                 id?: string | null;
                                                 projectId?: string | null;
@@ -26976,10 +26980,10 @@ export interface operations {
                                                 scriptLanguage?: string | null;
                                                 scriptBody?: string | null;
                                             } | null;
-                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                             dateFormat?: string | null;
-                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                             secondValue?: string | null;
                                             secondVariable?: {
                                                 id?: string | null;
@@ -27005,7 +27009,7 @@ export interface operations {
                                             } | null;
                                         }[] | null;
                                         /** @enum {string} */
-                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                         firstVariable?: {
                                             id?: string | null;
                                             projectId?: string | null;
@@ -27028,10 +27032,10 @@ export interface operations {
                                             scriptLanguage?: string | null;
                                             scriptBody?: string | null;
                                         } | null;
-                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                         dateFormat?: string | null;
-                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                         secondValue?: string | null;
                                         secondVariable?: {
                                             id?: string | null;
@@ -27057,7 +27061,7 @@ export interface operations {
                                         } | null;
                                     }[] | null;
                                     /** @enum {string} */
-                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                     firstVariable?: {
                                         id?: string | null;
                                         projectId?: string | null;
@@ -27080,10 +27084,10 @@ export interface operations {
                                         scriptLanguage?: string | null;
                                         scriptBody?: string | null;
                                     } | null;
-                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                     dateFormat?: string | null;
-                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                     secondValue?: string | null;
                                     secondVariable?: {
                                         id?: string | null;
@@ -27109,7 +27113,7 @@ export interface operations {
                                     } | null;
                                 }[] | null;
                                 /** @enum {string} */
-                                conditionCriteria: "AND" | "OR" | "NOT";
+                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                 firstVariable?: {
                                     id?: string | null;
                                     projectId?: string | null;
@@ -27132,10 +27136,10 @@ export interface operations {
                                     scriptLanguage?: string | null;
                                     scriptBody?: string | null;
                                 } | null;
-                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                 dateFormat?: string | null;
-                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                 secondValue?: string | null;
                                 secondVariable?: {
                                     id?: string | null;
@@ -27161,7 +27165,7 @@ export interface operations {
                                 } | null;
                             }[] | null;
                             /** @enum {string} */
-                            conditionCriteria: "AND" | "OR" | "NOT";
+                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                             firstVariable?: {
                                 id?: string | null;
                                 projectId?: string | null;
@@ -27184,10 +27188,10 @@ export interface operations {
                                 scriptLanguage?: string | null;
                                 scriptBody?: string | null;
                             } | null;
-                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                             dateFormat?: string | null;
-                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                             secondValue?: string | null;
                             secondVariable?: {
                                 id?: string | null;
@@ -27213,7 +27217,7 @@ export interface operations {
                             } | null;
                         }[] | null;
                         /** @enum {string} */
-                        conditionCriteria: "AND" | "OR" | "NOT";
+                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                         firstVariable?: {
                             id?: string | null;
                             projectId?: string | null;
@@ -27236,10 +27240,10 @@ export interface operations {
                             scriptLanguage?: string | null;
                             scriptBody?: string | null;
                         } | null;
-                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                         dateFormat?: string | null;
-                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                         secondValue?: string | null;
                         secondVariable?: {
                             id?: string | null;
@@ -27325,7 +27329,7 @@ export interface operations {
                                                         conditionRuleList?: {
                                                             conditionRuleList?: unknown[] | null;
                                                             /** @enum {string} */
-                                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                             firstVariable?: {
                                                                 id?: string | null;
                                                                 projectId?: string | null;
@@ -27348,10 +27352,10 @@ export interface operations {
                                                                 scriptLanguage?: string | null;
                                                                 scriptBody?: string | null;
                                                             } | null;
-                                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                             dateFormat?: string | null;
-                                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                             secondValue?: string | null;
                                                             secondVariable?: {
                                                                 id?: string | null;
@@ -27377,7 +27381,7 @@ export interface operations {
                                                             } | null;
                                                         }[] | null;
                                                         /** @enum {string} */
-                                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                         firstVariable?: {
                                                             id?: string | null;
                                                             projectId?: string | null;
@@ -27400,10 +27404,10 @@ export interface operations {
                                                             scriptLanguage?: string | null;
                                                             scriptBody?: string | null;
                                                         } | null;
-                                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                         dateFormat?: string | null;
-                                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                         secondValue?: string | null;
                                                         secondVariable?: {
                                                             id?: string | null;
@@ -27429,7 +27433,7 @@ export interface operations {
                                                         } | null;
                                                     }[] | null;
                                                     /** @enum {string} */
-                                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                     firstVariable?: {
                                                         id?: string | null;
                                                         projectId?: string | null;
@@ -27452,10 +27456,10 @@ export interface operations {
                                                         scriptLanguage?: string | null;
                                                         scriptBody?: string | null;
                                                     } | null;
-                                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                     dateFormat?: string | null;
-                                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                     secondValue?: string | null;
                                                     secondVariable?: {
                                                         id?: string | null;
@@ -27481,7 +27485,7 @@ export interface operations {
                                                     } | null;
                                                 }[] | null;
                                                 /** @enum {string} */
-                                                conditionCriteria: "AND" | "OR" | "NOT";
+                                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                 firstVariable?: {
                                                     id?: string | null;
                                                     projectId?: string | null;
@@ -27504,10 +27508,10 @@ export interface operations {
                                                     scriptLanguage?: string | null;
                                                     scriptBody?: string | null;
                                                 } | null;
-                                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                 dateFormat?: string | null;
-                                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                 secondValue?: string | null;
                                                 secondVariable?: {
                                                     id?: string | null;
@@ -27533,7 +27537,7 @@ export interface operations {
                                                 } | null;
                                             }[] | null;
                                             /** @enum {string} */
-                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                             firstVariable?: {
                                                 id?: string | null;
                                                 projectId?: string | null;
@@ -27556,10 +27560,10 @@ export interface operations {
                                                 scriptLanguage?: string | null;
                                                 scriptBody?: string | null;
                                             } | null;
-                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                             dateFormat?: string | null;
-                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                             secondValue?: string | null;
                                             secondVariable?: {
                                                 id?: string | null;
@@ -27585,7 +27589,7 @@ export interface operations {
                                             } | null;
                                         }[] | null;
                                         /** @enum {string} */
-                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                         firstVariable?: {
                                             id?: string | null;
                                             projectId?: string | null;
@@ -27608,10 +27612,10 @@ export interface operations {
                                             scriptLanguage?: string | null;
                                             scriptBody?: string | null;
                                         } | null;
-                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                         dateFormat?: string | null;
-                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                         secondValue?: string | null;
                                         secondVariable?: {
                                             id?: string | null;
@@ -27637,7 +27641,7 @@ export interface operations {
                                         } | null;
                                     }[] | null;
                                     /** @enum {string} */
-                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                     firstVariable?: {
                                         id?: string | null;
                                         projectId?: string | null;
@@ -27660,10 +27664,10 @@ export interface operations {
                                         scriptLanguage?: string | null;
                                         scriptBody?: string | null;
                                     } | null;
-                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                     dateFormat?: string | null;
-                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                     secondValue?: string | null;
                                     secondVariable?: {
                                         id?: string | null;
@@ -27689,7 +27693,7 @@ export interface operations {
                                     } | null;
                                 }[] | null;
                                 /** @enum {string} */
-                                conditionCriteria: "AND" | "OR" | "NOT";
+                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                 firstVariable?: {
                                     id?: string | null;
                                     projectId?: string | null;
@@ -27712,10 +27716,10 @@ export interface operations {
                                     scriptLanguage?: string | null;
                                     scriptBody?: string | null;
                                 } | null;
-                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                 dateFormat?: string | null;
-                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                 secondValue?: string | null;
                                 secondVariable?: {
                                     id?: string | null;
@@ -27741,7 +27745,7 @@ export interface operations {
                                 } | null;
                             }[] | null;
                             /** @enum {string} */
-                            conditionCriteria: "AND" | "OR" | "NOT";
+                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                             firstVariable?: {
                                 id?: string | null;
                                 projectId?: string | null;
@@ -27764,10 +27768,10 @@ export interface operations {
                                 scriptLanguage?: string | null;
                                 scriptBody?: string | null;
                             } | null;
-                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                             dateFormat?: string | null;
-                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                             secondValue?: string | null;
                             secondVariable?: {
                                 id?: string | null;
@@ -27793,7 +27797,7 @@ export interface operations {
                             } | null;
                         }[] | null;
                         /** @enum {string} */
-                        conditionCriteria: "AND" | "OR" | "NOT";
+                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                         firstVariable?: {
                             id?: string | null;
                             projectId?: string | null;
@@ -27816,10 +27820,10 @@ export interface operations {
                             scriptLanguage?: string | null;
                             scriptBody?: string | null;
                         } | null;
-                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                         dateFormat?: string | null;
-                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                         secondValue?: string | null;
                         secondVariable?: {
                             id?: string | null;
