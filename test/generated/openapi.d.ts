@@ -3432,7 +3432,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies) and optionally their health check (API_MANAGEMENT MANAGE) */
+        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check (API_MANAGEMENT MANAGE) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsAddresses"];
         trace?: never;
     };
@@ -3778,7 +3778,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's connections, of one type with ?type= (email, kafka, elasticsearch, database, ldap, ftp, rabbitMq, activeMq, snmp, linux-script, graylog, syslog, webhook, logback; every type when absent) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW) */
+        /** List a project's connections of one type, ?type= (required: email, kafka, elasticsearch, database, ldap, ftp, rabbitMq, activeMq, snmp, linux-script, graylog, syslog, webhook, logback) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW) */
         get: operations["getApiopsProjectsProjectNameConnections"];
         put?: never;
         post?: never;
@@ -25588,7 +25588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown type, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) VIEW */
+            /** @description type missing or unknown, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) VIEW */
             400: {
                 headers: {
                     [name: string]: unknown;
