@@ -127,8 +127,8 @@ describe('one automation pipeline over /apiops', () => {
         message: expect.any(String),
         responseTime: expect.any(Number),
         detailList: [
-          { envName: 'dev', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' },
-          { envName: 'prod', success: false, responseTime: expect.any(Number), detail: expect.stringMatching(/500/) },
+          { envName: 'dev', podName: new URL(dev.url).host, podIp: '127.0.0.1', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' },
+          { envName: 'prod', podName: new URL(prod.url).host, podIp: '127.0.0.1', success: false, responseTime: expect.any(Number), detail: expect.stringMatching(/500/) },
         ],
       },
     })

@@ -30,7 +30,7 @@ const THROTTLING = {
   },
 }
 const BLACK_IP = { type: 'policy-black-ip', description: 'Block IPs for VIP users', active: true, ipList: ['192.168.1.100'] }
-const SCRIPT = { type: 'policy-script', description: 'Response logging', active: true, scriptLanguage: 'GROOVY', scriptBody: "log.info('Response: ' + response.statusCode)" }
+const SCRIPT = { type: 'policy-script', description: 'Response logging', active: true, executionType: 'SYNC', scriptLanguage: 'GROOVY', scriptBody: "log.info('Response: ' + response.statusCode)" }
 
 const meta = (extra: Record<string, unknown> = {}) => ({ targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: false, ...extra })
 
@@ -53,7 +53,7 @@ describe('add (POST …/policies/{policyName}/)', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       status: 'SUCCESS', success: true,
-      deploymentResult: { success: true, message: expect.any(String), responseTime: expect.any(Number), detailList: [{ envName: 'dev', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' }] },
+      deploymentResult: { success: true, message: expect.any(String), responseTime: expect.any(Number), detailList: [{ envName: 'dev', podName: new URL(bed.dev.url).host, podIp: '127.0.0.1', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' }] },
     })
     const [row] = await policyRows()
     expect(row).toMatchObject({ name: 'throttling-policy', pipeline: 'REQUEST', position: 1, endpointId: null })
@@ -124,7 +124,7 @@ describe('update (PUT …/policies/{policyName}/)', () => {
   it("replays example 1: the configuration is replaced and deployed to the listed environment", async () => {
     const updated = { ...THROTTLING, description: 'Updated throttling policy - increased limit', messageCountForInterval: 200 }
     const res = await call('PUT', 'MyAPI/policies/throttling-policy/', bed.gina, { operationMetadata: { targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: true, deployTargetEnvironmentNameList: ['prod'], order: 1 }, policy: updated })
-    expect(res.body.deploymentResult.detailList).toEqual([{ envName: 'prod', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' }])
+    expect(res.body.deploymentResult.detailList).toEqual([{ envName: 'prod', podName: new URL(bed.prod.url).host, podIp: '127.0.0.1', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' }])
     const list = (await call('GET', 'MyAPI/policies/', bed.frank)).body.resultList[0]
     expect(list.requestPolicyList.map((p: any) => p.name)).toEqual(['throttling-policy', 'conditional-policy', 'last-policy'])
     expect((bed.prod.received[0]!.config.policies as any).request[0]).toMatchObject({ name: 'throttling-policy', messageCountForInterval: 200 })

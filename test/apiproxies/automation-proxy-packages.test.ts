@@ -42,7 +42,7 @@ beforeAll(async () => {
   form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
   if ((await call('POST', 'file/', bed.erin, form)).status !== 200) throw new Error('setup')
   await call('POST', 'MyAPI/policies/block/', bed.erin, { operationMetadata: { targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: false }, policy: { type: 'policy-black-ip', ipList: ['10.1.1.1'] } })
-  await call('POST', 'MyAPI/policies/pets-script/', bed.erin, { operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/pets', targetEndpointHTTPMethod: 'GET', targetPipeline: 'RESPONSE', deploy: false }, policy: { type: 'policy-script', scriptLanguage: 'GROOVY', scriptBody: 'x' } })
+  await call('POST', 'MyAPI/policies/pets-script/', bed.erin, { operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/pets', targetEndpointHTTPMethod: 'GET', targetPipeline: 'RESPONSE', deploy: false }, policy: { type: 'policy-script', executionType: 'SYNC', scriptLanguage: 'GROOVY', scriptBody: 'x' } })
 })
 
 describe('export (GET …/{apiProxyName}/export/)', () => {

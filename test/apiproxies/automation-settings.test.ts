@@ -194,11 +194,21 @@ describe('every page: a valid request stored and shown, an invalid one refused',
     await expectRefused('addresses', { routingAddressList: [{ address: 'ftp://x.example.com' }] }, /^routingAddressList\[0\]\.address: must be an absolute http\(s\) URL/)
     await expectRefused('addresses', { routingAddressList: [{ address: 'https://a.example.com', weight: 0 }] }, /^routingAddressList\[0\]\.weight: must be at least 1/)
     await expectRefused('addresses', { routingAddressList: [{ address: 'https://a.example.com' }, { address: 'https://A.example.com/' }] }, /^routingAddressList\[1\]\.address: .* is listed twice/)
-    await expectRefused('addresses', { routingAddressList: [{ address: 'https://a.example.com', soapType: 'SOAP11' }] }, /^routingAddressList\[0\]\.soapType: applies to SOAP proxies/)
+    await expectRefused('addresses', { routingAddressList: [{ address: 'https://a.example.com', soapType: 'SOAP13' }] }, /^routingAddressList\[0\]\.soapType: must be one of SOAP11, SOAP12/)
     await expectRefused('addresses', { routingAddressList: [{ address: 'https://a.example.com' }], healthCheck: { intervalSeconds: 5, timeoutSeconds: 5 } }, /^healthCheck\.timeoutSeconds: must be shorter than intervalSeconds/)
     await expectRefused('addresses', {}, /^routingAddressList:/)
     await expectStored('routing-status', { routingEnabled: true, mirrorEnabled: true })
     expect((await detail()).routing).toMatchObject({ routingEnabled: true, mirrorEnabled: true, routingAddressList: [{ weight: 100 }, { weight: 50 }] })
+  })
+
+  it("routing addresses: the page's main example (soapType on each address) is accepted on a REST proxy, soapType ignored", async () => {
+    // update-routing-addresses.md at 319c71d, "Full JSON Body Example"
+    await expectStored('addresses', { routingAddressList: [{ address: 'https://backend1.example.com', weight: 100, soapType: 'SOAP11' }, { address: 'https://backend2.example.com', weight: 50, soapType: 'SOAP11' }] })
+    expect((await detail()).routing.routingAddressList).toEqual([
+      { address: 'https://backend1.example.com', weight: 100, healthCheckEnabled: false, soapType: null },
+      { address: 'https://backend2.example.com', weight: 50, healthCheckEnabled: false, soapType: null },
+    ])
+    expect(JSON.stringify((await stored()).settings)).not.toContain('SOAP11')
     await expectRefused('routing-status', { routingEnabled: 'yes' }, /^routingEnabled: must be true or false/)
   })
 

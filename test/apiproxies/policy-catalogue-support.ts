@@ -84,8 +84,8 @@ export const CASES: Record<string, CatalogueCase> = {
     refused: /^policy\.bodyMessage: is required when sendType is BODY_MESSAGE/,
   },
   'policy-saml-validation': {
-    valid: { keyStoreId: FIXTURES.keystore, allowUnknownSigner: false, clearSaml: false },
-    invalid: { keyStoreId: FIXTURES.keystore, clearSaml: true },
+    valid: { keyStoreName: FIXTURES.keystore, allowUnknownSigner: false, clearSaml: false },
+    invalid: { keyStoreName: FIXTURES.keystore, clearSaml: true },
     refused: /^policy\.clearSamlPath: is required when clearSaml is true/,
   },
   // ws-security

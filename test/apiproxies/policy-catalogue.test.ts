@@ -17,6 +17,9 @@ let gina: string // API_MANAGEMENT MANAGE and DEPLOY_UNDEPLOY
 let rita: string // gina's permissions plus PROJECT_MANAGEMENT VIEW
 
 const TYPES = Object.keys(CASES)
+/** types a policy write can not add (they come with the proxy's SOAP/REST settings; test/apiproxies/policy-pages.test.ts) */
+const NOT_ADDABLE = ['policy-request-protocol-transformation', 'policy-response-protocol-transformation']
+const ADDABLE = TYPES.filter((t) => !NOT_ADDABLE.includes(t))
 const call = (method: string, path: string, token: string | null, body?: unknown) => legacy(svc, method, `payments/apiProxies/${path}`, token, body)
 const meta = (extra: Record<string, unknown> = {}) => ({ targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: false, ...extra })
 const deployToDev = meta({ deploy: true, deployTargetEnvironmentNameList: ['dev'] })
@@ -88,7 +91,12 @@ describe('every policy type of the vendor folder', () => {
     expect(TYPES).toHaveLength(45)
   })
 
-  it.each(TYPES)('%s: a valid policy is stored and pushed to the worker', async (type) => {
+  it.each(NOT_ADDABLE)('%s: a valid policy is refused on add (it comes with the protocol settings); nothing is stored or pushed', async (type) => {
+    const policy = { type, description: `catalogue case ${type}`, ...CASES[type]!.valid }
+    await expectRefused(() => call('POST', `CatalogueAPI/policies/${nameOf(type)}/`, gina, { operationMetadata: deployToDev, policy }), new RegExp(`^policy\\.type: a ${type} policy can not be added manually`))
+  })
+
+  it.each(ADDABLE)('%s: a valid policy is stored and pushed to the worker', async (type) => {
     const policy = { type, description: `catalogue case ${type}`, ...CASES[type]!.valid }
     const name = nameOf(type)
     const pushes = dev.received.length

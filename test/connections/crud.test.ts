@@ -83,7 +83,7 @@ describe('the pages\' create examples', () => {
     expect(env.svc.deps.keyring.decrypt(sealed.elasticPassword!)).toBe('changeme')
   })
 
-  it('lists by ?type= (the page\'s examples) and every type without it, secrets null', async () => {
+  it('lists by ?type= (the page\'s examples), secrets null; without ?type= it is a 400 (the page: the type is required)', async () => {
     const db = await env.json('viewer', 'GET', `${BASE}/?type=database`)
     expect(db.status).toBe(200)
     expect(db.body.resultList.map((c: { name: string }) => c.name)).toEqual(['my-db-connection', 'my-mysql-connection', 'my-oracle-connection'])
@@ -95,9 +95,14 @@ describe('the pages\' create examples', () => {
     expect(kafka.body.resultList).toEqual([expect.objectContaining({ name: 'my-kafka-connection' })])
     const webhooks = await env.json('viewer', 'GET', `${BASE}/?type=webhook`)
     expect(webhooks.body.resultList).toEqual([expect.objectContaining({ type: 'webhook', name: 'my-webhook-connection', fullUrl: 'https://webhook.example.com/api/notify' })])
-    const all = await env.json('pm', 'GET', `${BASE}/`)
-    expect(all.body.resultCount).toBe(20)
-    expect(new Set(all.body.resultList.map((c: { type: string }) => c.type)).size).toBe(14)
+    const message = 'type: you must specify the connection type (one of email, kafka, elasticsearch, database, ldap, ftp, rabbitMq, activeMq, snmp, linux-script, graylog, syslog, webhook, logback)'
+    for (const path of [`${BASE}/`, `${BASE}/?type=`, `${BASE}/?type=%20`]) await refusedWithoutEffect('pm', 'GET', path, undefined, 400, new RegExp(`^${message.replace(/[()]/g, '\\$&')}$`))
+    // access first: a caller outside the project learns nothing about the query rules
+    await refusedWithoutEffect('outsider', 'GET', `${BASE}/`, undefined, 400, /lacks permission|not a member|not found/)
+    // every type at once: the GraphQL list (the console's view) still takes no type
+    const all = await env.json('pm', 'POST', '/graphql', { query: '{ connections(projectName: "MyProject") { type } }' })
+    expect(all.body.data.connections).toHaveLength(20)
+    expect(new Set(all.body.data.connections.map((c: { type: string }) => c.type)).size).toBe(14)
   })
 })
 

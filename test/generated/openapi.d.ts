@@ -3535,7 +3535,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies) and optionally their health check (API_MANAGEMENT MANAGE) */
+        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check (API_MANAGEMENT MANAGE) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsAddresses"];
         trace?: never;
     };
@@ -3881,7 +3881,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's connections, of one type with ?type= (email, kafka, elasticsearch, database, ldap, ftp, rabbitMq, activeMq, snmp, linux-script, graylog, syslog, webhook, logback; every type when absent) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW) */
+        /** List a project's connections of one type, ?type= (required: email, kafka, elasticsearch, database, ldap, ftp, rabbitMq, activeMq, snmp, linux-script, graylog, syslog, webhook, logback) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW) */
         get: operations["getApiopsProjectsProjectNameConnections"];
         put?: never;
         post?: never;
@@ -5399,6 +5399,10 @@ export interface components {
             responseTime: number;
             detailList: {
                 envName: string;
+                /** @description the worker: its URL's host (empty when the environment has no worker) */
+                podName: string;
+                /** @description the worker's address: its host name resolved (empty when the environment has no worker) */
+                podIp: string;
                 success: boolean;
                 responseTime: number;
                 detail: string;
@@ -22270,7 +22274,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime]) */
+            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22349,7 +22353,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime]) */
+            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22412,7 +22416,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime]) */
+            /** @description status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26452,7 +26456,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown type, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) VIEW */
+            /** @description type missing or unknown, unknown project, not a member, or missing CONNECTION (or PROJECT_MANAGEMENT) VIEW */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27613,7 +27617,7 @@ export interface operations {
                                                         conditionRuleList?: {
                                                             conditionRuleList?: unknown[] | null;
                                                             /** @enum {string} */
-                                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                             firstVariable?: {
                                                                 id?: string | null;
                                                                 projectId?: string | null;
@@ -27636,10 +27640,10 @@ export interface operations {
                                                                 scriptLanguage?: string | null;
                                                                 scriptBody?: string | null;
                                                             } | null;
-                                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                             dateFormat?: string | null;
-                                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                             secondValue?: string | null;
                                                             secondVariable?: {
                                                                 id?: string | null;
@@ -27665,7 +27669,7 @@ export interface operations {
                                                             } | null;
                                                         }[] | null;
                                                         /** @enum {string} */
-                                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                         firstVariable?: {
                                                             id?: string | null;
                                                             projectId?: string | null;
@@ -27688,10 +27692,10 @@ export interface operations {
                                                             scriptLanguage?: string | null;
                                                             scriptBody?: string | null;
                                                         } | null;
-                                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                         dateFormat?: string | null;
-                                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                         secondValue?: string | null;
                                                         secondVariable?: {
                                                             id?: string | null;
@@ -27717,7 +27721,7 @@ export interface operations {
                                                         } | null;
                                                     }[] | null;
                                                     /** @enum {string} */
-                                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                     firstVariable?: {
                                                         id?: string | null;
                                                         projectId?: string | null;
@@ -27740,10 +27744,10 @@ export interface operations {
                                                         scriptLanguage?: string | null;
                                                         scriptBody?: string | null;
                                                     } | null;
-                                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                     dateFormat?: string | null;
-                                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                     secondValue?: string | null;
                                                     secondVariable?: {
                                                         id?: string | null;
@@ -27769,7 +27773,7 @@ export interface operations {
                                                     } | null;
                                                 }[] | null;
                                                 /** @enum {string} */
-                                                conditionCriteria: "AND" | "OR" | "NOT";
+                                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                 firstVariable?: {
                                                     id?: string | null;
                                                     projectId?: string | null;
@@ -27792,10 +27796,10 @@ export interface operations {
                                                     scriptLanguage?: string | null;
                                                     scriptBody?: string | null;
                                                 } | null;
-                                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                 dateFormat?: string | null;
-                                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                 secondValue?: string | null;
                                                 secondVariable?: {
                                                     id?: string | null;
@@ -27821,7 +27825,7 @@ export interface operations {
                                                 } | null;
                                             }[] | null;
                                             /** @enum {string} */
-                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                             firstVariable?: {
                                                 id?: string | null;
                                                 projectId?: string | null;
@@ -27844,10 +27848,10 @@ export interface operations {
                                                 scriptLanguage?: string | null;
                                                 scriptBody?: string | null;
                                             } | null;
-                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                             dateFormat?: string | null;
-                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                             secondValue?: string | null;
                                             secondVariable?: {
                                                 id?: string | null;
@@ -27873,7 +27877,7 @@ export interface operations {
                                             } | null;
                                         }[] | null;
                                         /** @enum {string} */
-                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                         firstVariable?: {
                                             id?: string | null;
                                             projectId?: string | null;
@@ -27896,10 +27900,10 @@ export interface operations {
                                             scriptLanguage?: string | null;
                                             scriptBody?: string | null;
                                         } | null;
-                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                         dateFormat?: string | null;
-                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                         secondValue?: string | null;
                                         secondVariable?: {
                                             id?: string | null;
@@ -27925,7 +27929,7 @@ export interface operations {
                                         } | null;
                                     }[] | null;
                                     /** @enum {string} */
-                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                     firstVariable?: {
                                         id?: string | null;
                                         projectId?: string | null;
@@ -27948,10 +27952,10 @@ export interface operations {
                                         scriptLanguage?: string | null;
                                         scriptBody?: string | null;
                                     } | null;
-                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                     dateFormat?: string | null;
-                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                     secondValue?: string | null;
                                     secondVariable?: {
                                         id?: string | null;
@@ -27977,7 +27981,7 @@ export interface operations {
                                     } | null;
                                 }[] | null;
                                 /** @enum {string} */
-                                conditionCriteria: "AND" | "OR" | "NOT";
+                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                 firstVariable?: {
                                     id?: string | null;
                                     projectId?: string | null;
@@ -28000,10 +28004,10 @@ export interface operations {
                                     scriptLanguage?: string | null;
                                     scriptBody?: string | null;
                                 } | null;
-                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                 dateFormat?: string | null;
-                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                 secondValue?: string | null;
                                 secondVariable?: {
                                     id?: string | null;
@@ -28029,7 +28033,7 @@ export interface operations {
                                 } | null;
                             }[] | null;
                             /** @enum {string} */
-                            conditionCriteria: "AND" | "OR" | "NOT";
+                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                             firstVariable?: {
                                 id?: string | null;
                                 projectId?: string | null;
@@ -28052,10 +28056,10 @@ export interface operations {
                                 scriptLanguage?: string | null;
                                 scriptBody?: string | null;
                             } | null;
-                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                             dateFormat?: string | null;
-                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                             secondValue?: string | null;
                             secondVariable?: {
                                 id?: string | null;
@@ -28081,7 +28085,7 @@ export interface operations {
                             } | null;
                         }[] | null;
                         /** @enum {string} */
-                        conditionCriteria: "AND" | "OR" | "NOT";
+                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                         firstVariable?: {
                             id?: string | null;
                             projectId?: string | null;
@@ -28104,10 +28108,10 @@ export interface operations {
                             scriptLanguage?: string | null;
                             scriptBody?: string | null;
                         } | null;
-                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                         dateFormat?: string | null;
-                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                         secondValue?: string | null;
                         secondVariable?: {
                             id?: string | null;
@@ -28193,7 +28197,7 @@ export interface operations {
                                                         conditionRuleList?: {
                                                             conditionRuleList?: unknown[] | null;
                                                             /** @enum {string} */
-                                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                             firstVariable?: {
                                                                 id?: string | null;
                                                                 projectId?: string | null;
@@ -28216,10 +28220,10 @@ export interface operations {
                                                                 scriptLanguage?: string | null;
                                                                 scriptBody?: string | null;
                                                             } | null;
-                                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                             dateFormat?: string | null;
-                                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                             secondValue?: string | null;
                                                             secondVariable?: {
                                                                 id?: string | null;
@@ -28245,7 +28249,7 @@ export interface operations {
                                                             } | null;
                                                         }[] | null;
                                                         /** @enum {string} */
-                                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                         firstVariable?: {
                                                             id?: string | null;
                                                             projectId?: string | null;
@@ -28268,10 +28272,10 @@ export interface operations {
                                                             scriptLanguage?: string | null;
                                                             scriptBody?: string | null;
                                                         } | null;
-                                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                         dateFormat?: string | null;
-                                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                         secondValue?: string | null;
                                                         secondVariable?: {
                                                             id?: string | null;
@@ -28297,7 +28301,7 @@ export interface operations {
                                                         } | null;
                                                     }[] | null;
                                                     /** @enum {string} */
-                                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                     firstVariable?: {
                                                         id?: string | null;
                                                         projectId?: string | null;
@@ -28320,10 +28324,10 @@ export interface operations {
                                                         scriptLanguage?: string | null;
                                                         scriptBody?: string | null;
                                                     } | null;
-                                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                     dateFormat?: string | null;
-                                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                     secondValue?: string | null;
                                                     secondVariable?: {
                                                         id?: string | null;
@@ -28349,7 +28353,7 @@ export interface operations {
                                                     } | null;
                                                 }[] | null;
                                                 /** @enum {string} */
-                                                conditionCriteria: "AND" | "OR" | "NOT";
+                                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                                 firstVariable?: {
                                                     id?: string | null;
                                                     projectId?: string | null;
@@ -28372,10 +28376,10 @@ export interface operations {
                                                     scriptLanguage?: string | null;
                                                     scriptBody?: string | null;
                                                 } | null;
-                                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                                 dateFormat?: string | null;
-                                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                                 secondValue?: string | null;
                                                 secondVariable?: {
                                                     id?: string | null;
@@ -28401,7 +28405,7 @@ export interface operations {
                                                 } | null;
                                             }[] | null;
                                             /** @enum {string} */
-                                            conditionCriteria: "AND" | "OR" | "NOT";
+                                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                             firstVariable?: {
                                                 id?: string | null;
                                                 projectId?: string | null;
@@ -28424,10 +28428,10 @@ export interface operations {
                                                 scriptLanguage?: string | null;
                                                 scriptBody?: string | null;
                                             } | null;
-                                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                             dateFormat?: string | null;
-                                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                             secondValue?: string | null;
                                             secondVariable?: {
                                                 id?: string | null;
@@ -28453,7 +28457,7 @@ export interface operations {
                                             } | null;
                                         }[] | null;
                                         /** @enum {string} */
-                                        conditionCriteria: "AND" | "OR" | "NOT";
+                                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                         firstVariable?: {
                                             id?: string | null;
                                             projectId?: string | null;
@@ -28476,10 +28480,10 @@ export interface operations {
                                             scriptLanguage?: string | null;
                                             scriptBody?: string | null;
                                         } | null;
-                                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                         dateFormat?: string | null;
-                                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                         secondValue?: string | null;
                                         secondVariable?: {
                                             id?: string | null;
@@ -28505,7 +28509,7 @@ export interface operations {
                                         } | null;
                                     }[] | null;
                                     /** @enum {string} */
-                                    conditionCriteria: "AND" | "OR" | "NOT";
+                                    conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                     firstVariable?: {
                                         id?: string | null;
                                         projectId?: string | null;
@@ -28528,10 +28532,10 @@ export interface operations {
                                         scriptLanguage?: string | null;
                                         scriptBody?: string | null;
                                     } | null;
-                                    variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                    variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                     dateFormat?: string | null;
-                                    valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                    secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                    valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                    secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                     secondValue?: string | null;
                                     secondVariable?: {
                                         id?: string | null;
@@ -28557,7 +28561,7 @@ export interface operations {
                                     } | null;
                                 }[] | null;
                                 /** @enum {string} */
-                                conditionCriteria: "AND" | "OR" | "NOT";
+                                conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                                 firstVariable?: {
                                     id?: string | null;
                                     projectId?: string | null;
@@ -28580,10 +28584,10 @@ export interface operations {
                                     scriptLanguage?: string | null;
                                     scriptBody?: string | null;
                                 } | null;
-                                variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                                variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                                 dateFormat?: string | null;
-                                valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                                secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                                valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                                secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                                 secondValue?: string | null;
                                 secondVariable?: {
                                     id?: string | null;
@@ -28609,7 +28613,7 @@ export interface operations {
                                 } | null;
                             }[] | null;
                             /** @enum {string} */
-                            conditionCriteria: "AND" | "OR" | "NOT";
+                            conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                             firstVariable?: {
                                 id?: string | null;
                                 projectId?: string | null;
@@ -28632,10 +28636,10 @@ export interface operations {
                                 scriptLanguage?: string | null;
                                 scriptBody?: string | null;
                             } | null;
-                            variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                            variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                             dateFormat?: string | null;
-                            valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                            secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                            valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                            secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                             secondValue?: string | null;
                             secondVariable?: {
                                 id?: string | null;
@@ -28661,7 +28665,7 @@ export interface operations {
                             } | null;
                         }[] | null;
                         /** @enum {string} */
-                        conditionCriteria: "AND" | "OR" | "NOT";
+                        conditionCriteria: "VALUE" | "NOT" | "AND" | "OR";
                         firstVariable?: {
                             id?: string | null;
                             projectId?: string | null;
@@ -28684,10 +28688,10 @@ export interface operations {
                             scriptLanguage?: string | null;
                             scriptBody?: string | null;
                         } | null;
-                        variableDataType?: ("STRING" | "NUMBER" | "BOOLEAN" | "DATE") | null;
+                        variableDataType?: ("STRING" | "NUMERIC" | "DATE" | "NUMBER" | "BOOLEAN") | null;
                         dateFormat?: string | null;
-                        valueComparisonOperator?: ("EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL" | "REGEX_MATCH" | "REGEX_NOT_MATCH") | null;
-                        secondValueSource?: ("STATIC" | "VARIABLE") | null;
+                        valueComparisonOperator?: ("LT" | "LE" | "GT" | "GE" | "EQ" | "NE" | "STARTS_WITH" | "ENDS_WITH" | "CONTAINS" | "NOT_CONTAINS" | "IS_EMPTY" | "IS_NOT_EMPTY" | "IS_EXISTS" | "IS_NOT_EXISTS" | "IN" | "NOT_IN" | "REGEX_MATCH" | "REGEX_NOT_MATCH" | "EQUALS" | "NOT_EQUALS" | "GREATER_THAN" | "GREATER_THAN_OR_EQUAL" | "LESS_THAN" | "LESS_THAN_OR_EQUAL") | null;
+                        secondValueSource?: ("VALUE" | "VARIABLE" | "STATIC") | null;
                         secondValue?: string | null;
                         secondVariable?: {
                             id?: string | null;

@@ -31,16 +31,20 @@ const entry = (endpointName: string, endpointHTTPMethod: string, extra: Record<s
   apiProxyName: 'MyAPI', endpointName, endpointHTTPMethod, permittedMessageCount: 100, timeIntervalPeriodLength: 1, timeInterval: 'ONE_MINUTE',
   cacheConnectionTimeoutInSeconds: 3, cacheErrorHandlingType: 'FAIL', timeIntervalWindowType: 'FIXED', showRateLimitStatisticsInResponseHeader: false, enabled: true, ...extra,
 })
-const CONDITION = { conditionRuleList: [{ conditionCriteria: 'AND', firstVariable: { name: 'request.header.X-User-Type', type: 'HEADER', dataType: 'STRING' }, variableDataType: 'STRING', valueComparisonOperator: 'EQUALS', secondValueSource: 'STATIC', secondValue: 'PREMIUM' }] }
+// the condition pages' examples as they read since 2025-11-17 (6924e25, b9d5441; at 319c71d)
+const USER_TYPE = { conditionCriteria: 'VALUE', firstVariable: { name: 'userTypeHeader', type: 'HEADER', headerName: 'X-User-Type' }, variableDataType: 'STRING', valueComparisonOperator: 'EQ', secondValueSource: 'VALUE', secondValue: 'PREMIUM' }
+const CONDITION = { conditionRuleList: [USER_TYPE] }
 const COMPLEX = {
   conditionRuleList: [{
     conditionCriteria: 'OR',
     conditionRuleList: [
-      { conditionCriteria: 'AND', firstVariable: { name: 'request.header.X-User-Type', type: 'HEADER', dataType: 'STRING' }, variableDataType: 'STRING', valueComparisonOperator: 'EQUALS', secondValueSource: 'STATIC', secondValue: 'PREMIUM' },
-      { conditionCriteria: 'AND', firstVariable: { name: 'request.header.X-API-Version', type: 'HEADER', dataType: 'STRING' }, variableDataType: 'STRING', valueComparisonOperator: 'EQUALS', secondValueSource: 'STATIC', secondValue: 'v2' },
+      USER_TYPE,
+      { conditionCriteria: 'VALUE', firstVariable: { name: 'apiVersionHeader', type: 'HEADER', headerName: 'X-API-Version' }, variableDataType: 'STRING', valueComparisonOperator: 'EQ', secondValueSource: 'VALUE', secondValue: 'v2' },
     ],
   }],
 }
+/** the same examples in the earlier pages' words (before 6924e25) */
+const EARLIER = (rule: Record<string, unknown>) => ({ ...rule, conditionCriteria: 'AND', valueComparisonOperator: 'EQUALS', secondValueSource: 'STATIC' })
 const get = async (name: string) => {
   const res = await call('GET', `${name}/`, bed.frank)
   expect(res.status).toBe(200)
@@ -195,7 +199,7 @@ describe('condition', () => {
     expect((await get('PremiumUserRLCL')).condition).toEqual(CONDITION)
     expect((await call('POST', 'IPBasedRLCL/condition/', bed.erin, COMPLEX)).status).toBe(200)
     expect((await get('IPBasedRLCL')).condition).toEqual(COMPLEX)
-    const vip = { conditionRuleList: [{ ...CONDITION.conditionRuleList[0], secondValue: 'VIP' }] }
+    const vip = { conditionRuleList: [{ ...USER_TYPE, secondValue: 'VIP' }] }
     expect((await call('PUT', 'PremiumUserRLCL/condition/', bed.erin, vip)).body).toEqual({ status: 'SUCCESS', success: true })
     expect((await get('PremiumUserRLCL')).condition).toEqual(vip)
     expect(bed.dev.received.at(-1)).toMatchObject({ kind: 'RLCL', name: 'PremiumUserRLCL', config: { condition: vip } })
@@ -203,16 +207,81 @@ describe('condition', () => {
     expect((await get('IPBasedRLCL')).condition).toBeNull()
   })
 
+  it('takes every word of the current vocabulary, and nested NOT, AND and OR', async () => {
+    const rule = (operator: string, extra: Record<string, unknown> = {}) => ({ ...USER_TYPE, valueComparisonOperator: operator, ...extra })
+    const all = {
+      conditionRuleList: [{
+        conditionCriteria: 'AND',
+        conditionRuleList: [
+          ...['LT', 'LE', 'GT', 'GE', 'EQ', 'NE'].map((op) => rule(op, { variableDataType: 'NUMERIC', secondValue: '10' })),
+          ...['STARTS_WITH', 'ENDS_WITH', 'CONTAINS', 'NOT_CONTAINS', 'IN', 'NOT_IN'].map((op) => rule(op)),
+          ...['IS_EMPTY', 'IS_NOT_EMPTY', 'IS_EXISTS', 'IS_NOT_EXISTS'].map((op) => ({ conditionCriteria: 'VALUE', firstVariable: USER_TYPE.firstVariable, variableDataType: 'STRING', valueComparisonOperator: op })),
+          rule('GE', { variableDataType: 'DATE', dateFormat: 'yyyy-MM-dd', secondValueSource: 'VARIABLE', secondValue: undefined, secondVariable: { name: 'since', type: 'HEADER', headerName: 'X-Since' } }),
+          { conditionCriteria: 'NOT', conditionRuleList: [rule('EQ', { secondValue: 'BLOCKED' })] },
+          { ...rule('EQ', { secondValue: 'GUEST' }), conditionCriteria: 'NOT' },
+        ],
+      }],
+    }
+    const expected = JSON.parse(JSON.stringify(all)) // as sent (undefined fields are not sent)
+    const res = await call('PUT', 'PremiumUserRLCL/condition/', bed.erin, all)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect((await get('PremiumUserRLCL')).condition).toEqual(expected)
+    const gql = await bed.svc.graphql('query { rlcl(projectName: "payments", name: "PremiumUserRLCL") { condition } }', {}, bed.frank)
+    expect(gql.body.data.rlcl.condition).toEqual(expected)
+  })
+
+  it("accepts the earlier pages' words (EQUALS, STATIC, NUMBER, AND on a comparison …) and answers, stores and pushes the current ones", async () => {
+    const earlier = {
+      conditionRuleList: [{
+        conditionCriteria: 'OR',
+        conditionRuleList: [
+          EARLIER(USER_TYPE),
+          { ...EARLIER(USER_TYPE), valueComparisonOperator: 'GREATER_THAN_OR_EQUAL', variableDataType: 'NUMBER', secondValue: '3' },
+          { ...EARLIER(USER_TYPE), conditionCriteria: 'OR', valueComparisonOperator: 'NOT_EQUALS', variableDataType: 'BOOLEAN', secondValue: 'true' },
+          { ...EARLIER(USER_TYPE), valueComparisonOperator: 'LESS_THAN' }, { ...EARLIER(USER_TYPE), valueComparisonOperator: 'LESS_THAN_OR_EQUAL' }, { ...EARLIER(USER_TYPE), valueComparisonOperator: 'GREATER_THAN' },
+          { ...EARLIER(USER_TYPE), valueComparisonOperator: 'REGEX_MATCH', secondValue: '^PRE' },
+        ],
+      }],
+    }
+    const current = {
+      conditionRuleList: [{
+        conditionCriteria: 'OR',
+        conditionRuleList: [
+          USER_TYPE,
+          { ...USER_TYPE, valueComparisonOperator: 'GE', variableDataType: 'NUMERIC', secondValue: '3' },
+          { ...USER_TYPE, valueComparisonOperator: 'NE', variableDataType: 'STRING', secondValue: 'true' },
+          { ...USER_TYPE, valueComparisonOperator: 'LT' }, { ...USER_TYPE, valueComparisonOperator: 'LE' }, { ...USER_TYPE, valueComparisonOperator: 'GT' },
+          { ...USER_TYPE, valueComparisonOperator: 'REGEX_MATCH', secondValue: '^PRE' },
+        ],
+      }],
+    }
+    expect((await call('POST', 'IPBasedRLCL/condition/', bed.erin, earlier)).status).toBe(200)
+    expect((await get('IPBasedRLCL')).condition).toEqual(current)
+    expect((await bed.svc.deps.prisma.rlcl.findFirstOrThrow({ where: { name: 'IPBasedRLCL' } })).condition).toEqual(current.conditionRuleList)
+    expect(bed.dev.received.at(-1)).toMatchObject({ kind: 'RLCL', name: 'IPBasedRLCL', config: { condition: current } })
+    // a condition stored in the earlier words (before this version) reads and pushes in the current ones
+    await bed.svc.deps.prisma.rlcl.update({ where: { projectId_name: { projectId: (await bed.svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })).id, name: 'IPBasedRLCL' } }, data: { condition: earlier.conditionRuleList } })
+    expect((await get('IPBasedRLCL')).condition).toEqual(current)
+    expect((await call('PUT', 'IPBasedRLCL/', bed.erin, { ...IP_BASED, description: 'pushed again' })).status).toBe(200)
+    expect(bed.dev.received.at(-1)).toMatchObject({ kind: 'RLCL', name: 'IPBasedRLCL', config: { condition: current } })
+    expect((await call('DELETE', 'IPBasedRLCL/condition/', bed.erin)).status).toBe(200)
+  })
+
   it('refuses an empty condition, broken rules, a second add, an update without one, an unknown RLCL and a reader', async () => {
-    const rule = CONDITION.conditionRuleList[0]!
+    const rule = USER_TYPE
     await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [] }), 'condition value can not be empty!')
     await expectRefused(() => call('PUT', 'PremiumUserRLCL/condition/', bed.erin, {}), 'condition value can not be empty!')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'LIKE' }] }), /^conditionRuleList\[0\]\.valueComparisonOperator: /)
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, secondValue: undefined }] }), 'conditionRuleList[0].secondValue: is required when secondValueSource is STATIC')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'LIKE' }] }), 'conditionRuleList[0].valueComparisonOperator: must be one of LT, LE, GT, GE, EQ, NE, STARTS_WITH, ENDS_WITH, CONTAINS, NOT_CONTAINS, IS_EMPTY, IS_NOT_EMPTY, IS_EXISTS, IS_NOT_EXISTS, IN, NOT_IN, REGEX_MATCH, REGEX_NOT_MATCH')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, secondValueSource: 'CONSTANT' }] }), 'conditionRuleList[0].secondValueSource: must be one of VALUE, VARIABLE')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, variableDataType: 'INTEGER' }] }), 'conditionRuleList[0].variableDataType: must be one of STRING, NUMERIC, DATE')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, secondValue: undefined }] }), 'conditionRuleList[0].secondValue: is required when secondValueSource is VALUE')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...EARLIER(rule), secondValue: undefined }] }), 'conditionRuleList[0].secondValue: is required when secondValueSource is VALUE')
     await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, secondValueSource: 'VARIABLE' }] }), 'conditionRuleList[0].secondVariable: is required when secondValueSource is VARIABLE')
     await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ ...rule, valueComparisonOperator: 'REGEX_MATCH', secondValue: '([' }] }), 'conditionRuleList[0].secondValue: is not a valid regular expression')
-    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'XOR' }] }), /^conditionRuleList\[0\]\.conditionCriteria: /)
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'XOR' }] }), 'conditionRuleList[0].conditionCriteria: must be one of VALUE, NOT, AND, OR')
     await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'AND' }] }), 'conditionRuleList[0].firstVariable: is required')
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'VALUE', conditionRuleList: [rule] }] }), /^conditionRuleList\[0\]\.conditionRuleList: must be empty when conditionCriteria is VALUE/)
+    await expectRefused(() => call('POST', 'IPBasedRLCL/condition/', bed.erin, { conditionRuleList: [{ conditionCriteria: 'OR', conditionRuleList: [{ ...rule, valueComparisonOperator: 'EQUAL' }] }] }), /^conditionRuleList\[0\]\.conditionRuleList\[0\]\.valueComparisonOperator: must be one of /)
     await expectRefused(() => call('POST', 'PremiumUserRLCL/condition/', bed.erin, CONDITION), 'RLCL (PremiumUserRLCL) already has a condition; use the update endpoint to replace it')
     await expectRefused(() => call('PUT', 'IPBasedRLCL/condition/', bed.erin, CONDITION), 'RLCL (IPBasedRLCL) has no condition to update; use the add endpoint')
     for (const method of ['POST', 'PUT', 'DELETE']) {

@@ -53,7 +53,8 @@ const entry = (apiProxyName: string, endpointName: string, endpointHTTPMethod: s
   apiProxyName, endpointName, endpointHTTPMethod, permittedMessageCount, timeIntervalPeriodLength: 1, timeInterval: 'ONE_MINUTE',
   cacheConnectionTimeoutInSeconds: 3, cacheErrorHandlingType: 'FAIL', timeIntervalWindowType: 'FIXED', showRateLimitStatisticsInResponseHeader: false, enabled: true,
 })
-const CONDITION = { conditionRuleList: [{ conditionCriteria: 'AND', firstVariable: { name: 'request.header.X-User-Type', type: 'HEADER', dataType: 'STRING' }, variableDataType: 'STRING', valueComparisonOperator: 'EQUALS', secondValueSource: 'STATIC', secondValue: 'PREMIUM' }] }
+// the add-condition page's example at 319c71d (the current vocabulary; test/rlcl/rlcl.test.ts covers the earlier words)
+const CONDITION = { conditionRuleList: [{ conditionCriteria: 'VALUE', firstVariable: { name: 'userTypeHeader', type: 'HEADER', headerName: 'X-User-Type' }, variableDataType: 'STRING', valueComparisonOperator: 'EQ', secondValueSource: 'VALUE', secondValue: 'PREMIUM' }] }
 
 beforeAll(async () => {
   // the source alone holds the credential `source-only` and the proxy `SourceOnlyAPI`

@@ -45,7 +45,7 @@ beforeAll(async () => {
     await call('PATCH', 'MyAPI/settings/ntlm/', { enabled: true, domain: 'CORP', username: 'svc', password: NTLM }),
     await call('PATCH', 'MyAPI/settings/circuit-breaker/', { circuitBreakerEnabled: true, errorWindow: 90 }),
     await call('POST', 'MyAPI/policies/ws-user/', { operationMetadata: { targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: false }, policy: { type: 'policy-ws-security-username', username: 'soap-user', passwordType: 'PasswordText', password: WS } }),
-    await call('POST', 'MyAPI/policies/pets-script/', { operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/pets', targetEndpointHTTPMethod: 'GET', targetPipeline: 'RESPONSE', deploy: false }, policy: { type: 'policy-script', scriptLanguage: 'GROOVY', scriptBody: 'x' } }),
+    await call('POST', 'MyAPI/policies/pets-script/', { operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/pets', targetEndpointHTTPMethod: 'GET', targetPipeline: 'RESPONSE', deploy: false }, policy: { type: 'policy-script', executionType: 'SYNC', scriptLanguage: 'GROOVY', scriptBody: 'x' } }),
   ]
   for (const step of steps) if (step.status !== 200) throw new Error(JSON.stringify(step.body))
 })

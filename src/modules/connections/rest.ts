@@ -28,12 +28,12 @@ export const connectionRoutes = defineRoutes([
     style: 'legacy',
     auth: 'token',
     tag: TAG,
-    summary: `List a project's connections, of one type with ?type= (${TYPES}; every type when absent) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW)`,
-    query: z.object({ type: z.string().optional() }),
+    summary: `List a project's connections of one type, ?type= (required: ${TYPES}) (permission: CONNECTION or PROJECT_MANAGEMENT VIEW)`,
+    query: z.object({ type: z.string().optional().describe(`required (the page: you must specify the connection type); one of ${TYPES}`) }),
     response: legacyListBody(connectionSchema, { success: z.literal(true) }),
-    responses: { 200: 'status SUCCESS, success true, resultList[] of connections (secrets null, <field>Set flags), resultCount', 400: `unknown type, ${common400} VIEW`, 401: TOKEN_401 },
+    responses: { 200: 'status SUCCESS, success true, resultList[] of connections (secrets null, <field>Set flags), resultCount', 400: `type missing or unknown, ${common400} VIEW`, 401: TOKEN_401 },
     async handle(ctx, input) {
-      const rows = await listConnections(ctx.deps.prisma, requireActor(ctx), input.params.projectName, input.query.type as string | undefined)
+      const rows = await listConnections(ctx.deps.prisma, requireActor(ctx), input.params.projectName, input.query.type as string | undefined, { typeRequired: true })
       return { body: { success: true, ...legacyList(rows) } }
     },
   },

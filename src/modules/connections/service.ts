@@ -161,8 +161,16 @@ export async function getConnection(db: Tx, actor: Actor, projectName: string, n
 }
 
 /** The project's connections by name, of one type when `type` is given (the page's `?type=`). */
-export async function listConnections(db: Tx, actor: Actor, projectName: string, rawType?: string | null): Promise<ConnectionView[]> {
+/**
+ * The project's connections, of one type. `typeRequired` is the list page's rule (06-connections/crud/list-connections
+ * at 319c71d: "the `type` query parameter is required"): without a type the REST list is a 400; the GraphQL door may
+ * list every type (the console's view).
+ */
+export async function listConnections(db: Tx, actor: Actor, projectName: string, rawType?: string | null, { typeRequired = false } = {}): Promise<ConnectionView[]> {
   const access = await connectionAccess(db, actor, projectName, 'VIEW')
+  if (typeRequired && (rawType == null || rawType.trim() === '')) {
+    throw malformed(`type: you must specify the connection type (one of ${CONNECTION_TYPES.join(', ')})`, { field: 'type', reason: 'connectionTypeRequired' })
+  }
   const type = rawType == null || rawType === '' ? null : connectionTypeOf(rawType)
   if (rawType && !type) throw malformed(`type: must be one of ${CONNECTION_TYPES.join(', ')}`, { field: 'type', value: rawType })
   const typed: StoredConnection[] = type === 'webhook' ? [] : (await db.connection.findMany({ where: { projectId: access.project.id, ...(type ? { type } : {}) } })).map((row) => ({ type: row.type as Exclude<ConnectionType, 'webhook'>, row }))

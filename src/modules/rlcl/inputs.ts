@@ -111,49 +111,101 @@ export const endpointDeleteInput = z.strictObject({
     .max(1000, 'at most 1000 entries'),
 })
 
+/**
+ * The condition vocabulary of the pages since 2025-11-17 (6924e25, b9d5441): EnumConditionCriteria VALUE (a
+ * comparison), NOT, AND, OR; EnumConditionValueComparisonOperator; EnumConditionValueSource VALUE, VARIABLE;
+ * EnumConditionVariableDataType STRING, NUMERIC, DATE. The words of the earlier pages stay accepted and are stored,
+ * pushed and read in the current vocabulary (`currentConditionRules`).
+ */
+export const CONDITION_CRITERIA = ['VALUE', 'NOT', 'AND', 'OR'] as const
+export const COMPARISON_OPERATORS = [
+  'LT', 'LE', 'GT', 'GE', 'EQ', 'NE', 'STARTS_WITH', 'ENDS_WITH', 'CONTAINS', 'NOT_CONTAINS', 'IS_EMPTY', 'IS_NOT_EMPTY', 'IS_EXISTS', 'IS_NOT_EXISTS', 'IN', 'NOT_IN',
+  // the earlier pages' regular expression operators: no current equivalent, kept as they are
+  'REGEX_MATCH', 'REGEX_NOT_MATCH',
+] as const
+export const VALUE_SOURCES = ['VALUE', 'VARIABLE'] as const
+export const VARIABLE_DATA_TYPES = ['STRING', 'NUMERIC', 'DATE'] as const
+
+/** The earlier pages' words and the current word each stands for. */
+const OPERATOR_ALIASES: Record<string, (typeof COMPARISON_OPERATORS)[number]> = {
+  EQUALS: 'EQ', NOT_EQUALS: 'NE', GREATER_THAN: 'GT', GREATER_THAN_OR_EQUAL: 'GE', LESS_THAN: 'LT', LESS_THAN_OR_EQUAL: 'LE',
+}
+const SOURCE_ALIASES: Record<string, (typeof VALUE_SOURCES)[number]> = { STATIC: 'VALUE' }
+/** NUMBER is NUMERIC; BOOLEAN is no longer a data type (the page: compare booleans as STRING with EQ/NE) */
+const DATA_TYPE_ALIASES: Record<string, (typeof VARIABLE_DATA_TYPES)[number]> = { NUMBER: 'NUMERIC', BOOLEAN: 'STRING' }
+
+/** One of `values` or an earlier word for one (documented as accepted), yielding the current word. */
+const alias = <T extends string>(values: readonly T[], aliases: Record<string, T>) =>
+  z.enum([...values, ...Object.keys(aliases)] as [string, ...string[]], { error: `must be one of ${values.join(', ')}` }).transform((v) => (aliases[v] ?? v) as T)
+
+type Rule = Record<string, unknown> & { conditionRuleList?: unknown }
+
+/**
+ * A stored or sent rule list in the current vocabulary: the aliases replaced, and a comparison the earlier pages
+ * wrote with a group criterion (AND or OR on a rule without nested rules) written as VALUE. Unknown words are left
+ * for validation to name. Reads and pushes use it too, so conditions stored before read in the current words.
+ */
+export function currentConditionRules(rules: unknown): unknown {
+  if (!Array.isArray(rules)) return rules
+  return rules.map((raw) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw
+    const r = { ...(raw as Rule) }
+    const nested = Array.isArray(r.conditionRuleList) && r.conditionRuleList.length > 0
+    if (nested) r.conditionRuleList = currentConditionRules(r.conditionRuleList)
+    if ((r.conditionCriteria === 'AND' || r.conditionCriteria === 'OR') && !nested) r.conditionCriteria = 'VALUE'
+    if (typeof r.valueComparisonOperator === 'string' && r.valueComparisonOperator in OPERATOR_ALIASES) r.valueComparisonOperator = OPERATOR_ALIASES[r.valueComparisonOperator]
+    if (typeof r.secondValueSource === 'string' && r.secondValueSource in SOURCE_ALIASES) r.secondValueSource = SOURCE_ALIASES[r.secondValueSource]
+    if (typeof r.variableDataType === 'string' && r.variableDataType in DATA_TYPE_ALIASES) r.variableDataType = DATA_TYPE_ALIASES[r.variableDataType]
+    return r
+  })
+}
+
 type ConditionRule = {
   conditionRuleList?: ConditionRule[] | null
-  conditionCriteria: 'AND' | 'OR' | 'NOT'
+  conditionCriteria: (typeof CONDITION_CRITERIA)[number]
   firstVariable?: z.output<typeof variableInput> | null
   variableDataType?: string | null
   dateFormat?: string | null
   valueComparisonOperator?: string | null
-  secondValueSource?: 'STATIC' | 'VARIABLE' | null
+  secondValueSource?: (typeof VALUE_SOURCES)[number] | null
   secondValue?: string | null
   secondVariable?: z.output<typeof variableInput> | null
 }
 
-export const COMPARISON_OPERATORS = [
-  'EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL',
-  'LESS_THAN', 'LESS_THAN_OR_EQUAL', 'REGEX_MATCH', 'REGEX_NOT_MATCH',
-] as const
+/** operators that compare with nothing: no second value or variable */
+const UNARY_OPERATORS = new Set(['IS_EMPTY', 'IS_NOT_EMPTY', 'IS_EXISTS', 'IS_NOT_EXISTS'])
 
 /**
- * A ConditionRuleDTO. A rule with a nested conditionRuleList is a group (criteria over its children); any other
- * rule is a comparison and needs firstVariable, variableDataType, valueComparisonOperator and secondValueSource,
- * with secondValue (STATIC) or secondVariable (VARIABLE). Nesting stops at 10 levels.
+ * A ConditionRuleDTO. AND and OR combine nested rules (conditionRuleList); NOT negates its nested rules or, without
+ * any, its own comparison; VALUE is a comparison and has no nested rules. A comparison needs firstVariable,
+ * variableDataType, valueComparisonOperator and (but for the IS_… operators) secondValueSource, with secondValue
+ * (VALUE) or secondVariable (VARIABLE). Nesting stops at 10 levels.
  */
 const conditionRule = (depth: number): z.ZodType<ConditionRule> =>
   z
     .strictObject({
       conditionRuleList: depth >= 10 ? z.array(z.never()).max(0, 'nesting is limited to 10 levels').nullish() : z.lazy(() => z.array(conditionRule(depth + 1)).max(100).nullish()),
-      conditionCriteria: z.enum(['AND', 'OR', 'NOT']),
+      conditionCriteria: z.enum(CONDITION_CRITERIA, { error: `must be one of ${CONDITION_CRITERIA.join(', ')}` }),
       firstVariable: variableInput.nullish(),
-      variableDataType: z.enum(['STRING', 'NUMBER', 'BOOLEAN', 'DATE']).nullish(),
+      variableDataType: alias(VARIABLE_DATA_TYPES, DATA_TYPE_ALIASES).nullish(),
       dateFormat: text(100).nullish(),
-      valueComparisonOperator: z.enum(COMPARISON_OPERATORS).nullish(),
-      secondValueSource: z.enum(['STATIC', 'VARIABLE']).nullish(),
+      valueComparisonOperator: alias(COMPARISON_OPERATORS, OPERATOR_ALIASES).nullish(),
+      secondValueSource: alias(VALUE_SOURCES, SOURCE_ALIASES).nullish(),
       secondValue: text(10_000).nullish(),
       secondVariable: variableInput.nullish(),
     })
     .superRefine((r, ctx) => {
-      if (r.conditionRuleList?.length) return
-      for (const field of ['firstVariable', 'variableDataType', 'valueComparisonOperator', 'secondValueSource'] as const) {
+      if (r.conditionRuleList?.length) {
+        if (r.conditionCriteria === 'VALUE') ctx.addIssue({ code: 'custom', path: ['conditionRuleList'], message: 'must be empty when conditionCriteria is VALUE (a comparison; AND, OR and NOT combine nested rules)' })
+        return
+      }
+      const unary = UNARY_OPERATORS.has(r.valueComparisonOperator ?? '')
+      for (const field of ['firstVariable', 'variableDataType', 'valueComparisonOperator', ...(unary ? [] : ['secondValueSource'] as const)] as const) {
         if (r[field] === undefined || r[field] === null) ctx.addIssue({ code: 'custom', path: [field], message: 'is required' })
       }
-      if (r.secondValueSource === 'STATIC' && (r.secondValue === undefined || r.secondValue === null)) ctx.addIssue({ code: 'custom', path: ['secondValue'], message: 'is required when secondValueSource is STATIC' })
-      if (r.secondValueSource === 'VARIABLE' && !r.secondVariable) ctx.addIssue({ code: 'custom', path: ['secondVariable'], message: 'is required when secondValueSource is VARIABLE' })
-      if (r.valueComparisonOperator?.startsWith('REGEX') && r.secondValueSource === 'STATIC' && typeof r.secondValue === 'string') {
+      if (r.secondValueSource === 'VALUE' && !unary && (r.secondValue === undefined || r.secondValue === null)) ctx.addIssue({ code: 'custom', path: ['secondValue'], message: 'is required when secondValueSource is VALUE' })
+      if (r.secondValueSource === 'VARIABLE' && !unary && !r.secondVariable) ctx.addIssue({ code: 'custom', path: ['secondVariable'], message: 'is required when secondValueSource is VARIABLE' })
+      if (r.valueComparisonOperator?.startsWith('REGEX') && r.secondValueSource === 'VALUE' && typeof r.secondValue === 'string') {
         try {
           new RegExp(r.secondValue)
         } catch {
@@ -161,7 +213,10 @@ const conditionRule = (depth: number): z.ZodType<ConditionRule> =>
         }
       }
     })
+    // the earlier pages wrote a comparison with a group criterion: it is a VALUE rule
+    .transform((r) => (!r.conditionRuleList?.length && (r.conditionCriteria === 'AND' || r.conditionCriteria === 'OR') ? { ...r, conditionCriteria: 'VALUE' as const } : r))
 
+/** The condition body; what it yields is in the current vocabulary (the earlier words accepted and replaced). */
 export const conditionInput = z.strictObject({
   conditionRuleList: z.array(conditionRule(1)).min(1, 'must not be empty').max(100),
 })

@@ -11,7 +11,7 @@ import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { pathName } from '../apiproxies/proxies/proxy-inputs.js'
 import { compileCustomRule } from '../limits/assignments/compile.js'
 import { validateRuleSpec } from '../limits/shared/rule-spec.js'
-import { conditionInput, credentialListInput, endpointDeleteInput, endpointListInput, rlclInput, type EndpointEntryInput } from './inputs.js'
+import { conditionInput, credentialListInput, currentConditionRules, endpointDeleteInput, endpointListInput, rlclInput, type EndpointEntryInput } from './inputs.js'
 
 // Rate-limit control lists (vendor 12-rlcl, issue 17 §4). An RLCL is the limits engine's request-rate rule bound to
 // credentials and endpoints: each endpoint entry's rate (permittedMessageCount, timeInterval,
@@ -80,7 +80,8 @@ export function rlclView(r: RlclRow) {
     timeIntervalWindowType: r.timeIntervalWindowType,
     showRateLimitStatisticsInResponseHeader: r.showRateLimitStatisticsInResponseHeader,
     targetVariable: r.targetVariable ?? null,
-    condition: r.condition ? { conditionRuleList: r.condition } : null,
+    // in the current vocabulary, conditions stored in the earlier pages' words too
+    condition: r.condition ? { conditionRuleList: currentConditionRules(r.condition) } : null,
     credentialNameList: r.credentials.map((c) => c.credential.username).sort(),
     endpointRateLimitList: r.endpoints.map(entryView),
   }

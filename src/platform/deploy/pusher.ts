@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
 import type { Logger } from '../http/logger.js'
 import type { Metrics } from '../http/metrics.js'
 
@@ -13,7 +15,21 @@ export interface DeployMessage {
   config: unknown
 }
 
-export interface EnvironmentResult { environmentName: string; success: boolean; message: string; responseTimeMs: number }
+/**
+ * One worker's answer to a push. A worker is known by its URL only (RUNTIME.md §4: the acknowledgement is the
+ * status code, the body carries nothing): `podName` is the URL's host (host name and port as configured), `podIp`
+ * the address that host name resolves to (the host itself when it is an IP address, or when it does not resolve).
+ */
+export interface WorkerResult { podName: string; podIp: string; success: boolean; message: string; responseTimeMs: number }
+
+export interface EnvironmentResult {
+  environmentName: string
+  success: boolean
+  message: string
+  responseTimeMs: number
+  /** each worker of the environment, in the order of its worker URLs (empty: no worker); absent on results not pushed by the deployer */
+  workers?: WorkerResult[]
+}
 
 export interface DeploymentOutcome { success: boolean; message: string; responseTimeMs: number; environmentResults: EnvironmentResult[] }
 
@@ -66,6 +82,27 @@ const failureOf = (url: string, answer: { status: number } | { error: string }):
 
 async function pushToWorker(url: string, message: DeployMessage, timeoutMs: number): Promise<string | null> {
   return failureOf(url, await post(url, '/deployments', message, timeoutMs))
+}
+
+/** A worker URL's pod name (its host as configured) and address (resolved; the host itself when it does not resolve). */
+export async function podOf(url: string): Promise<{ podName: string; podIp: string }> {
+  let host: URL
+  try {
+    host = new URL(url)
+  } catch {
+    return { podName: url, podIp: '' }
+  }
+  const hostname = host.hostname.replace(/^\[(.*)\]$/, '$1')
+  if (isIP(hostname)) return { podName: host.host, podIp: hostname }
+  const resolved = await lookup(hostname).catch(() => null)
+  return { podName: host.host, podIp: resolved?.address ?? hostname }
+}
+
+/** Pushes to one worker and says who it was: its pod name and address beside the outcome. */
+async function pushToPod(url: string, message: DeployMessage, timeoutMs: number): Promise<WorkerResult> {
+  const t0 = Date.now()
+  const [error, pod] = await Promise.all([pushToWorker(url, message, timeoutMs), podOf(url)])
+  return { ...pod, success: error === null, message: error ?? 'Acknowledged', responseTimeMs: Date.now() - t0 }
 }
 
 /** The identity whose messages must keep their order: a later revision never overtakes an earlier one. */
@@ -147,9 +184,8 @@ export function createDeployer(opts: { timeoutMs: number; logger: Logger; metric
       const environmentResults = await Promise.all(
         environments.map(async (env): Promise<EnvironmentResult> => {
           const t0 = Date.now()
-          const failures = (await Promise.all(env.workerUrls.map((u) => pushToWorker(u, message, opts.timeoutMs)))).filter(
-            (f): f is string => f !== null,
-          )
+          const workers = await Promise.all(env.workerUrls.map((u) => pushToPod(u, message, opts.timeoutMs)))
+          const failures = workers.filter((w) => !w.success).map((w) => w.message)
           const success = failures.length === 0
           opts.metrics.deployPushes.inc({ outcome: success ? 'acknowledged' : 'failed' })
           return {
@@ -157,6 +193,7 @@ export function createDeployer(opts: { timeoutMs: number; logger: Logger; metric
             success,
             message: success ? (env.workerUrls.length ? 'Acknowledged' : 'Acknowledged (no worker configured)') : failures.join('; '),
             responseTimeMs: Date.now() - t0,
+            workers,
           }
         }),
       )

@@ -2,12 +2,22 @@ import { Field, Int, ObjectType, ArgsType } from 'type-graphql'
 import type { ClassType } from 'type-graphql'
 import type { DeploymentOutcome } from '../deploy/pusher.js'
 
+@ObjectType('WorkerDeployment', { description: 'What one worker (pod) of an environment answered to a push' })
+export class WorkerDeploymentType {
+  @Field(() => String, { description: "the worker's URL host (host name and port as configured)" }) podName: string
+  @Field(() => String, { description: 'the address that host resolves to' }) podIp: string
+  @Field(() => Boolean) success: boolean
+  @Field(() => String) message: string
+  @Field(() => Int) responseTimeMs: number
+}
+
 @ObjectType('EnvironmentDeployment', { description: 'What one gateway environment answered to a push' })
 export class EnvironmentDeploymentType {
   @Field(() => String) environmentName: string
   @Field(() => Boolean) success: boolean
   @Field(() => String) message: string
   @Field(() => Int) responseTimeMs: number
+  @Field(() => [WorkerDeploymentType], { nullable: true, description: 'each worker of the environment (empty when it has none); null when the result does not come from a push to the workers' }) workers?: WorkerDeploymentType[] | null
 }
 
 @ObjectType('DeploymentResult', { description: 'Outcome of pushing a saved change to the gateway environments' })

@@ -118,6 +118,8 @@ async function policyWrite(deps: Deps, actor: Actor, projectName: string, proxyN
 /** POST …/policies/{policyName}/: adds the policy at `order` (or at the end) of the target pipeline. */
 export async function addPolicy(deps: Deps, actor: Actor, projectName: string, proxyName: string, rawPolicyName: string, body: unknown): Promise<PolicyWrite> {
   const { access, name, input, meta, current, targets } = await policyWrite(deps, actor, projectName, proxyName, rawPolicyName, body)
+  const notAddable = policyTypeDef(input.policy.type)?.notAddable
+  if (notAddable) throw malformed(`policy.type: ${notAddable}`, { field: 'policy.type', reason: 'policyTypeNotAddable', type: input.policy.type })
   const proxy = await deps.prisma.$transaction(async (tx) => {
     const endpointId = await targetEndpointId(tx, current, meta)
     const clash = await tx.apiProxyPolicy.findUnique({ where: { apiProxyId_nameKey: { apiProxyId: current.id, nameKey: name.toLowerCase() } }, select: { name: true } })

@@ -70,6 +70,15 @@ export const policyDocument = policyEnvelope.transform((p, ctx): PolicyDocument 
   return z.NEVER
 })
 
+/**
+ * A policy inside a proxy package (import, transfer): the same rules, except that a `policy-script` without
+ * `executionType` runs SYNC, as it did before the field was required (packages exported earlier omit it).
+ */
+export const portablePolicyDocument = z.preprocess(
+  (p) => (p && typeof p === 'object' && !Array.isArray(p) && (p as { type?: unknown }).type === 'policy-script' && (p as { executionType?: unknown }).executionType == null ? { ...p, executionType: 'SYNC' } : p),
+  policyDocument,
+)
+
 /** Add and update: operation metadata and the policy. */
 export const policyWriteInput = z.object({ operationMetadata: operationMetadataInput, policy: policyDocument })
 /** Delete: where the policy is (the order is not used). */

@@ -2,6 +2,7 @@ import type { Actor } from '../../../platform/auth/actor.js'
 import type { ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Deps } from '../../../platform/context.js'
 import { DomainError, malformed } from '../../../platform/errors/domain-error.js'
+import { PLATFORM_PROJECT } from '../../../platform/scope/project-scope.js'
 import { findConnection } from '../../connections/service.js'
 import { getEnvironmentVariable } from '../../envvars/service.js'
 import { findObject, type TrustKind } from '../../keys/store.js'
@@ -11,7 +12,8 @@ import { policyTypeDef, type PolicyReference, type ReferenceKind } from './catal
 // The by-name references of a policy (certificates, keystores, crypto keys, JWKs, connections, IP groups,
 // environment variables) must name objects of the policy's project. Each is looked up through the owning module's
 // service: keys and connections by project and name; IP groups and environment variables through their read
-// services as the writer (those modules export no other lookup), so naming one needs VIEW on it.
+// services as the writer (those modules export no other lookup), so naming one needs VIEW on it. A `global`
+// reference (the SAML keystore) that is not in the project is looked up in the admin (platform) project.
 
 const TRUST_KINDS: Partial<Record<ReferenceKind, TrustKind>> = { certificate: 'CERTIFICATE', keystore: 'KEY_STORE', cryptoKey: 'CRYPTO_KEY_INFO', jwk: 'JWK' }
 const LABELS: Record<ReferenceKind, string> = {
@@ -20,9 +22,15 @@ const LABELS: Record<ReferenceKind, string> = {
 
 /** null when the reference resolves, else why it does not. */
 async function problemWith(deps: Deps, actor: Actor, access: ProjectAccess, ref: PolicyReference): Promise<string | null> {
-  const missing = `${LABELS[ref.kind]} '${ref.name}' not found in project '${access.project.name}'`
+  const missing = `${LABELS[ref.kind]} '${ref.name}' not found in project '${access.project.name}'${ref.global ? ' nor globally' : ''}`
   const trustKind = TRUST_KINDS[ref.kind]
-  if (trustKind) return (await findObject(deps.prisma, access.project.id, trustKind, ref.name)) ? null : missing
+  if (trustKind) {
+    if (await findObject(deps.prisma, access.project.id, trustKind, ref.name)) return null
+    if (!ref.global) return missing
+    // globally: the objects of the admin (platform) project
+    const platform = await deps.prisma.project.findUnique({ where: { name: PLATFORM_PROJECT }, select: { id: true } })
+    return platform && (await findObject(deps.prisma, platform.id, trustKind, ref.name)) ? null : missing
+  }
   if (ref.kind === 'connection') {
     const found = await findConnection(deps.prisma, access.project.id, ref.name)
     if (!found) return missing

@@ -36,7 +36,7 @@ const write = (method: 'post' | 'put' | 'delete'): RouteDef => ({
   audit: { objectType: 'API_PROXY_POLICY' },
   response: legacyBody({ deploymentResult: policyDeploymentResultSchema.optional().describe('with operationMetadata.deploy (default true)') }),
   responses: {
-    200: 'status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, success, responseTime])',
+    200: 'status SUCCESS; with operationMetadata.deploy (default true) also deploymentResult (success, responseTime, detailList[envName, podName, podIp, success, responseTime, detail], one entry per worker)',
     400: {
       post: `${ERRORS_400}, a policy of that name already exists`,
       put: `${ERRORS_400}, policy not found, policy type changed`,

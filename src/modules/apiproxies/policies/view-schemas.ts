@@ -8,13 +8,20 @@ import type { policyTypeDetail, policyTypeSummaries } from './policy-types.js'
 // The answer schemas of the policy pages and the policy type catalogue, tied at compile time to what the REST routes
 // answer (rest-policies.ts, rest-policy-types.ts).
 
-/** The policy pages' deploymentResult: responseTime and detailList[] (the message as detail). */
+/** The policy pages' deploymentResult: responseTime and detailList[], one entry per worker (pod) of each environment (the message as detail). */
 export const policyDeploymentResultSchema = describes<ReturnType<typeof policyDeploymentResult>>()(
   z.object({
     success: z.boolean(),
     message: z.string(),
     responseTime: z.number().describe('milliseconds'),
-    detailList: z.array(z.object({ envName: z.string(), success: z.boolean(), responseTime: z.number(), detail: z.string() })),
+    detailList: z.array(z.object({
+      envName: z.string(),
+      podName: z.string().describe("the worker: its URL's host (empty when the environment has no worker)"),
+      podIp: z.string().describe("the worker's address: its host name resolved (empty when the environment has no worker)"),
+      success: z.boolean(),
+      responseTime: z.number(),
+      detail: z.string(),
+    })),
   }).meta({ id: 'PolicyDeploymentResult' }),
 )
 

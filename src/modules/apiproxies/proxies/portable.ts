@@ -9,7 +9,7 @@ import type { PortableObject } from '../../transfer/registry.js'
 import { endpointCreateInput } from '../endpoints/endpoint-inputs.js'
 import { normalize, rowData, storedFields } from '../endpoints/rules.js'
 import { endpointSettingsData } from '../endpoints/vendor.js'
-import { policyDocument, PIPELINES, type PolicyDocument } from '../policies/policy-inputs.js'
+import { PIPELINES, portablePolicyDocument, type PolicyDocument } from '../policies/policy-inputs.js'
 import { sealPolicySecrets } from '../policies/policy-secrets.js'
 import { cacheInput, wsaInput } from '../settings/settings-inputs.js'
 import { relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './proxy-inputs.js'
@@ -58,7 +58,7 @@ const portableProxy = z.object({
   relativePath: relativePathSchema.nullish(),
   settings: z.record(z.string(), z.unknown()).nullish(),
   endpoints: z.array(z.record(z.string(), z.unknown())).max(2000),
-  policies: z.array(z.object({ name: objectName, pipeline: z.enum(PIPELINES), order: z.number().int().min(1).max(100_000), endpoint: endpointRef.nullish(), policy: policyDocument })).max(2000),
+  policies: z.array(z.object({ name: objectName, pipeline: z.enum(PIPELINES), order: z.number().int().min(1).max(100_000), endpoint: endpointRef.nullish(), policy: portablePolicyDocument })).max(2000),
 })
 type PortableProxy = z.output<typeof portableProxy>
 

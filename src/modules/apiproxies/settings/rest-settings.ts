@@ -26,7 +26,7 @@ const SUMMARIES: Record<string, string> = {
   mtls: 'Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId',
   ntlm: 'Update NTLM: enabled needs domain, username and password (sealed, never shown)',
   'proxy-server': 'Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed)',
-  addresses: 'Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies) and optionally their health check',
+  addresses: 'Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check',
   'routing-status': 'Enable or disable routing and mirroring (only the fields given)',
   'traffic-log': 'Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once)',
 }

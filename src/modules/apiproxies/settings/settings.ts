@@ -223,7 +223,7 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
         const key = a.address.replace(/\/+$/, '').toLowerCase()
         if (seen.has(key)) throw problem(`routingAddressList[${i}].address`, `${a.address} is listed twice`)
         seen.add(key)
-        if (a.soapType && proxy.kind !== 'SOAP') throw problem(`routingAddressList[${i}].soapType`, `applies to SOAP proxies; API proxy '${proxy.name}' is ${kindWithArticle(proxy.kind)} proxy`)
+        // soapType applies to SOAP proxies; on others it is accepted and ignored (the page's main example sends it, 319c71d)
         return { address: a.address, weight: a.weight, healthCheckEnabled: a.healthCheckEnabled, soapType: proxy.kind === 'SOAP' ? (a.soapType ?? 'SOAP11') : null }
       })
       const current = routingOf(null, settings.routing) as Json

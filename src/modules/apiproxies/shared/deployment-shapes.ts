@@ -11,10 +11,18 @@ export const proxyDeploymentResult = (o: DeploymentOutcome) => ({ success: o.suc
 /** API proxy group pages and import with override: environmentResults[]. */
 export const groupDeploymentResult = (o: DeploymentOutcome) => ({ success: o.success, message: o.message, environmentResults: results(o) })
 
-/** Policy pages: responseTime and detailList[] (envName, success, responseTime; the message as detail). */
+/**
+ * Policy pages: responseTime and detailList[], one entry per worker (the pages' pod) of each environment: envName,
+ * podName and podIp (the worker, platform/deploy/pusher.ts WorkerResult), success, responseTime, and the message as
+ * detail. An environment without a worker (or not pushed) has one entry with empty podName and podIp.
+ */
 export const policyDeploymentResult = (o: DeploymentOutcome) => ({
   success: o.success,
   message: o.message,
   responseTime: o.responseTimeMs,
-  detailList: o.environmentResults.map((r) => ({ envName: r.environmentName, success: r.success, responseTime: r.responseTimeMs, detail: r.message })),
+  detailList: o.environmentResults.flatMap((r) =>
+    r.workers?.length
+      ? r.workers.map((w) => ({ envName: r.environmentName, podName: w.podName, podIp: w.podIp, success: w.success, responseTime: w.responseTimeMs, detail: w.message }))
+      : [{ envName: r.environmentName, podName: '', podIp: '', success: r.success, responseTime: r.responseTimeMs, detail: r.message }],
+  ),
 })

@@ -35,6 +35,16 @@ export const actionFields = {
   claimJsonPath: optText(1000),
 }
 
+/**
+ * An action of the given types. The business rule page's add and update examples (2025-11-18, 11953a2) spell the
+ * target value `targetValue`, its field table `targetVal`: both are accepted, `targetVal` wins when both are sent,
+ * and the action is stored (and pushed, and read) with `targetVal` only.
+ */
+export const actionObject = <T extends readonly [string, ...string[]]>(types: T) =>
+  z
+    .looseObject({ actionType: enumOf(types), ...actionFields, targetValue: z.string({ error: 'must be a string' }).max(64 * 1024, 'must be at most 65536 characters').nullish() })
+    .transform(({ targetValue, ...action }) => (action.targetVal == null && targetValue != null ? { ...action, targetVal: targetValue } : action))
+
 type Action = { actionType: string } & { [K in keyof typeof actionFields]?: unknown }
 
 /** The page's "Action Requirements" and "Operator-Specific Fields". `at` is the action's path. */

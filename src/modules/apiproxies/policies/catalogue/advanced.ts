@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { actionFields, checkAction } from './actions.js'
+import { actionObject, checkAction } from './actions.js'
 import { body, definePolicy, enumOf, flag, headerName, httpUrl, int, list, nonEmptyList, optText, positive, ref, refName, requireWhen, text, variable } from './common.js'
 
 // Scripting, integration and advanced families: scripts, outbound API calls, time windows, business rules, groups.
@@ -9,7 +9,8 @@ export const script = definePolicy({
   family: 'scripting',
   title: 'Script',
   description: 'Runs a Groovy or JavaScript script on the message, synchronously or asynchronously',
-  fields: { executionType: enumOf(['SYNC', 'ASYNC'] as const).nullish(), scriptLanguage: enumOf(['GROOVY', 'JAVASCRIPT'] as const), scriptBody: body() },
+  // required, as the page's table says (proxy packages written before may omit it: policy-inputs.ts portablePolicyDocument)
+  fields: { executionType: enumOf(['SYNC', 'ASYNC'] as const), scriptLanguage: enumOf(['GROOVY', 'JAVASCRIPT'] as const), scriptBody: body() },
 })
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'] as const
@@ -147,7 +148,7 @@ export const businessRule = definePolicy({
   family: 'advanced',
   title: 'Business Rule',
   description: 'Runs ADD, MODIFY, DELETE and STOP actions on message values, in order',
-  fields: { actionList: nonEmptyList(z.looseObject({ actionType: enumOf(['ADD', 'MODIFY', 'DELETE', 'STOP'] as const), ...actionFields })) },
+  fields: { actionList: nonEmptyList(actionObject(['ADD', 'MODIFY', 'DELETE', 'STOP'] as const)) },
   refine: (p, ctx) => p.actionList.forEach((a: any, i: number) => checkAction(a, ctx, ['actionList', i])),
 })
 

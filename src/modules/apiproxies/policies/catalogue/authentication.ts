@@ -175,14 +175,21 @@ export const apiAuthentication = definePolicy({
   references: (p) => (p.apiAuthCondExpressionList ?? []).flatMap((e: { password?: unknown }, i: number) => envRef(`apiAuthCondExpressionList[${i}].password`, e.password)),
 })
 
+/**
+ * The SAML page since 2025-11-17/18 (47c8bc0, 94b8026) names the keystore with keyStoreName, resolved in the project
+ * first, then globally (the admin project); keyStoreId, its earlier field, is still accepted (a name too).
+ */
 export const samlValidation = definePolicy({
   type: 'policy-saml-validation',
   family: 'authentication',
   title: 'SAML Validation',
-  description: 'Validates SAML assertions against the signing certificates of a keystore (keyStoreId names it)',
-  fields: { keyStoreId: refName, allowUnknownSigner: flag(), clearSaml: flag(), clearSamlPath: optText(2000) },
-  refine: (p, ctx) => requireWhen(ctx, p.clearSaml === true, p.clearSamlPath, ['clearSamlPath'], 'is required when clearSaml is true'),
-  references: (p) => ref('keystore', 'keyStoreId', p.keyStoreId),
+  description: 'Validates SAML assertions against the signing certificates of a keystore (keyStoreName names it, in the project or globally)',
+  fields: { keyStoreName: refName.nullish(), keyStoreId: refName.nullish(), allowUnknownSigner: flag(), clearSaml: flag(), clearSamlPath: optText(2000) },
+  refine: (p, ctx) => {
+    if (!p.keyStoreName && !p.keyStoreId) ctx.addIssue({ code: 'custom', path: ['keyStoreName'], message: 'is required (the keystore holding the SAML signing certificates)' })
+    requireWhen(ctx, p.clearSaml === true, p.clearSamlPath, ['clearSamlPath'], 'is required when clearSaml is true')
+  },
+  references: (p) => [...ref('keystore', 'keyStoreName', p.keyStoreName), ...ref('keystore', 'keyStoreId', p.keyStoreId)].map((r) => ({ ...r, global: true })),
 })
 
 export const AUTHENTICATION = [authBasic, authClearText, authDigest, authJwt, authOauth2, oidc, authMtls, apiAuthentication, samlValidation]

@@ -92,6 +92,8 @@ export interface PolicyReference {
   name: string
   /** for connections: the connection types that fit (absent: any) */
   types?: readonly string[]
+  /** resolved in the policy's project first, then globally (the admin project) */
+  global?: boolean
 }
 
 export const FAMILIES = ['authentication', 'ws-security', 'message-security', 'traffic', 'ip-filtering', 'transformation', 'validation', 'content', 'scripting', 'integration', 'advanced'] as const
@@ -105,6 +107,8 @@ export interface PolicyTypeDef<T extends string = string> {
   schema: z.ZodType
   /** the by-name references of a validated policy of this type */
   references: (policy: any) => PolicyReference[]
+  /** why a policy of this type can not be added by a policy write (it comes with other settings); absent: it can */
+  notAddable?: string
 }
 
 type Shape = Record<string, z.ZodType>
@@ -120,10 +124,11 @@ export function definePolicy<T extends string, S extends Shape>(def: {
   fields: S
   refine?: Refine
   references?: (policy: any) => PolicyReference[]
+  notAddable?: string
 }): PolicyTypeDef<T> {
   const object = z.looseObject({ type: z.literal(def.type), ...commonFields, ...def.fields })
   const schema = def.refine ? object.superRefine(def.refine as never) : object
-  return { type: def.type, family: def.family, title: def.title, description: def.description, schema: schema.meta({ title: def.title, description: def.description }), references: def.references ?? (() => []) }
+  return { type: def.type, family: def.family, title: def.title, description: def.description, schema: schema.meta({ title: def.title, description: def.description }), references: def.references ?? (() => []), ...(def.notAddable ? { notAddable: def.notAddable } : {}) }
 }
 
 /** Adds `issue` at `path` when `when` holds and the value is missing (null, absent, blank or an empty list). */

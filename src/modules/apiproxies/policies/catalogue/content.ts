@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { actionFields, checkAction } from './actions.js'
+import { actionObject, checkAction } from './actions.js'
 import { definePolicy, enumOf, flag, int, nonEmptyList, optText, requireWhen, text, variable } from './common.js'
 
 // Content family: regex content filters and redaction of sensitive values.
@@ -50,7 +50,7 @@ export const redaction = definePolicy({
         redactionType: enumOf(['KEY_EXISTENCE', 'KEY_VALUE', 'USER', 'ROLE'] as const),
         keyValueVar: variable.nullish(),
         keyValueListStr: optText(64 * 1024),
-        redactionDefDetailList: nonEmptyList(z.looseObject({ orderNum: int(1, 100_000), action: z.looseObject({ actionType: enumOf(['MODIFY', 'DELETE'] as const), ...actionFields }) })),
+        redactionDefDetailList: nonEmptyList(z.looseObject({ orderNum: int(1, 100_000), action: actionObject(['MODIFY', 'DELETE'] as const) })),
       }),
     ),
   },

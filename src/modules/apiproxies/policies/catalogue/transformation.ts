@@ -48,12 +48,20 @@ export const xmlTransformation = definePolicy({
   refine: (p, ctx) => requireWhen(ctx, p.transformationType === 'XML2XML', p.xsltValue, ['xsltValue'], 'is required when transformationType is XML2XML'),
 })
 
+/**
+ * The protocol transformation pages (since 2025-11-17, e02b1ca): these policies come with the SOAP/REST transformation
+ * settings of an API proxy and can not be added by a policy write; they stay valid in proxy packages and reads.
+ */
+const fromProtocolSettings = (type: string) =>
+  `a ${type} policy can not be added manually; it comes with the SOAP/REST transformation settings of the API proxy`
+
 export const requestProtocolTransformation = definePolicy({
   type: 'policy-request-protocol-transformation',
   family: 'transformation',
   title: 'Request Protocol Transformation',
   description: 'Turns REST requests into SOAP requests (configured by the endpoint settings; only the common fields)',
   fields: {},
+  notAddable: fromProtocolSettings('policy-request-protocol-transformation'),
 })
 
 export const responseProtocolTransformation = definePolicy({
@@ -67,6 +75,7 @@ export const responseProtocolTransformation = definePolicy({
       1000,
     ),
   },
+  notAddable: fromProtocolSettings('policy-response-protocol-transformation'),
 })
 
 export const TRANSFORMATION = [jsonTransformation, xmlTransformation, requestProtocolTransformation, responseProtocolTransformation]
