@@ -32,7 +32,8 @@ import { automationResolvers } from './modules/environments/graphql.js'
 import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automation-graphql.js'
 import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
-import { ApiProxySettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
+import { ApiProxyEndpointRelationsResolver, ApiProxyRelationsResolver } from './modules/apiproxies/proxies/relations-graphql.js'
+import { ApiProxySettingsResolver, ApiProxyTypedSettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/endpoint-settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
@@ -85,7 +86,10 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyAutomationResolver,
   ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
+  ApiProxyRelationsResolver,
+  ApiProxyEndpointRelationsResolver,
   ApiProxySettingsResolver,
+  ApiProxyTypedSettingsResolver,
   GatewayEndpointSettingsResolver,
   CredentialRoleResolver,
   TrustMaterialResolver,
