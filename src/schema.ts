@@ -40,6 +40,9 @@ import { TrustMaterialResolver } from './modules/keys/graphql.js'
 import { ConnectionResolver } from './modules/connections/graphql.js'
 import { EventSubscriptionResolver } from './modules/events/graphql.js'
 import { RlclResolver } from './modules/rlcl/graphql.js'
+import { ApiClientMigrationResolver } from './modules/migration/graphql.js'
+import { PortalLimitResolver } from './modules/limits/manager/portal-graphql.js'
+import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -96,6 +99,9 @@ export const resolvers: NonEmptyArray<Function> = [
   ConnectionResolver,
   EventSubscriptionResolver,
   RlclResolver,
+  ApiClientMigrationResolver,
+  PortalLimitResolver,
+  KeysDoorsResolver,
   ReportResolver,
 ]
 

@@ -64,8 +64,11 @@ function typeOf(schema: z.ZodType, kind: Kind, name: string): unknown {
   const scalar = scalarOf(schema)
   if (scalar) return scalar
   if (def.type === 'array') {
+    // an item of rows or variableList is a Row or a Variable
     const { inner } = unwrap(def.element!, kind)
-    return [typeOf(inner, kind, name)]
+    const suffix = kind === 'input' && name.endsWith('Input') ? 'Input' : ''
+    const base = name.slice(0, name.length - suffix.length)
+    return [typeOf(inner, kind, `${base.replace(/List$/, '').replace(/([^s])s$/, '$1')}${suffix}`)]
   }
   if (def.type === 'object') return Object.keys(def.shape!).length ? zodGraphqlType(schema as z.ZodObject, kind, name) : JSONResolver
   if (def.type === 'union') {

@@ -11,6 +11,7 @@ import { LimitPlanType, toPlan } from '../plans/graphql.js'
 import {
   activateAssignment, createAssignment, endAssignment, getAssignment, listAssignments, updateAssignment, validateAssignment,
 } from './operations.js'
+import { assignmentsCoveringApiProxy } from './manager.js'
 import { assignmentView, type AssignmentRow } from './views.js'
 
 // The GraphQL door of limit assignments (spec §2.13, §4.8): the same operations and errors as REST, plus the
@@ -159,6 +160,11 @@ const assignmentsOfApplicationLoader = (ctx: GqlContext) =>
 
 @Resolver(() => LimitAssignmentType)
 export class LimitAssignmentResolver {
+  @Query(() => [LimitAssignmentType], { description: 'Live (DRAFT or ACTIVE) assignments that reach an API proxy: as subject, target ALL, the proxy or one of its groups (GET /api/limit-bindings/covering-api-proxy)' })
+  async limitAssignmentsCoveringApiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('apiProxyName', () => String) apiProxyName: string) {
+    return (await assignmentsCoveringApiProxy(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName)).map(toAssignment)
+  }
+
   @Query(() => LimitAssignmentPage, { description: 'Assignments of a project; sort assignedAt (default desc), status, family' })
   async limitAssignments(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => LimitAssignmentListArgs) args: LimitAssignmentListArgs) {
     const page = await listAssignments(ctx.deps.prisma, requireViewer(ctx), projectName, withoutNulls(args))
