@@ -32,13 +32,17 @@ import { automationResolvers } from './modules/environments/graphql.js'
 import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automation-graphql.js'
 import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
-import { ApiProxySettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
+import { ApiProxyEndpointRelationsResolver, ApiProxyRelationsResolver } from './modules/apiproxies/proxies/relations-graphql.js'
+import { ApiProxySettingsResolver, ApiProxyTypedSettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
 import { ConnectionResolver } from './modules/connections/graphql.js'
 import { EventSubscriptionResolver } from './modules/events/graphql.js'
 import { RlclResolver } from './modules/rlcl/graphql.js'
+import { ApiClientMigrationResolver } from './modules/migration/graphql.js'
+import { PortalLimitResolver } from './modules/limits/manager/portal-graphql.js'
+import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -85,13 +89,19 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyAutomationResolver,
   ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
+  ApiProxyRelationsResolver,
+  ApiProxyEndpointRelationsResolver,
   ApiProxySettingsResolver,
+  ApiProxyTypedSettingsResolver,
   GatewayEndpointSettingsResolver,
   CredentialRoleResolver,
   TrustMaterialResolver,
   ConnectionResolver,
   EventSubscriptionResolver,
   RlclResolver,
+  ApiClientMigrationResolver,
+  PortalLimitResolver,
+  KeysDoorsResolver,
   ReportResolver,
 ]
 

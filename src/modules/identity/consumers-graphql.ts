@@ -50,7 +50,9 @@ export class ConsumerResolver {
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async organizationCode(@Root() consumer: Credential, @Ctx() ctx: GqlContext) {
+  async organizationCode(@Root() consumer: Credential & { organization?: { code: string } | null }, @Ctx() ctx: GqlContext) {
+    // a list page reads its rows with their organizations' codes: no second read of the same rows
+    if (consumer.organization !== undefined) return consumer.organization?.code ?? null
     return (await organizationOf(ctx, consumer.organizationId))?.code ?? null
   }
 

@@ -94,7 +94,9 @@ export class ApplicationResolver {
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async organizationCode(@Root() app: Application, @Ctx() ctx: GqlContext) {
+  async organizationCode(@Root() app: Application & { organization?: { code: string } | null }, @Ctx() ctx: GqlContext) {
+    // a list page reads its rows with their organizations (withOrganizations): no second read of the same rows
+    if (app.organization !== undefined) return app.organization?.code ?? null
     return app.organizationId ? ((await organizationLoader(ctx).load(app.organizationId))?.code ?? null) : null
   }
 

@@ -12,6 +12,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { PrismaClient } from '../../generated/prisma/client.js'
 import { auditedAdapter } from '../audit/audited-adapter.js'
 import { runMigrations } from './migrate.js'
+import { observedStatements } from './statement-log.js'
 import { retryingReads } from './read-retry.js'
 import { pgliteExtensions } from './pglite-extensions.js'
 import { openEmbeddedThread, type EmbeddedThread } from './pglite-thread.js'
@@ -128,7 +129,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     const pool = new pg.Pool(config)
     pool.on('connect', (client) => client.on('error', () => undefined))
     // PrismaPg ends the pool on $disconnect (disposeExternalPool)
-    const prisma = new PrismaClient({ adapter: auditedAdapter(retryingReads(new PrismaPg(pool, { disposeExternalPool: true }))) })
+    const prisma = new PrismaClient({ adapter: observedStatements(auditedAdapter(retryingReads(new PrismaPg(pool, { disposeExternalPool: true })))) })
     return { prisma, kind: 'postgres', listen: (channel, onPayload) => listenOnServer(config, channel, onPayload), close: () => prisma.$disconnect() }
   }
 
@@ -146,7 +147,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const wire = embedded.wire
   // npm run studio finds a running service's server here (EMBEDDED_PG_PORT may be 0: any free port)
   if (wire) fs.writeFileSync(wireFile(opts.dataDir), `${wire.host}:${wire.port}`)
-  const prisma = new PrismaClient({ adapter: auditedAdapter(new PrismaPGlite(embedded.client)) })
+  const prisma = new PrismaClient({ adapter: observedStatements(auditedAdapter(new PrismaPGlite(embedded.client))) })
   return {
     prisma,
     kind: 'embedded',

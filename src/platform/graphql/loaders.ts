@@ -52,12 +52,37 @@ export const groupsOfApiProxyLoader = (ctx: GqlContext) =>
 export const apiClientsOfCredentialLoader = (ctx: GqlContext) =>
   hasManyLoader(ctx, 'apiClientsByCredential', (db, ids) => db.apiClient.findMany({ where: { credentialId: { in: ids } }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] }), (c) => c.credentialId)
 
-// Entitlement rows carry their subject's name (subjectKey): the same include as identity/entitlements.ts.
-const entitlementSubject = { credential: { select: { username: true } }, application: { select: { name: true } } } as const
+/** A to-one relation read by its foreign key: `key` names the column of the row, `find` reads the targets by id. */
+export interface ToOne<T extends { id: string }> {
+  key: string
+  find: (db: Tx, ids: string[]) => Promise<T[]>
+}
+type Related<M> = { [K in keyof M]: M[K] extends ToOne<infer T> ? T | null : never }
+
+/**
+ * Rows with their to-one relations, as Prisma's `include` gives them, but each relation read only for the keys the
+ * rows have: an include reads every relation it names, even when no row has a key for it (`WHERE id IN (NULL)`,
+ * one statement per relation per request). Every loader that follows a nullable key goes through here.
+ */
+export async function withToOne<R extends object, M extends Record<string, ToOne<{ id: string }>>>(db: Tx, rows: R[], relations: M): Promise<(R & Related<M>)[]> {
+  const found = await Promise.all(Object.entries(relations).map(async ([name, relation]) => {
+    const keyOf = (row: R) => (row as Record<string, unknown>)[relation.key] as string | null | undefined
+    const ids = [...new Set(rows.flatMap((r) => (keyOf(r) ? [keyOf(r)!] : [])))]
+    const byId = new Map((ids.length ? await relation.find(db, ids) : []).map((t) => [t.id, t]))
+    return { name, keyOf, byId }
+  }))
+  return rows.map((row) => Object.assign({ ...row }, ...found.map(({ name, keyOf, byId }) => ({ [name]: (keyOf(row) && byId.get(keyOf(row)!)) || null })))) as (R & Related<M>)[]
+}
+
+// Entitlement rows carry their subject's name (subjectKey): the relations of identity/entitlements.ts's include.
+const entitlementSubject = {
+  credential: { key: 'credentialId', find: (db, ids) => db.credential.findMany({ where: { id: { in: ids } }, select: { id: true, username: true } }) } satisfies ToOne<{ id: string; username: string }>,
+  application: { key: 'applicationId', find: (db, ids) => db.application.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) } satisfies ToOne<{ id: string; name: string }>,
+}
 const entitlementOrder = [{ assignedAt: 'asc' as const }, { entitlementKey: 'asc' as const }]
 
 export const entitlementsOfCredentialLoader = (ctx: GqlContext) =>
-  hasManyLoader(ctx, 'entitlementsByCredential', (db, ids) => db.entitlement.findMany({ where: { credentialId: { in: ids } }, include: entitlementSubject, orderBy: entitlementOrder }), (e) => e.credentialId)
+  hasManyLoader(ctx, 'entitlementsByCredential', async (db, ids) => withToOne(db, await db.entitlement.findMany({ where: { credentialId: { in: ids } }, orderBy: entitlementOrder }), entitlementSubject), (e) => e.credentialId)
 
 export const entitlementsOfApplicationLoader = (ctx: GqlContext) =>
-  hasManyLoader(ctx, 'entitlementsByApplication', (db, ids) => db.entitlement.findMany({ where: { applicationId: { in: ids } }, include: entitlementSubject, orderBy: entitlementOrder }), (e) => e.applicationId)
+  hasManyLoader(ctx, 'entitlementsByApplication', async (db, ids) => withToOne(db, await db.entitlement.findMany({ where: { applicationId: { in: ids } }, orderBy: entitlementOrder }), entitlementSubject), (e) => e.applicationId)

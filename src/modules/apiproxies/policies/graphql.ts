@@ -16,7 +16,7 @@ const deployment = (o: DeploymentOutcome | null) => (o ? DeploymentResultType.fr
 // catalogue family and `config` is the stored policy as JSON, whose shape is the type's JSON Schema
 // (apiProxyPolicyTypes.schema, GET /apiops/policy-types/{type}/schema).
 @ObjectType('ApiProxyPolicySummary')
-class ApiProxyPolicySummaryType {
+export class ApiProxyPolicySummaryType {
   @Field(() => String) name: string
   @Field(() => String, { description: "the policy type, e.g. 'policy-api-based-throttling' (one of apiProxyPolicyTypes)" }) type: string
   @Field(() => String, { nullable: true }) description?: string

@@ -1,16 +1,25 @@
 import { JSONResolver } from 'graphql-scalars'
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql'
+import type { z } from 'zod'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { malformed } from '../../../platform/errors/domain-error.js'
+import { plainInput, zodGraphqlType } from '../../../platform/graphql/zod-types.js'
 import { proxyDetail } from '../proxies/proxy-service.js'
 import { ApiProxyType } from '../proxies/graphql.js'
 import { SETTING_PAGES, updateHideSpecFile, updateProxySetting } from './settings.js'
 
-// The GraphQL door of the settings pages (rest-settings.ts): the page is named as in the path (cors, mtls,
-// circuit-breaker…); its body is the same JSON, checked by the same service. The read is the proxy detail of
-// GET …/apiProxies/{name}/ (every settings section, secrets as …Set flags).
+// The GraphQL door of the settings pages (rest-settings.ts). Each page is its own mutation with its own input type,
+// generated from the zod schema the REST page validates with (updateApiProxyCorsSettings(input:
+// ApiProxyCorsSettingsInput!) …); the values go through that schema again in the same service, so both doors refuse
+// the same bodies with the same messages. The read is the proxy detail of GET …/apiProxies/{name}/ (every settings
+// section, secrets as …Set flags). updateApiProxySettings(page, JSON) is the old untyped form, kept for its clients.
 
 const PAGES = [...Object.keys(SETTING_PAGES), 'hide-spec-file'].join(', ')
+const pascal = (page: string) => page.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase())
+
+/** The mutation and input type names of a settings page: cors → updateApiProxyCorsSettings, ApiProxyCorsSettingsInput. */
+export const settingsMutationName = (page: string) => `updateApiProxy${pascal(page)}Settings`
+export const settingsInputName = (page: string) => `ApiProxy${pascal(page)}SettingsInput`
 
 @Resolver(() => ApiProxyType)
 export class ApiProxySettingsResolver {
@@ -19,7 +28,10 @@ export class ApiProxySettingsResolver {
     return proxyDetail(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName)
   }
 
-  @Mutation(() => Boolean, { description: `Updates one settings page of an API proxy with that page's body; page: ${PAGES} (hide-spec-file takes { hideSpecFile: Boolean }) (API_MANAGEMENT MANAGE)` })
+  @Mutation(() => Boolean, {
+    description: `Updates one settings page of an API proxy with that page's body; page: ${PAGES} (hide-spec-file takes { hideSpecFile: Boolean }) (API_MANAGEMENT MANAGE)`,
+    deprecationReason: 'Use the typed mutation of the page, e.g. updateApiProxyCorsSettings(input: ApiProxyCorsSettingsInput!)',
+  })
   async updateApiProxySettings(
     @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('apiProxyName', () => String) apiProxyName: string,
     @Arg('page', () => String) page: string, @Arg('settings', () => JSONResolver) settings: unknown,
@@ -33,4 +45,44 @@ export class ApiProxySettingsResolver {
     await updateProxySetting(ctx.deps, requireViewer(ctx), projectName, apiProxyName, page, settings)
     return true
   }
+
+  @Mutation(() => Boolean, { description: 'Hides (true) or shows (false) the API specification file of the proxy (API_MANAGEMENT MANAGE)' })
+  async updateApiProxyHideSpecFileSettings(
+    @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('apiProxyName', () => String) apiProxyName: string,
+    @Arg('hideSpecFile', () => Boolean) hideSpecFile: boolean,
+  ) {
+    await updateHideSpecFile(ctx.deps, requireViewer(ctx), projectName, apiProxyName, String(hideSpecFile))
+    return true
+  }
 }
+
+/** One resolver class with a typed mutation per settings page, built from SETTING_PAGES (the REST route table's source). */
+function typedSettingsResolver(): Function {
+  class ApiProxyTypedSettingsResolver {}
+  const proto = ApiProxyTypedSettingsResolver.prototype as unknown as Record<string, unknown>
+  for (const [page, { schema }] of Object.entries(SETTING_PAGES)) {
+    const method = settingsMutationName(page)
+    const inputType = zodGraphqlType(innerObject(schema), 'input', settingsInputName(page), `The body of PATCH …/apiProxies/{name}/settings/${page}/`)
+    proto[method] = async function (ctx: GqlContext, projectName: string, apiProxyName: string, input: unknown) {
+      await updateProxySetting(ctx.deps, requireViewer(ctx), projectName, apiProxyName, page, plainInput(input))
+      return true
+    }
+    const descriptor = Object.getOwnPropertyDescriptor(proto, method)!
+    Mutation(() => Boolean, { description: `Updates the ${page} settings page of an API proxy (the same body and rules as PATCH …/settings/${page}/; not deployed) (API_MANAGEMENT MANAGE)` })(proto, method, descriptor)
+    Ctx()(proto, method, 0)
+    Arg('projectName', () => String)(proto, method, 1)
+    Arg('apiProxyName', () => String)(proto, method, 2)
+    Arg('input', () => inputType)(proto, method, 3)
+  }
+  Resolver(() => ApiProxyType)(ApiProxyTypedSettingsResolver)
+  return ApiProxyTypedSettingsResolver
+}
+
+/** The object schema of a page (its refinements and transforms are applied by the service, not by GraphQL). */
+function innerObject(schema: z.ZodType): z.ZodObject {
+  let s = schema as unknown as { _zod: { def: { type: string; in?: unknown; innerType?: unknown } } }
+  while (s._zod.def.type !== 'object') s = (s._zod.def.in ?? s._zod.def.innerType) as typeof s
+  return s as unknown as z.ZodObject
+}
+
+export const ApiProxyTypedSettingsResolver = typedSettingsResolver()

@@ -3,7 +3,7 @@ import { Arg, Args, ArgsType, Ctx, Extensions, Field, FieldResolver, InputType, 
 import type { Application, Credential } from '../../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { withoutNulls } from '../../../platform/graphql/inputs.js'
-import { hasManyLoader } from '../../../platform/graphql/loaders.js'
+import { hasManyLoader, withToOne, type ToOne } from '../../../platform/graphql/loaders.js'
 import { PageOf, PagingArgs } from '../../../platform/graphql/types.js'
 import { ApplicationType } from '../../identity/graphql.js'
 import { ConsumerType } from '../../identity/consumers-graphql.js'
@@ -11,9 +11,8 @@ import { LimitPlanType, toPlan } from '../plans/graphql.js'
 import {
   activateAssignment, createAssignment, endAssignment, getAssignment, listAssignments, updateAssignment, validateAssignment,
 } from './operations.js'
-import { assignmentInclude, assignmentView, type AssignmentRow } from './views.js'
-
-const withProject = { ...assignmentInclude, project: { select: { name: true } } }
+import { assignmentsCoveringApiProxy } from './manager.js'
+import { assignmentView, type AssignmentRow } from './views.js'
 
 // The GraphQL door of limit assignments (spec §2.13, §4.8): the same operations and errors as REST, plus the
 // relations assignment → plans and consumer/application → limitAssignments through DataLoaders.
@@ -145,13 +144,27 @@ export const toAssignment = (row: AssignmentRow) =>
 const plansOfAssignmentLoader = (ctx: GqlContext) =>
   hasManyLoader(ctx, 'limitPlansByAssignment', (db, ids) => db.limitAssignmentPlan.findMany({ where: { assignmentId: { in: ids } }, include: { plan: true }, orderBy: { position: 'asc' } }), (l) => l.assignmentId)
 const newestFirst = [{ assignedAt: 'desc' as const }, { bindingKey: 'asc' as const }]
+// The subject relations of views.ts's assignmentInclude, each read only for the keys the rows have (an assignment
+// has one subject: an include would read the four others with WHERE id IN (NULL)).
+const subjectRelations = {
+  credential: { key: 'credentialId', find: (db, ids) => db.credential.findMany({ where: { id: { in: ids } }, select: { id: true, username: true } }) } satisfies ToOne<{ id: string; username: string }>,
+  application: { key: 'applicationId', find: (db, ids) => db.application.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) } satisfies ToOne<{ id: string; name: string }>,
+  apiClient: { key: 'apiClientId', find: (db, ids) => db.apiClient.findMany({ where: { id: { in: ids } }, select: { id: true, clientId: true } }) } satisfies ToOne<{ id: string; clientId: string }>,
+  organization: { key: 'organizationId', find: (db, ids) => db.organization.findMany({ where: { id: { in: ids } }, select: { id: true, code: true } }) } satisfies ToOne<{ id: string; code: string }>,
+  apiProxy: { key: 'apiProxyId', find: (db, ids) => db.apiProxy.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) } satisfies ToOne<{ id: string; name: string }>,
+}
 const assignmentsOfConsumerLoader = (ctx: GqlContext) =>
-  hasManyLoader(ctx, 'limitAssignmentsByCredential', (db, ids) => db.limitAssignment.findMany({ where: { subjectType: 'CONSUMER', credentialId: { in: ids } }, include: assignmentInclude, orderBy: newestFirst }), (a) => a.credentialId)
+  hasManyLoader(ctx, 'limitAssignmentsByCredential', async (db, ids) => withToOne(db, await db.limitAssignment.findMany({ where: { subjectType: 'CONSUMER', credentialId: { in: ids } }, orderBy: newestFirst }), subjectRelations), (a) => a.credentialId)
 const assignmentsOfApplicationLoader = (ctx: GqlContext) =>
-  hasManyLoader(ctx, 'limitAssignmentsByApplication', (db, ids) => db.limitAssignment.findMany({ where: { subjectType: 'APPLICATION', applicationId: { in: ids } }, include: assignmentInclude, orderBy: newestFirst }), (a) => a.applicationId)
+  hasManyLoader(ctx, 'limitAssignmentsByApplication', async (db, ids) => withToOne(db, await db.limitAssignment.findMany({ where: { subjectType: 'APPLICATION', applicationId: { in: ids } }, orderBy: newestFirst }), subjectRelations), (a) => a.applicationId)
 
 @Resolver(() => LimitAssignmentType)
 export class LimitAssignmentResolver {
+  @Query(() => [LimitAssignmentType], { description: 'Live (DRAFT or ACTIVE) assignments that reach an API proxy: as subject, target ALL, the proxy or one of its groups (GET /api/limit-bindings/covering-api-proxy)' })
+  async limitAssignmentsCoveringApiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('apiProxyName', () => String) apiProxyName: string) {
+    return (await assignmentsCoveringApiProxy(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName)).map(toAssignment)
+  }
+
   @Query(() => LimitAssignmentPage, { description: 'Assignments of a project; sort assignedAt (default desc), status, family' })
   async limitAssignments(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => LimitAssignmentListArgs) args: LimitAssignmentListArgs) {
     const page = await listAssignments(ctx.deps.prisma, requireViewer(ctx), projectName, withoutNulls(args))
@@ -238,11 +251,11 @@ export class ApplicationLimitAssignmentsResolver {
 const assignmentsOfPlanLoader = (ctx: GqlContext) =>
   ctx.loaders.get<string, AssignmentRow[]>('limitAssignmentsByPlanInProject', async (keys) => {
     const wanted = keys.map((k) => { const [planId, project] = k.split('|'); return { planId, project } })
-    const rows = await ctx.deps.prisma.limitAssignment.findMany({
+    const rows = await withToOne(ctx.deps.prisma, await ctx.deps.prisma.limitAssignment.findMany({
       where: { plans: { some: { planId: { in: [...new Set(wanted.map((w) => w.planId))] } } } },
-      include: { ...withProject, plans: { select: { planId: true } } },
+      include: { project: { select: { name: true } }, plans: { select: { planId: true } } },
       orderBy: newestFirst,
-    })
+    }), subjectRelations)
     const visible = (r: (typeof rows)[number], view: string) =>
       view === 'admin' || view === `id:${r.projectId}` || view === r.project.name
     return wanted.map((w) => rows.filter((r) => r.plans.some((p) => p.planId === w.planId) && visible(r, w.project)))
