@@ -2,14 +2,15 @@
 // holders of PROJECT_MANAGEMENT VIEW there (REST), where the platform project `admin` shows the
 // installation-level events (those without a project).
 import { z } from 'zod'
-import type { Prisma } from '../../generated/prisma/client.js'
+import type { AuditSurface, Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Tx } from '../../platform/context.js'
-import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { findPageByKeys, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { malformed } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { authorizeInProject, PLATFORM_PROJECT } from '../../platform/scope/project-scope.js'
+import { trailTotal, type TrailFilter } from './totals.js'
 
 export const AUDIT_SORT = { defaultSort: 'at,desc', supported: ['at', 'actor', 'operation', 'objectType', 'objectName'] } as const
 
@@ -31,27 +32,39 @@ export const auditFilters = z.object({
 })
 export type AuditFilters = z.input<typeof auditFilters>
 
-function whereOf(raw: AuditFilters, projectNames: (string | null)[] | undefined): Prisma.AuditEventWhereInput {
+function filterOf(raw: AuditFilters, projects: (string | null)[] | undefined): TrailFilter {
   const f = parseInput(auditFilters, raw)
   if (f.from && f.to && new Date(f.from) >= new Date(f.to)) throw malformed('from must be before to', { field: 'from' })
   return {
-    ...(projectNames ? { OR: projectNames.map((projectName) => ({ projectName })) } : {}),
-    ...(f.user ? { actor: f.user } : {}),
-    ...(f.objectType ? { objectType: f.objectType } : {}),
-    ...(f.objectName ? { objectName: f.objectName } : {}),
-    ...(f.operation ? { operation: f.operation } : {}),
-    ...(f.surface ? { surface: f.surface } : {}),
-    ...(f.from || f.to ? { at: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lt: new Date(f.to) } : {}) } } : {}),
+    projects, actor: f.user, objectType: f.objectType, objectName: f.objectName, operation: f.operation, surface: f.surface,
+    from: f.from ? new Date(f.from) : undefined, to: f.to ? new Date(f.to) : undefined,
   }
 }
 
-async function pageWhere(db: Tx, where: Prisma.AuditEventWhereInput, query: PagingQuery) {
+function whereOf(f: TrailFilter): Prisma.AuditEventWhereInput {
+  return {
+    ...(f.projects ? { OR: f.projects.map((projectName) => ({ projectName })) } : {}),
+    ...(f.actor ? { actor: f.actor } : {}),
+    ...(f.objectType ? { objectType: f.objectType } : {}),
+    ...(f.objectName ? { objectName: f.objectName } : {}),
+    ...(f.operation ? { operation: f.operation } : {}),
+    ...(f.surface ? { surface: f.surface as AuditSurface } : {}),
+    ...(f.from || f.to ? { at: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: f.to } : {}) } } : {}),
+  }
+}
+
+/** A page of the trail: its keys off the (…, at DESC, id) indexes, its total from the counters (totals.ts). */
+async function pageWhere(db: Tx, filter: TrailFilter, query: PagingQuery) {
   const request = parsePaging(query, AUDIT_SORT)
-  const page = await findPage(
-    request,
-    db.auditEvent.findMany({ where, orderBy: orderByFor(request, 'id'), skip: request.skip, take: request.take }),
-    db.auditEvent.count({ where }),
-  )
+  const where = whereOf(filter)
+  const page = await findPageByKeys(request, {
+    orderBy: orderByFor(request, 'id'),
+    keys: async (window) => (await db.auditEvent.findMany({ where, select: { id: true }, ...window })).map((e) => e.id),
+    rows: (ids) => db.auditEvent.findMany({ where: { id: { in: ids } } }),
+    keyOf: (e) => e.id,
+    count: () => trailTotal(db, filter),
+    firstRows: (window) => db.auditEvent.findMany({ where, ...window }),
+  })
   return { ...page, items: page.items.map(auditEventView) }
 }
 
@@ -60,14 +73,14 @@ export async function pageProjectAuditEvents(db: Tx, actor: Actor, projectName: 
   const access = await authorizeInProject(db, actor, projectName, 'PROJECT_MANAGEMENT', 'VIEW')
   const names = access.project.name === PLATFORM_PROJECT ? [PLATFORM_PROJECT, null] : [access.project.name]
   const { page, size, sort, ...filters } = query
-  return pageWhere(db, whereOf(filters, names), { page, size, sort })
+  return pageWhere(db, filterOf(filters, names), { page, size, sort })
 }
 
 /** Every event of the installation, optionally narrowed to one project (system administrators). */
 export async function pageAuditEvents(db: Tx, actor: Actor, query: PagingQuery & AuditFilters & { projectName?: string | null }) {
   requireSystemAdmin(actor)
   const { page, size, sort, projectName, ...filters } = query
-  return pageWhere(db, whereOf(filters, projectName ? [projectName] : undefined), { page, size, sort })
+  return pageWhere(db, filterOf(filters, projectName ? [projectName] : undefined), { page, size, sort })
 }
 
 export type AuditEventView = ReturnType<typeof auditEventView>
