@@ -2,7 +2,7 @@ import { Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-grap
 import type { ApiProxy, ApiProxyPolicy, GatewayEndpoint } from '../../../generated/prisma/client.js'
 import type { GqlContext } from '../../../platform/graphql/context.js'
 import { hasManyLoader } from '../../../platform/graphql/loaders.js'
-import { vendorEndpointView } from '../endpoints/endpoint-vendor.js'
+import { vendorEndpointView } from '../endpoints/vendor.js'
 import { ApiProxyPolicySummaryType } from '../policies/graphql.js'
 import { policyConfigView } from '../policies/policies.js'
 import { ApiProxyType } from './graphql.js'
