@@ -167,7 +167,7 @@ describe('delete (DELETE …/policies/{policyName}/)', () => {
     expect(names).not.toContain('last-policy')
     expect(names).not.toContain('endpoint-throttling')
     // the policy name is matched case-insensitively
-    expect((await call('DELETE', 'MyAPI/policies/CONDITIONAL-POLICY/', bed.erin, { operationMetadata: meta() })).body).toEqual({ status: 'SUCCESS' })
+    expect((await call('DELETE', 'MyAPI/policies/CONDITIONAL-POLICY/', bed.erin, { operationMetadata: meta() })).body).toEqual({ status: 'SUCCESS', success: true })
   })
 
   it('a re-parse keeps the policies of endpoints that stay; deleting the proxy deletes its policies', async () => {

@@ -96,7 +96,7 @@ describe('SAML validation: keyStoreName, in the project then globally', () => {
 
   it('keyStoreId (the earlier field) is still accepted', async () => {
     const res = await call('POST', 'PagesAPI/policies/saml-by-id/', bed.erin, { operationMetadata: NO_DEPLOY, policy: { type: 'policy-saml-validation', keyStoreId: 'test-keystores' } })
-    expect(res.body).toEqual({ status: 'SUCCESS' })
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true })
     expect(await stored('saml-by-id')).toMatchObject({ keyStoreId: 'test-keystores' })
   })
 
