@@ -54,7 +54,7 @@ describe('parse-tools and parse-skills (preview only)', () => {
     const res = await call('POST', 'tools-gw/policies/tool-guard/parse-tools/', bed.erin, MCP_TOOLS)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       resultCount: 2,
       resultList: [
         { name: 'get_weather', description: 'Current weather', inputSchema: MCP_TOOLS.tools[0]!.inputSchema, source: 'MCP', method: null, path: null },

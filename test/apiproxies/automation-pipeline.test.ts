@@ -121,7 +121,7 @@ describe('one automation pipeline over /apiops', () => {
       policy,
     })
     expect(res).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       deploymentResult: {
         success: false,
         message: expect.any(String),
@@ -198,7 +198,7 @@ describe('one automation pipeline over /apiops', () => {
     dev.received.length = prod.received.length = 0
     const form = new FormData()
     form.append('apiProxyExportFile', new Blob([new Uint8Array(exported)], { type: 'application/zip' }), 'apiProxyExportFile.zip')
-    expect(await ok('POST', `/apiops/projects/${DST}/apiProxies/import/`, form)).toEqual({ status: 'SUCCESS', apiProxyName: PROXY, advisories: [] })
+    expect(await ok('POST', `/apiops/projects/${DST}/apiProxies/import/`, form)).toEqual({ status: 'SUCCESS', success: true, apiProxyName: PROXY, advisories: [] })
     expect(received()).toEqual([]) // an import without deploy pushes nothing
     const copy = await ok('GET', `/apiops/projects/${DST}/apiProxies/${PROXY}/`)
     expect(copy).toMatchObject({ name: PROXY, creationType: 'OPEN_API', endpointCount: 3, deploymentList: [{ environmentName: 'dev', deployed: false }] })

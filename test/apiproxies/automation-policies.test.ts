@@ -52,7 +52,7 @@ describe('add (POST …/policies/{policyName}/)', () => {
     const res = await call('POST', 'MyAPI/policies/throttling-policy/', bed.gina, { operationMetadata: { targetScope: 'ALL', targetPipeline: 'REQUEST', deploy: true, deployTargetEnvironmentNameList: ['dev'], order: 1 }, policy: THROTTLING })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       deploymentResult: { success: true, message: expect.any(String), responseTime: expect.any(Number), detailList: [{ envName: 'dev', success: true, responseTime: expect.any(Number), detail: 'Acknowledged' }] },
     })
     const [row] = await policyRows()
@@ -65,7 +65,7 @@ describe('add (POST …/policies/{policyName}/)', () => {
   })
 
   it('adds at an order, at the end when order is absent or past the end, and to one endpoint (example 2)', async () => {
-    expect((await call('POST', 'MyAPI/policies/conditional-policy/', bed.erin, { operationMetadata: meta({ order: 1 }), policy: BLACK_IP })).body).toEqual({ status: 'SUCCESS' })
+    expect((await call('POST', 'MyAPI/policies/conditional-policy/', bed.erin, { operationMetadata: meta({ order: 1 }), policy: BLACK_IP })).body).toEqual({ status: 'SUCCESS', success: true })
     await call('POST', 'MyAPI/policies/last-policy/', bed.erin, { operationMetadata: meta({ order: 99 }), policy: { ...SCRIPT } })
     await call('POST', 'MyAPI/policies/endpoint-throttling/', bed.erin, {
       operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/api/users', targetEndpointHTTPMethod: 'GET', targetPipeline: 'REQUEST', deploy: false, order: 2 },
@@ -159,7 +159,7 @@ describe('delete (DELETE …/policies/{policyName}/)', () => {
 
   it('replays examples 2 and 4: from one endpoint, and from the response pipeline with deployment', async () => {
     const fromEndpoint = await call('DELETE', 'MyAPI/policies/endpoint-throttling/', bed.erin, { operationMetadata: { targetScope: 'ENDPOINT', targetEndpoint: '/api/users', targetEndpointHTTPMethod: 'GET', targetPipeline: 'REQUEST', deploy: false } })
-    expect(fromEndpoint.body).toEqual({ status: 'SUCCESS' })
+    expect(fromEndpoint.body).toEqual({ status: 'SUCCESS', success: true })
     const res = await call('DELETE', 'MyAPI/policies/last-policy/', bed.gina, { operationMetadata: { targetScope: 'ALL', targetPipeline: 'RESPONSE', deploy: true, deployTargetEnvironmentNameList: ['dev'] } })
     expect(res.body.deploymentResult).toMatchObject({ success: true, detailList: [{ envName: 'dev', success: true }] })
     expect((bed.dev.received.at(-1)!.config.policies as any).response).toEqual([])
@@ -167,7 +167,7 @@ describe('delete (DELETE …/policies/{policyName}/)', () => {
     expect(names).not.toContain('last-policy')
     expect(names).not.toContain('endpoint-throttling')
     // the policy name is matched case-insensitively
-    expect((await call('DELETE', 'MyAPI/policies/CONDITIONAL-POLICY/', bed.erin, { operationMetadata: meta() })).body).toEqual({ status: 'SUCCESS' })
+    expect((await call('DELETE', 'MyAPI/policies/CONDITIONAL-POLICY/', bed.erin, { operationMetadata: meta() })).body).toEqual({ status: 'SUCCESS', success: true })
   })
 
   it('a re-parse keeps the policies of endpoints that stay; deleting the proxy deletes its policies', async () => {

@@ -71,7 +71,7 @@ describe('export (GET …/{apiProxyName}/export/)', () => {
 describe('import (POST …/import/, PUT …/{apiProxyName}/import/)', () => {
   it('imports into another project as it was exported', async () => {
     const res = await legacy(bed.svc, 'POST', 'other/apiProxies/import/', bed.gina, importForm(exported))
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'MyAPI', advisories: [] })
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true, apiProxyName: 'MyAPI', advisories: [] })
     const copy = await bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI', project: { name: 'other' } }, include: { endpoints: true, policies: true } })
     expect(copy).toMatchObject({ kind: 'REST', description: 'Pets', relativePath: '/my-api', creationType: 'OPEN_API' })
     expect(copy.endpoints).toHaveLength(3)
@@ -82,7 +82,7 @@ describe('import (POST …/import/, PUT …/{apiProxyName}/import/)', () => {
   it('without override, a taken name and relative path get a suffix; the original stays', async () => {
     const before = await bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI', project: { name: 'payments' } } })
     const res = await call('POST', 'import/', bed.gina, importForm(exported, 'MY-EXPORT.ZIP'))
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'MyAPI-1', advisories: [] })
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true, apiProxyName: 'MyAPI-1', advisories: [] })
     expect(await bed.svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'MyAPI-1' } })).toMatchObject({ relativePath: '/my-api-1' })
     expect(await bed.svc.deps.prisma.apiProxy.findUniqueOrThrow({ where: { id: before.id } })).toMatchObject({ revision: before.revision, relativePath: '/my-api' })
     const list = (await call('GET', 'MyAPI-1/policies/', bed.frank)).body.resultList[0]
@@ -94,7 +94,7 @@ describe('import (POST …/import/, PUT …/{apiProxyName}/import/)', () => {
     const metadata = { deploy: true, deployTargetEnvironmentNameList: ['dev'], routing: { algorithm: 'ROUND_ROBIN', addressList: [{ address: 'https://backend1.example.com', weight: 1 }] }, maintenanceMode: false }
     const res = await call('PUT', 'MyAPI/import/', bed.gina, importForm(exported, 'apiProxyExportFile.zip', metadata))
     expect(res.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       deploymentResult: { success: true, message: expect.any(String), environmentResults: [{ environmentName: 'dev', success: true, message: 'Acknowledged' }] },
       advisories: [],
     })

@@ -114,7 +114,7 @@ describe('every policy type of the vendor folder', () => {
     const name = nameOf('policy-max-message-size')
     await expectRefused(() => call('PUT', `CatalogueAPI/policies/${name}/`, gina, { operationMetadata: meta(), policy: { type: 'policy-max-message-size', maxMessageSize: -5 } }), /^policy\.maxMessageSize: must be at least 1/)
     const ok = await call('PUT', `CatalogueAPI/policies/${name}/`, gina, { operationMetadata: meta(), policy: { type: 'policy-max-message-size', maxMessageSize: 2048 } })
-    expect(ok.body).toEqual({ status: 'SUCCESS' })
+    expect(ok.body).toEqual({ status: 'SUCCESS', success: true })
     expect((await svc.deps.prisma.apiProxyPolicy.findFirstOrThrow({ where: { name } })).config).toMatchObject({ maxMessageSize: 2048 })
   })
 
@@ -251,6 +251,6 @@ describe('policies stored before the catalogue', () => {
     // writing it again validates it
     await expectRefused(() => call('PUT', 'CatalogueAPI/policies/legacy-block/', gina, { operationMetadata: meta({ targetPipeline: 'ERROR' }), policy: { type: 'policy-black-ip', ipList: 'not-a-list' } }), /^policy\.ipList: must be a list/)
     const fixed = await call('PUT', 'CatalogueAPI/policies/legacy-block/', gina, { operationMetadata: meta({ targetPipeline: 'ERROR' }), policy: { type: 'policy-black-ip', ipList: ['192.0.2.1'] } })
-    expect(fixed.body).toEqual({ status: 'SUCCESS' })
+    expect(fixed.body).toEqual({ status: 'SUCCESS', success: true })
   })
 })

@@ -147,7 +147,7 @@ describe('policy secrets in export packages', () => {
     form.append('apiProxyExportFile', new Blob([new Uint8Array(exported)], { type: 'application/zip' }), 'apiProxyExportFile.zip')
     const res = await legacy(svc, 'POST', 'other/apiProxies/import/', gina, form)
     expect(res.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       apiProxyName: 'SecretAPI',
       advisories: [{ level: 'WARNING', key: 'transfer.secretNotCarried', params: { object: 'API_PROXY/SecretAPI', fields: expect.arrayContaining(['policies/ws-user/password', 'policies/api-auth/apiAuthCondExpressionList[0].password']) } }],
     })

@@ -121,7 +121,7 @@ describe('export: every secret of the proxy per secretHandling', () => {
 describe('import: a secret that opens is restored, one that does not is not, and the answer says so', () => {
   it('CIPHERTEXT_VERBATIM into this installation: every secret restored, sealed again', async () => {
     const res = await importInto((await exportAs()).bytes)
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'SecretAPI', advisories: [] })
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true, apiProxyName: 'SecretAPI', advisories: [] })
     const stored = await storedSecrets(svc, 'SecretAPI')
     expect(stored).toMatchObject({ secretKey: SECRET_KEY, ntlm: NTLM, proxyPassword: PROXY_PASS, ws: WS })
     for (const clear of CLEAR) expect(stored.raw).not.toContain(clear)
@@ -132,7 +132,7 @@ describe('import: a secret that opens is restored, one that does not is not, and
 
   it('DECRYPTED_FOR_EXPORT: restored and sealed', async () => {
     const res = await importInto((await exportAs('?secretHandling=DECRYPTED_FOR_EXPORT')).bytes)
-    expect(res.body).toEqual({ status: 'SUCCESS', apiProxyName: 'SecretAPI-1', advisories: [] })
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true, apiProxyName: 'SecretAPI-1', advisories: [] })
     const stored = await storedSecrets(svc, 'SecretAPI-1')
     expect(stored).toMatchObject({ secretKey: SECRET_KEY, ntlm: NTLM, proxyPassword: PROXY_PASS, ws: WS })
     for (const clear of CLEAR) expect(stored.raw).not.toContain(clear)
@@ -141,7 +141,7 @@ describe('import: a secret that opens is restored, one that does not is not, and
   it('NONE: created without them; advisory transfer.secretNotCarried naming them', async () => {
     const res = await importInto((await exportAs('?secretHandling=NONE')).bytes)
     expect(res.body).toEqual({
-      status: 'SUCCESS', apiProxyName: 'SecretAPI-2',
+      status: 'SUCCESS', success: true, apiProxyName: 'SecretAPI-2',
       advisories: [{ level: 'WARNING', key: 'transfer.secretNotCarried', params: { object: 'API_PROXY/SecretAPI', fields: KEYS } }],
     })
     expect(await storedSecrets(svc, 'SecretAPI-2')).toMatchObject({ secretKey: null, ntlm: null, proxyPassword: null, ws: null })
@@ -151,7 +151,7 @@ describe('import: a secret that opens is restored, one that does not is not, and
   it('another installation\'s ciphertext is not restored; advisory transfer.secretUnavailable naming every secret', async () => {
     const res = await importInto((await exportAs()).bytes, elsewhere, ginaElsewhere)
     expect(res.body).toEqual({
-      status: 'SUCCESS', apiProxyName: 'SecretAPI',
+      status: 'SUCCESS', success: true, apiProxyName: 'SecretAPI',
       advisories: [{ level: 'WARNING', key: 'transfer.secretUnavailable', params: { object: 'API_PROXY/SecretAPI', fields: KEYS } }],
     })
     const stored = await storedSecrets(elsewhere, 'SecretAPI')
@@ -166,10 +166,10 @@ describe('import: a secret that opens is restored, one that does not is not, and
       return f
     }
     const replaced = await legacy(elsewhere, 'PUT', 'other/apiProxies/SecretAPI/import/', ginaElsewhere, form((await exportAs('?secretHandling=DECRYPTED_FOR_EXPORT')).bytes))
-    expect(replaced.body).toEqual({ status: 'SUCCESS', advisories: [] })
+    expect(replaced.body).toEqual({ status: 'SUCCESS', success: true, advisories: [] })
     expect(await storedSecrets(elsewhere, 'SecretAPI')).toMatchObject({ secretKey: SECRET_KEY, ntlm: NTLM, proxyPassword: PROXY_PASS, ws: WS })
     const kept = await legacy(elsewhere, 'PUT', 'other/apiProxies/SecretAPI/import/', ginaElsewhere, form((await exportAs()).bytes))
-    expect(kept.body).toEqual({ status: 'SUCCESS', advisories: [expect.objectContaining({ key: 'transfer.secretUnavailable', params: { object: 'API_PROXY/SecretAPI', fields: KEYS } })] })
+    expect(kept.body).toEqual({ status: 'SUCCESS', success: true, advisories: [expect.objectContaining({ key: 'transfer.secretUnavailable', params: { object: 'API_PROXY/SecretAPI', fields: KEYS } })] })
     expect(await storedSecrets(elsewhere, 'SecretAPI')).toMatchObject({ secretKey: SECRET_KEY, ntlm: NTLM, proxyPassword: PROXY_PASS, ws: WS })
   })
 })

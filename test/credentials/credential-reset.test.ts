@@ -68,7 +68,7 @@ describe('DELETE /apiops/projects/{projectName}/credentials/{username}/token/ (s
     const res = await reset('payments', 'reset-ok', tokens.alice)
     expect(res.status).toBe(200)
     expect(await jsonOf(res)).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       deploymentResult: {
         success: true,
         message: expect.any(String),

@@ -29,7 +29,7 @@ describe('GET /apiops/projects/', () => {
   it('lists the projects the caller can see, with the page\'s fields', async () => {
     const res = await env.call('outsider', 'GET', '/apiops/projects/')
     expect(res.status).toBe(200)
-    expect(await jsonOf(res)).toEqual({ status: 'SUCCESS', resultList: [{ name: 'Other', description: 'description text' }], resultCount: 1 })
+    expect(await jsonOf(res)).toEqual({ status: 'SUCCESS', success: true, resultList: [{ name: 'Other', description: 'description text' }], resultCount: 1 })
     const mine = await jsonOf(await env.call('viewer', 'GET', '/apiops/projects'))
     expect(mine.resultList).toEqual([{ name: 'MyProject', description: 'My project description' }])
     const all = await jsonOf(await env.call('root', 'GET', '/apiops/projects/'))

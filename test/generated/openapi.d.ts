@@ -3992,15 +3992,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Legacy envelope (spec §7.1): status SUCCESS beside the fields of the answer */
+        /** @description Legacy envelope (spec §7.1): status SUCCESS and success beside the fields of the answer */
         LegacySuccess: {
             /** @constant */
             status: "SUCCESS";
+            /** @description true: the call succeeded (a connection test reports its own outcome here) */
+            success: boolean;
         };
-        /** @description Legacy list envelope: status SUCCESS, resultList[] and resultCount */
+        /** @description Legacy list envelope: status SUCCESS, success true, resultList[] and resultCount */
         LegacyList: {
             /** @constant */
             status: "SUCCESS";
+            /** @description true: the call succeeded (a connection test reports its own outcome here) */
+            success: boolean;
             resultList: unknown[];
             resultCount: number;
         };
@@ -5550,6 +5554,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5594,6 +5600,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5651,6 +5659,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5708,6 +5718,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5753,6 +5765,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -5794,6 +5808,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5837,6 +5853,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5893,6 +5911,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5949,6 +5969,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -5993,6 +6015,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6034,6 +6058,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6078,6 +6104,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6140,6 +6168,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6202,6 +6232,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6247,6 +6279,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6288,6 +6322,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6331,6 +6367,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6392,6 +6430,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6453,6 +6493,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6497,6 +6539,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6538,6 +6582,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6582,6 +6628,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6639,6 +6687,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6696,6 +6746,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6741,6 +6793,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -6782,6 +6836,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6825,6 +6881,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6881,6 +6939,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6937,6 +6997,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -6981,6 +7043,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7022,6 +7086,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7066,6 +7132,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7129,6 +7197,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7192,6 +7262,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7237,6 +7309,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7278,6 +7352,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7321,6 +7397,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7383,6 +7461,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7445,6 +7525,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7489,6 +7571,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7530,6 +7614,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7574,6 +7660,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7632,6 +7720,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7690,6 +7780,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7735,6 +7827,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -7776,6 +7870,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7819,6 +7915,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7876,6 +7974,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7933,6 +8033,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -7977,6 +8079,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -8018,6 +8122,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8062,6 +8168,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8122,6 +8230,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8182,6 +8292,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8227,6 +8339,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -8268,6 +8382,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8311,6 +8427,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8370,6 +8488,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8429,6 +8549,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiPreset"][];
                     };
                 };
@@ -8473,6 +8595,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -8594,6 +8718,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10956,6 +11082,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["GeolocationDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -13470,6 +13598,8 @@ export interface operations {
                             statusCode: number | null;
                             extensionVersion: string | null;
                         };
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -13513,6 +13643,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -13556,6 +13688,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeDocument"][];
                     };
                 };
@@ -13609,6 +13743,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeDocument"][];
                     };
                 };
@@ -13653,6 +13789,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeDocument"][];
                     };
                 };
@@ -13698,6 +13836,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -13739,6 +13879,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -13782,6 +13924,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -13890,6 +14034,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -13998,6 +14144,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProvider"][];
                     };
                 };
@@ -14042,6 +14190,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14083,6 +14233,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14126,6 +14278,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14196,6 +14350,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14266,6 +14422,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmProviderDefinition"][];
                     };
                 };
@@ -14310,6 +14468,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14351,6 +14511,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14394,6 +14556,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14461,6 +14625,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14528,6 +14694,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["LlmModel"][];
                     };
                 };
@@ -14572,6 +14740,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14613,6 +14783,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14656,6 +14828,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14738,6 +14912,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14820,6 +14996,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["VectorDb"][];
                     };
                 };
@@ -14864,6 +15042,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -14905,6 +15085,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -14948,6 +15130,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15015,6 +15199,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15082,6 +15268,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["KnowledgeBase"][];
                     };
                 };
@@ -15126,6 +15314,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -15282,6 +15472,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15384,6 +15576,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15506,6 +15700,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15549,6 +15745,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15629,6 +15827,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15672,6 +15872,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15767,6 +15969,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15810,6 +16014,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15922,6 +16128,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["RoutedApiProxy"][];
                     };
                 };
@@ -15970,6 +16178,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ParsedTool"][];
                     };
                 };
@@ -16018,6 +16228,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ParsedSkill"][];
                     };
                 };
@@ -16058,6 +16270,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiGatewaySettings"][];
                     };
                 };
@@ -16179,6 +16393,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiGatewaySettings"][];
                     };
                 };
@@ -16267,6 +16483,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyList"] & {
                         /** @description for a PROJECT target */
                         deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiBudgetRule"][];
                     };
                 };
@@ -16311,6 +16529,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: {
                             /** @description null: no limit */
                             credentialLeafTokensPerMonth: number | null;
@@ -16374,6 +16594,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiBudgetRule"][];
                     };
                 };
@@ -16416,6 +16638,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["AiBudgetHierarchyNode"][];
                     };
                 };
@@ -20296,6 +20520,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ProjectSummary"][];
                     };
                 };
@@ -21021,6 +21247,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxySummary"][];
                     };
                 };
@@ -21530,6 +21758,8 @@ export interface operations {
                             redeployRequired: boolean;
                             deployedAt: string | null;
                         }[];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -21760,6 +21990,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         apiProxyName: string;
                         advisories: components["schemas"]["TransferAdvisory"][];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -21820,6 +22052,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult?: components["schemas"]["DeploymentResult"];
                         advisories: components["schemas"]["TransferAdvisory"][];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -21862,6 +22096,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyPolicies"][];
                     };
                 };
@@ -21940,6 +22176,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @description with operationMetadata.deploy (default true) */
                         deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22017,6 +22255,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @description with operationMetadata.deploy (default true) */
                         deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22078,6 +22318,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @description with operationMetadata.deploy (default true) */
                         deploymentResult?: components["schemas"]["PolicyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22117,6 +22359,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["PolicyTypeSummary"][];
                     };
                 };
@@ -22159,6 +22403,8 @@ export interface operations {
                         schema: {
                             [key: string]: unknown;
                         };
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -22644,6 +22890,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyEndpoint"][];
                     };
                 };
@@ -22762,6 +23010,8 @@ export interface operations {
                         wsaSettings: {
                             [key: string]: unknown;
                         } | null;
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -23169,6 +23419,8 @@ export interface operations {
                             description: string | null;
                             active: boolean;
                         }[];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -24242,6 +24494,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Certificate"][];
                     };
                 };
@@ -24345,6 +24599,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Certificate"][];
                     };
                 };
@@ -24388,6 +24644,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Certificate"][];
                     };
                 };
@@ -24586,6 +24844,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["CryptoKey"][];
                     };
                 };
@@ -24678,6 +24938,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["CryptoKey"][];
                     };
                 };
@@ -24819,6 +25081,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Keystore"][];
                     };
                 };
@@ -24911,6 +25175,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Keystore"][];
                     };
                 };
@@ -25346,6 +25612,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Jwk"][];
                     };
                 };
@@ -25438,6 +25706,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["Jwk"][];
                     };
                 };

@@ -263,7 +263,7 @@ describe('knowledge base documents', () => {
     expect(await svc.deps.prisma.knowledgeChunk.count({ where: { documentId } })).toBe(0)
     expect(await svc.deps.prisma.knowledgeDocument.count({ where: { id: documentId } })).toBe(0)
     expectFailure(await del(`${KB}/handbook/documents/${documentId}/`), /not found/)
-    expect((await get(`${KB}/handbook/documents/`)).body).toEqual({ status: 'SUCCESS', resultList: [], resultCount: 0 })
+    expect((await get(`${KB}/handbook/documents/`)).body).toEqual({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0 })
   })
 
   it('deletes a knowledge base with its documents and undeploys it; then its connections can go', async () => {

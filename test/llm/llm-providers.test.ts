@@ -25,7 +25,7 @@ describe('LLM providers: create, read, defaults', () => {
   it('lists an empty project with resultCount 0', async () => {
     const res = await get(P + '/')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ status: 'SUCCESS', resultList: [], resultCount: 0 })
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0 })
   })
 
   it('creates with POST, fills defaults from providerType, seals secrets and pushes to every environment', async () => {

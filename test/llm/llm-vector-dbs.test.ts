@@ -117,7 +117,7 @@ afterAll(async () => {
 
 describe('vector store connections', () => {
   it('lists none, then creates an http store with its secret sealed and pushed', async () => {
-    expect((await get(VDB + '/')).body).toEqual({ status: 'SUCCESS', resultList: [], resultCount: 0 })
+    expect((await get(VDB + '/')).body).toEqual({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0 })
     const res = await post(`${VDB}/qdrant-1/`, httpVdb())
     expect(res.status).toBe(200)
     expect(res.body.deploymentResult.success).toBe(true)

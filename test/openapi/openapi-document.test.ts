@@ -86,9 +86,9 @@ describe('the OpenAPI document', () => {
   it('fails the call whose answer drifts from its schema', async () => {
     const url = `${svc.url}/apiops/projects/`
     const answer = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
-    await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', resultList: [{ name: 'p', description: null }], resultCount: 1 }))).resolves.toBeUndefined()
-    await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', resultList: [{ name: 'p' }], resultCount: 1 }))).rejects.toThrow(/OpenAPI drift: GET \/apiops\/projects\/ answered 200/)
-    await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', resultList: [], resultCount: 0, extra: 1 }))).rejects.toThrow(/OpenAPI drift/)
+    await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', success: true, resultList: [{ name: 'p', description: null }], resultCount: 1 }))).resolves.toBeUndefined()
+    await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', success: true, resultList: [{ name: 'p' }], resultCount: 1 }))).rejects.toThrow(/OpenAPI drift: GET \/apiops\/projects\/ answered 200/)
+    await expect(checkAnswer('GET', url, answer({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0, extra: 1 }))).rejects.toThrow(/OpenAPI drift/)
     const error = (body: unknown) => new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } })
     await expect(checkAnswer('GET', url, error({ status: 'FAILURE' }))).rejects.toThrow(/resultMessage/)
     // a 200 documented without a body (Content-Length 0) holds the answer to an empty one

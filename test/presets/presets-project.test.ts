@@ -151,7 +151,7 @@ describe('project mirror of the DLP catalog', () => {
     for (const path of ['ai-privacy-presets', 'ai-prompt-decorator-presets', 'ai-topic-category-presets', 'ai-prompt-templates']) {
       const res = await call('GET', `/apiops/projects/payments/${path}/`, bed.alice)
       expect(res.status).toBe(200)
-      expect(await jsonOf(res)).toEqual({ status: 'SUCCESS', resultList: [], resultCount: 0 })
+      expect(await jsonOf(res)).toEqual({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0 })
     }
   })
 })

@@ -40,9 +40,11 @@ function responseSchema(body: JsonResponseBody, defs: Json, prefix: string): Jso
   const out = (s: z.ZodType) => jsonSchema(s, 'output', defs, prefix)
   // unevaluatedProperties closes the combination: a field neither the envelope nor the route names is drift
   const envelope = (ref: string, own: Json) => ({ allOf: [{ $ref: REF + ref }, own], unevaluatedProperties: false })
+  // every legacy success carries success: true (withLegacySuccess), unless its own fields say what success holds
   const fieldsOf = (s: z.ZodObject) => {
     const { additionalProperties: _open, ...own } = out(s)
-    return own
+    const properties = (own.properties as Json | undefined) ?? {}
+    return 'success' in properties ? own : { ...own, properties: { ...properties, success: { const: true } } }
   }
   switch (body.kind) {
     case 'plain':
@@ -50,7 +52,7 @@ function responseSchema(body: JsonResponseBody, defs: Json, prefix: string): Jso
     case 'legacy':
       return envelope('LegacySuccess', fieldsOf(body.fields))
     case 'legacyList': {
-      const own = body.fields ? fieldsOf(body.fields) : { type: 'object' }
+      const own = fieldsOf(body.fields ?? z.object({}))
       return envelope('LegacyList', { ...own, properties: { ...((own.properties as Json | undefined) ?? {}), resultList: { type: 'array', items: out(body.item) } } })
     }
     case 'page':

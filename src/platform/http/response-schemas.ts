@@ -30,20 +30,25 @@ export const proxyDeploymentResult = shared(
 
 // Envelopes: written as JSON Schema (not zod) because operations combine them with their own fields by allOf.
 const legacyStatus = { type: 'string', const: 'SUCCESS' } as const
+/**
+ * `success` beside status SUCCESS on every legacy answer (issue 28 §2, withLegacySuccess): true, unless the operation
+ * reports an outcome of its own under that name (a connection test); each operation's schema pins it (openapi.ts).
+ */
+const legacySuccessFlag = { type: 'boolean', description: 'true: the call succeeded (a connection test reports its own outcome here)' } as const
 
 /** components.schemas that are envelopes or error bodies (JSON Schema, referenced by the document and the tests). */
 export const envelopeComponents = {
   LegacySuccess: {
-    description: 'Legacy envelope (spec §7.1): status SUCCESS beside the fields of the answer',
+    description: 'Legacy envelope (spec §7.1): status SUCCESS and success beside the fields of the answer',
     type: 'object',
-    properties: { status: legacyStatus },
-    required: ['status'],
+    properties: { status: legacyStatus, success: legacySuccessFlag },
+    required: ['status', 'success'],
   },
   LegacyList: {
-    description: 'Legacy list envelope: status SUCCESS, resultList[] and resultCount',
+    description: 'Legacy list envelope: status SUCCESS, success true, resultList[] and resultCount',
     type: 'object',
-    properties: { status: legacyStatus, resultList: { type: 'array', items: {} }, resultCount: { type: 'integer', minimum: 0 } },
-    required: ['status', 'resultList', 'resultCount'],
+    properties: { status: legacyStatus, success: legacySuccessFlag, resultList: { type: 'array', items: {} }, resultCount: { type: 'integer', minimum: 0 } },
+    required: ['status', 'success', 'resultList', 'resultCount'],
   },
   PagedEnvelope: {
     description: 'Common Contract paged envelope (spec §7.2): items of one page, page from 0, size, totals and the applied sort',
@@ -80,8 +85,8 @@ export const envelopeComponents = {
 } as const
 
 /**
- * The JSON body of a route's 2xx answers. `legacy`: status SUCCESS beside `fields`; `legacyList`: the legacy list
- * envelope of `item` (plus `fields`, e.g. success); `page`: the paged envelope of `item`; `plain`: exactly `schema`;
+ * The JSON body of a route's 2xx answers. `legacy`: status SUCCESS and success true beside `fields`; `legacyList`:
+ * the legacy list envelope of `item` (plus `fields`); `page`: the paged envelope of `item`; `plain`: exactly `schema`;
  * `file`: bytes of one of `mediaTypes` (a ZIP, a PEM, plain text), not JSON; `negotiated`: the `json` body, or by
  * Accept the text of one of `mediaTypes` (CSV); `empty`: no body at all (a validation's 200).
  */

@@ -7,7 +7,7 @@ import type { Deps } from '../context.js'
 import { asDomainError, DomainError, malformed, OUTAGE_RETRY_AFTER_SECONDS } from '../errors/domain-error.js'
 import { outageMonitor } from '../db/outage-monitor.js'
 import { renderCommonError } from '../envelopes/common.js'
-import { renderLegacyError } from '../envelopes/legacy.js'
+import { renderLegacyError, withLegacySuccess } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
 import { readMultipart, type MultipartLimits } from './multipart.js'
 import { bodyRequired, type EnvelopeStyle, type MultipartBody, type RouteDef, type RouteInput } from './routes.js'
@@ -122,7 +122,7 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
         if (result.stream) await writeStream(res.status(status), result.stream)
         else if (result.body === undefined) res.status(status).end()
         else if (Buffer.isBuffer(result.body)) res.status(status).send(result.body)
-        else res.status(status).json(result.body)
+        else res.status(status).json(route.style === 'legacy' ? withLegacySuccess(result.body) : result.body)
       } catch (err) {
         const domain = asDomainError(err)
         if (domain.kind === 'internal') logger.error({ err }, 'unexpected error')
