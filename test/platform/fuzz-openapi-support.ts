@@ -8,6 +8,7 @@ import { REQUEST_LIMITS } from '../../src/platform/http/input-guards.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { badRequestsOf, operationsOf, type FuzzRequest, type Operation, type Style } from '../support/fuzz-inputs.js'
+import { databaseDigest } from '../support/database-digest.js'
 
 let svc: TestService
 let root: string
@@ -24,22 +25,6 @@ export function fuzzOperations(part: number, parts: number) {
   })
   afterAll(async () => svc?.close())
   defineTests(`part ${part + 1} of ${parts}`)
-}
-
-/** A digest of every table's rows (token last-use times aside: authenticating is not a write of the call). */
-async function databaseDigest(): Promise<Record<string, string>> {
-  const tables = await svc.deps.prisma.$queryRawUnsafe<{ name: string }[]>(
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
-  )
-  const digest: Record<string, string> = {}
-  for (const { name } of tables) {
-    const row = `(to_jsonb(t) - 'lastUsedAt')::text`
-    const [{ count, md5 }] = await svc.deps.prisma.$queryRawUnsafe<{ count: bigint; md5: string | null }[]>(
-      `SELECT count(*) AS count, md5(string_agg(${row}, '|' ORDER BY ${row})) AS md5 FROM "${name}" t`,
-    )
-    digest[name] = `${count}:${md5 ?? ''}`
-  }
-  return digest
 }
 
 interface Answer { request: FuzzRequest; status: number; body: unknown; contentType: string }
@@ -107,7 +92,7 @@ function sendDeclaredOversize(op: Operation): Promise<{ status: number; body: an
 const defineTests = (which: string) => describe(`bad input on every operation of the OpenAPI document (issue 11 §5), ${which}`, () => {
   it('never answers 5xx, always in the surface envelope, and writes nothing', async () => {
     expect(operations.length).toBeGreaterThan(50)
-    const before = await databaseDigest()
+    const before = await databaseDigest(svc)
     const requests = operations.flatMap(badRequestsOf)
     const answers = await sendAll(requests)
 
@@ -118,11 +103,11 @@ const defineTests = (which: string) => describe(`bad input on every operation of
     expect(serverErrors).toEqual([])
     expect(outOfEnvelope).toEqual([])
     expect(acceptedWrites).toEqual([])
-    expect(await databaseDigest()).toEqual(before)
+    expect(await databaseDigest(svc)).toEqual(before)
   }, 600_000)
 
   it('answers 413 in the envelope of its surface to a body over the limit, before reading it', async () => {
-    const before = await databaseDigest()
+    const before = await databaseDigest(svc)
     const withBody = operations.filter((op) => op.body)
     for (const op of withBody) {
       const { status, body } = await sendDeclaredOversize(op)
@@ -132,6 +117,6 @@ const defineTests = (which: string) => describe(`bad input on every operation of
       if (op.style === 'common') expect(body.params, label).toMatchObject({ reason: 'bodyTooLarge' })
       if (op.body!.mediaType === 'application/json' && op.style === 'common') expect(body.params.limitBytes, label).toBe(REQUEST_LIMITS.jsonBodyBytes)
     }
-    expect(await databaseDigest()).toEqual(before)
+    expect(await databaseDigest(svc)).toEqual(before)
   }, 300_000)
 })

@@ -10,32 +10,17 @@ import type { RouteDef } from '../../src/platform/http/routes.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { multipartParts, multipartType, streamUpload, type StreamedAnswer } from '../support/streaming-upload.js'
+import { databaseDigest } from '../support/database-digest.js'
 
 const MiB = 1024 * 1024
 let svc: TestService
 let root: string
 let digestBefore: Record<string, string>
 
-/** A digest of every table's rows (token last-use times aside: authenticating is not a write of the call). */
-async function databaseDigest(): Promise<Record<string, string>> {
-  const tables = await svc.deps.prisma.$queryRawUnsafe<{ name: string }[]>(
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
-  )
-  const digest: Record<string, string> = {}
-  for (const { name } of tables) {
-    const row = `(to_jsonb(t) - 'lastUsedAt')::text`
-    const [{ count, md5 }] = await svc.deps.prisma.$queryRawUnsafe<{ count: bigint; md5: string | null }[]>(
-      `SELECT count(*) AS count, md5(string_agg(${row}, '|' ORDER BY ${row})) AS md5 FROM "${name}" t`,
-    )
-    digest[name] = `${count}:${md5 ?? ''}`
-  }
-  return digest
-}
-
 beforeAll(async () => {
   svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [] }) })
   root = await svc.tokenFor('root', 's3cret-root')
-  digestBefore = await databaseDigest()
+  digestBefore = await databaseDigest(svc)
 })
 afterAll(async () => svc?.close())
 
@@ -209,7 +194,7 @@ describe('GraphQL multipart uploads (/graphql)', () => {
 
 describe('after every refusal', () => {
   it('nothing was written, and the service still answers', async () => {
-    expect(await databaseDigest()).toEqual(digestBefore)
+    expect(await databaseDigest(svc)).toEqual(digestBefore)
     expect((await svc.http('/healthz')).status).toBe(200)
   })
 })

@@ -92,7 +92,7 @@ async function expectRefused(res: Response, status: number, errorKey: string, pa
 }
 
 describe('transfer refusals: nothing changes, nothing is pushed', () => {
-  it('blank or missing organizationCode is 400 malformedRequest, checked before anything else of the transfer', async () => {
+  it('blank or missing organizationCode is 400 malformedRequest, checked first of the transfer\'s own refusals', async () => {
     const from = await org()
     const c = await consumer({ organizationCode: from.code })
     const before = await snapshot()
@@ -102,9 +102,10 @@ describe('transfer refusals: nothing changes, nothing is pushed', () => {
       await expectRefused(await transfer('consumers', c.consumerKey, body), 400, 'malformedRequest', params, before)
       await expectRefused(await transfer('applications', 'app_whatever', body), 400, 'malformedRequest', params, before)
     }
-    // before the project, the permission, the key and the organization are even looked at
-    await expectRefused(await transfer('consumers', c.consumerKey, {}, { token: tokens.carol }), 400, 'malformedRequest', malformed, before)
-    await expectRefused(await transfer('consumers', 'csm_unknown', {}, { project: 'nowhere' }), 400, 'malformedRequest', malformed, before)
+    // before the key and the organization are looked at; access is decided before any of it (issue 28 §6): a caller
+    // outside the project or without IDENTITY MANAGE learns nothing of the body's rules
+    await expectRefused(await transfer('consumers', c.consumerKey, {}, { token: tokens.carol }), 403, 'permissionDenied', { category: 'IDENTITY', level: 'MANAGE' }, before)
+    await expectRefused(await transfer('consumers', 'csm_unknown', {}, { project: 'nowhere' }), 404, 'resourceNotFound', { project: 'nowhere' }, before)
   })
 
   it('unknown organization (or one of another project) is 404 with params.organization', async () => {

@@ -54,6 +54,7 @@ export const credentialCrudRoutes: RouteDef[] = defineRoutes([
     method: 'post', path: `${BASE}/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: `Create a credential (username unique in the installation, password sealed and never returned) and deploy it to every environment of the project. ${MANAGE}`,
     body: { kind: 'json', required: true, schema: vendorCredentialCreate },
+    access: { category: 'IDENTITY', level: 'MANAGE' },
     response: deployedBody,
     responses: { 200: DEPLOYED_200, 400: 'unknown project, missing IDENTITY MANAGE, missing or invalid field (message names it: username, password, fullName, email, roleNameList with an unknown role, ipList with an entry that is no IP or CIDR, expireDate), username already taken', 401: AUTH_401 },
     async handle(ctx, input) {
@@ -65,6 +66,7 @@ export const credentialCrudRoutes: RouteDef[] = defineRoutes([
     method: 'put', path: `${BASE}/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: `Update the credential the body's username names (it cannot change) and redeploy it. A null or absent password keeps the stored one; absent optional fields keep their value. ${MANAGE}`,
     body: { kind: 'json', required: true, schema: vendorCredentialUpdate },
+    access: { category: 'IDENTITY', level: 'MANAGE' },
     response: deployedBody,
     responses: { 200: DEPLOYED_200, 400: 'unknown project, missing IDENTITY MANAGE, credential not found in the project, missing or invalid field (message names it), unknown role', 401: AUTH_401 },
     async handle(ctx, input) {

@@ -51,6 +51,7 @@ export const identityLifecycleRoutes = defineRoutes([
     tag: 'consumers',
     summary: 'Move a consumer, its API clients and entitlements to another organization, then redeploy it',
     body: { kind: 'json', schema: transferBody },
+    access: { category: 'IDENTITY', level: 'MANAGE' },
     response: plainBody(consumerSchema),
     responses: transferResponses('consumer'),
     async handle(ctx, input) {
@@ -65,6 +66,7 @@ export const identityLifecycleRoutes = defineRoutes([
     tag: 'applications',
     summary: 'Move an application with its consumers, API clients, entitlements and product subscriptions to another organization, then redeploy',
     body: { kind: 'json', schema: transferBody },
+    access: { category: 'IDENTITY', level: 'MANAGE' },
     response: plainBody(applicationSchema),
     responses: transferResponses('application'),
     async handle(ctx, input) {

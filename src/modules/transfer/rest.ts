@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { malformed } from '../../platform/errors/domain-error.js'
-import { defineRoutes, requireActor, type MultipartBody, type RouteInput, type RouteResult } from '../../platform/http/routes.js'
+import { ANY_CATEGORY, defineRoutes, requireActor, type MultipartBody, type RouteAccess, type RouteInput, type RouteResult } from '../../platform/http/routes.js'
 import { decodePassphrase, PASSPHRASE_HEADER } from './package/encryption.js'
 import { attachmentDisposition } from './package/names.js'
 import { PACKAGE_LIMITS } from './package/zip.js'
@@ -8,6 +8,7 @@ import { exportObjects, exportQuery, legacyExportBody, previewTransferExport, ru
 import type { BuiltPackage } from './build.js'
 import { preflightTransferImport } from './analysis.js'
 import { runTransferImport } from './import.js'
+import { findAdapter } from './registry.js'
 import { fileBody, plainBody } from '../../platform/http/response-schemas.js'
 import { transferExportPreviewSchema, transferImportResultSchema, transferPreflightSchema } from './view-schemas.js'
 
@@ -47,10 +48,22 @@ const COMMON_ERRORS = {
   404: 'resourceNotFound: project out of scope, or a named object that does not exist',
 }
 
+/** Decided before the body (issue 28 §6): EXPORT_IMPORT in some category; the operation then checks each type's own. */
+const EXPORT_IMPORT_ACCESS: RouteAccess = { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'EXPORT_IMPORT' }
+/** The same, for the type the path or the query names: its own category or PROJECT_MANAGEMENT, as the operation words it. */
+const TYPE_EXPORT_IMPORT_ACCESS: RouteAccess = {
+  category: (params, query) => {
+    const adapter = findAdapter(params.type ?? firstQuery(query.type) ?? '')
+    return adapter ? [adapter.category, 'PROJECT_MANAGEMENT'] : ['PROJECT_MANAGEMENT', ANY_CATEGORY]
+  },
+  level: 'EXPORT_IMPORT',
+}
+
 export const transferRoutes = defineRoutes([
   {
     method: 'post',
     path: `${BASE}/export-import/:type/export/`,
+    access: TYPE_EXPORT_IMPORT_ACCESS,
     style: 'legacy',
     auth: 'token',
     tag: 'export',
@@ -77,6 +90,7 @@ export const transferRoutes = defineRoutes([
   {
     method: 'post',
     path: `${BASE}/transfer-export-previews`,
+    access: EXPORT_IMPORT_ACCESS,
     style: 'common',
     auth: 'token',
     tag: 'transfer',
@@ -92,6 +106,7 @@ export const transferRoutes = defineRoutes([
   {
     method: 'post',
     path: `${BASE}/transfer-export-runs`,
+    access: EXPORT_IMPORT_ACCESS,
     style: 'common',
     auth: 'token',
     tag: 'transfer',
@@ -109,6 +124,7 @@ export const transferRoutes = defineRoutes([
   {
     method: 'post',
     path: `${BASE}/transfer-import-preflights`,
+    access: TYPE_EXPORT_IMPORT_ACCESS,
     style: 'common',
     auth: 'token',
     tag: 'transfer',
@@ -129,6 +145,7 @@ export const transferRoutes = defineRoutes([
   {
     method: 'post',
     path: `${BASE}/transfer-import-runs`,
+    access: EXPORT_IMPORT_ACCESS,
     style: 'common',
     auth: 'token',
     tag: 'transfer',

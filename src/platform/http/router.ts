@@ -13,6 +13,7 @@ import { readMultipart, type MultipartLimits } from './multipart.js'
 import { bodyRequired, type EnvelopeStyle, type MultipartBody, type RouteDef, type RouteInput } from './routes.js'
 import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, REQUEST_LIMITS } from './input-guards.js'
 import { auditedRestCall } from './audit.js'
+import { decideRouteAccess } from './access.js'
 
 /** Reads the declared body through the input guards (size, NUL, depth); bodyRequired before any field rule. */
 async function readBody(route: RouteDef, req: Request): Promise<unknown> {
@@ -108,15 +109,18 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
         }
         if (actor?.kind === 'user') res.locals.username = actor.username
         guardUrlInput(req.params, req.query as Record<string, unknown>)
-        const input: RouteInput = {
-          params: req.params as Record<string, string>,
-          query: req.query as Record<string, unknown>,
-          body: await readBody(route, req),
-          headers: req.headers,
-          clientAddress: req.socket.remoteAddress ?? 'unknown',
-        }
-        const result = await withPrefetchedProject(prefetched, () =>
-          auditedRestCall(deps, route, { actor, input, correlationId, surface }, () => route.handle({ deps, actor, correlationId, logger, surface }, input)))
+        const result = await withPrefetchedProject(prefetched, async () => {
+          // access first: a caller without it learns nothing of the body's rules or the objects the path names
+          await decideRouteAccess(deps.prisma, route, actor, req.params as Record<string, string>, req.query as Record<string, unknown>)
+          const input: RouteInput = {
+            params: req.params as Record<string, string>,
+            query: req.query as Record<string, unknown>,
+            body: await readBody(route, req),
+            headers: req.headers,
+            clientAddress: req.socket.remoteAddress ?? 'unknown',
+          }
+          return auditedRestCall(deps, route, { actor, input, correlationId, surface }, () => route.handle({ deps, actor, correlationId, logger, surface }, input))
+        })
         for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value)
         const status = result.status ?? 200
         if (result.stream) await writeStream(res.status(status), result.stream)

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
 import type { Actor } from '../auth/actor.js'
+import type { PermissionLevel } from '../auth/permissions.js'
 import type { Surface } from '../auth/tokens.js'
 import type { Deps } from '../context.js'
 import { unauthenticated } from '../errors/domain-error.js'
@@ -86,8 +87,28 @@ export interface RouteDef {
    * create, a deploy whose last parameter is the environment). Null falls back to those.
    */
   audit?: false | { objectType?: string; objectName?: (input: RouteInput, answer: unknown) => string | null }
+  /**
+   * What the caller needs, decided by the router before the query or the body is read (issue 28 §6: a caller
+   * without access learns nothing of the body's rules or of the objects the path names; see access.ts). Absent:
+   * on a route under /projects/:projectName the caller must see the project (else the unknown-project answer),
+   * the operation decides the rest. Declare the permission when the operation reads its input before checking it.
+   */
+  access?: RouteAccess
   handle(ctx: RouteContext, input: RouteInput): Promise<RouteResult>
 }
+
+/**
+ * A route's access, decided before its input is read: `{ category, level }` in the project of the path (a list of
+ * categories: any one of them, the first named in the refusal; ANY_CATEGORY: the level in some category, the
+ * operation then checks which; a function: the list from the path's and the query's parameters), or `systemAdmin`. Never wider than
+ * what the operation checks itself: the GraphQL door goes through the operation alone.
+ */
+export type RouteAccess =
+  | { category: string | readonly string[] | ((params: Record<string, string>, query: Record<string, unknown>) => readonly string[]); level: PermissionLevel }
+  | 'systemAdmin'
+
+/** In a RouteAccess category list: the level held in any category (an export whose type the body names). */
+export const ANY_CATEGORY = '*'
 
 export const defineRoutes = (routes: RouteDef[]) => routes
 

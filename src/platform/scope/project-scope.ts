@@ -18,6 +18,8 @@ export async function resolveProjectAccess(db: Tx, actor: Actor, projectName: st
   if (!name) throw malformed('Project name is empty', { field: 'projectName' })
   // a name no project can have (e.g. a NUL byte, which the database cannot even compare) is simply unknown
   if (!objectName.safeParse(name).success) throw projectNotFound(name)
+  const decided = takeDecided(name, actor)
+  if (decided) return decided
   const pre = takePrefetched(name, actor)
   const project = pre ? pre.project : await db.project.findUnique({ where: { name }, select: { id: true, name: true } })
   if (!project) throw projectNotFound(name)
@@ -38,21 +40,45 @@ export async function resolveProjectAccess(db: Tx, actor: Actor, projectName: st
 }
 
 /**
- * The project a read request names, read by the router in the same statement as the request's token
- * (authenticateRequest), so the operation's preamble does not read it again. Used once: the first resolution
- * of that name by that user in the request takes it, any later one reads the database.
+ * What the router learnt of the request's project before the operation ran, each used once (the first resolution
+ * of that name by that caller in the request takes it; any later one reads the database):
+ * - `entry`: the project a read names, read in the same statement as the request's token (authenticateRequest);
+ * - `decided`: the access the router resolved to decide the route's access before the body (http/access.ts), so
+ *   the operation's own preamble does not read it again.
  */
-const prefetched = new AsyncLocalStorage<{ entry: PrefetchedProject; used: boolean }>()
+interface RequestScope {
+  entry?: PrefetchedProject
+  used: boolean
+  decided?: { name: string; actor: Actor; access: ProjectAccess }
+}
+const requestScope = new AsyncLocalStorage<RequestScope>()
 
+/** Runs one request's work with its scope slot (the prefetched project, when there is one). */
 export function withPrefetchedProject<T>(entry: PrefetchedProject | undefined, run: () => T): T {
-  return entry ? prefetched.run({ entry, used: false }, run) : run()
+  return requestScope.run({ entry, used: false }, run)
 }
 
 function takePrefetched(name: string, actor: Actor): PrefetchedProject | undefined {
-  const slot = prefetched.getStore()
-  if (!slot || slot.used || slot.entry.name !== name || actor.kind !== 'user' || actor.userId !== slot.entry.userId) return undefined
+  const slot = requestScope.getStore()
+  if (!slot?.entry || slot.used || slot.entry.name !== name || actor.kind !== 'user' || actor.userId !== slot.entry.userId) return undefined
   slot.used = true
   return slot.entry
+}
+
+/** Resolves the project for the router's access decision and keeps it for the operation's first resolution. */
+export async function resolveProjectAccessOnce(db: Tx, actor: Actor, projectName: string): Promise<ProjectAccess> {
+  const access = await resolveProjectAccess(db, actor, projectName)
+  const slot = requestScope.getStore()
+  if (slot) slot.decided = { name: access.project.name, actor, access }
+  return access
+}
+
+function takeDecided(name: string, actor: Actor): ProjectAccess | undefined {
+  const slot = requestScope.getStore()
+  const decided = slot?.decided
+  if (!decided || decided.name !== name || decided.actor !== actor) return undefined
+  slot.decided = undefined
+  return decided.access
 }
 
 const ANALYZER_GRANTS: ReadonlySet<string> = new Set(ASSET_CATEGORIES.map((c) => grantKey(c, 'VIEW')))

@@ -41,6 +41,7 @@ const endpointSetting = (name: 'status' | 'cache' | 'wsa'): RouteDef => ({
     wsa: 'Set the WS-Addressing settings of a SOAP endpoint (API_MANAGEMENT MANAGE)',
   }[name],
   body: { kind: 'json', required: true, schema: { status: endpointStatusInput, cache: cacheInput, wsa: wsaInput }[name] },
+  access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
   audit,
   response: writtenBody,
   responses: {
@@ -76,6 +77,7 @@ export const proxyEndpointRoutes = defineRoutes([
     tag: 'apiProxyEndpoints',
     summary: 'Create an endpoint of a REST API proxy: name (client path), httpMethod, backendResourceUrl (backend path), backendHttpMethod; active by default (API_MANAGEMENT MANAGE)',
     body: { kind: 'json', required: true, schema: vendorEndpointCreateInput },
+    access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
     audit: { objectType: 'API_PROXY_ENDPOINT', objectName: (input, answer) => `${input.params.apiProxyName ?? ''}/${(answer as { id?: string } | undefined)?.id ?? ''}` },
     response: legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema.optional(), id: z.string() }),
     responses: { 200: `${WRITTEN_200}; id of the new endpoint`, 400: `${WRITE_400}, proxy not REST, field missing or invalid (named), name + httpMethod already taken`, ...COMMON },
@@ -105,6 +107,7 @@ export const proxyEndpointRoutes = defineRoutes([
     tag: 'apiProxyEndpoints',
     summary: 'Update an endpoint: only the fields given (name, description, httpMethod, backendResourceUrl, backendHttpMethod) change (API_MANAGEMENT MANAGE)',
     body: { kind: 'json', required: true, schema: vendorEndpointUpdateInput },
+    access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
     audit,
     response: writtenBody,
     responses: { 200: WRITTEN_200, 400: `${WRITE_400}, ${NOT_FOUND}, empty body, field invalid (named), name + httpMethod taken by another endpoint`, ...COMMON },

@@ -138,6 +138,7 @@ const fromFile = (method: 'post' | 'put'): RouteDef => ({
       ? 'Create a REST API proxy from an uploaded OpenAPI/Swagger file (part specFile; JSON or YAML) or as a reverse proxy; part metadata is the JSON metadata (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)'
       : 'Re-parse an existing API proxy from an uploaded file (parts metadata and specFile) (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
   body: { kind: 'multipart', required: true, schema: proxyFileForm, files: ['specFile'], maxFileBytes: MAX_DOCUMENT_TEXT },
+  access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
   audit: { objectType: 'API_PROXY', objectName: proxyNameOf },
   response: writtenBody,
   responses: { 200: 'status SUCCESS, success true, deploymentResult when deploy is true', 400: `${WRITE_400}, metadata part missing or not JSON${method === 'put' ? ', proxy not found, creation type differs' : ', proxy already exists'}`, ...COMMON },

@@ -57,6 +57,7 @@ export const proxySettingsRoutes = defineRoutes([
     auth: 'token',
     tag: 'apiProxySettings',
     summary: 'Hide (true) or show (false) the API specification file of the proxy (API_MANAGEMENT MANAGE)',
+    access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
     audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
     response: successBody,
     responses: { 200: 'status SUCCESS, success true', 400: `${ERRORS}, hideSpecFile not true or false`, ...COMMON },

@@ -1,0 +1,177 @@
+// Issue 28 §6: access is decided before validation, by the router (src/platform/http/access.ts). Every route of the
+// route tables (the tables that generate the OpenAPI document) is called with an invalid body by (a) a caller
+// without access to the project and (b) a member holding only VIEW, on every write; each answers the access refusal
+// of its envelope (spec §5, §7.1, §7.3) and nothing is written or pushed: the caller learns nothing of the body's
+// rules or of the objects the path names. (c) A route that declares its permission lets a member holding exactly
+// that permission past the router (the declaration is no wider than what the operation checks).
+// One service, one database, every call in sequence.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routeTables } from '../../src/routes.js'
+import { ASSET_CATEGORIES } from '../../src/platform/auth/permissions.js'
+import type { RouteDef } from '../../src/platform/http/routes.js'
+import { databaseDigest } from '../support/database-digest.js'
+import { sampleBootstrap } from '../support/fixtures.js'
+import { startTestbed, type StartedTestbed } from '../support/testbed.js'
+
+const PASSWORDS = {
+  root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
+  apiManager: 'api-manager-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
+} as const
+type User = keyof typeof PASSWORDS
+/** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
+const HOLDERS: Record<string, User> = {
+  'API_MANAGEMENT MANAGE': 'apiManager',
+  'IDENTITY MANAGE': 'identityManager',
+  'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
+}
+
+let started: StartedTestbed<'dev', User>
+const bed = () => started.bed
+
+beforeAll(async () => {
+  started = await startTestbed({
+    workers: ['dev'],
+    bootstrap: (workers) => {
+      const doc = sampleBootstrap(workers) as ReturnType<typeof sampleBootstrap> & { projects: { members?: unknown[] }[] }
+      for (const [username, password] of Object.entries(PASSWORDS)) if (username !== 'root') doc.users.push({ username, password })
+      // the outsider holds every permission in another project, and nothing in this one
+      doc.projects[1]!.members = [{ username: 'outsider', permissions: ASSET_CATEGORIES.flatMap((category) => ['MANAGE', 'DEPLOY_UNDEPLOY', 'EXPORT_IMPORT'].map((level) => ({ category, level }))) }]
+      doc.projects[0]!.members!.push({ username: 'viewer', permissions: ASSET_CATEGORIES.map((category) => ({ category, level: 'VIEW' })) })
+      for (const [grant, username] of Object.entries(HOLDERS)) {
+        const [category, level] = grant.split(' ')
+        doc.projects[0]!.members!.push({ username, permissions: [{ category, level }] })
+      }
+      return doc
+    },
+    tokens: PASSWORDS,
+  })
+})
+afterAll(async () => started?.close())
+
+/** Path values naming objects of the sample installation: whether they exist must not show. */
+const VALUES: Record<string, string> = {
+  projectName: 'payments', apiProxyName: 'orders-api', apiProxyGroupName: 'retail', username: 'shop-frontend', keystoreName: 'edge-ks',
+  ipGroupName: 'office-ips', environmentName: 'dev', consumerKey: 'shop-frontend', applicationKey: 'checkout',
+}
+const paramsOf = (route: RouteDef) => Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, VALUES[name!] ?? `probe-${name}`]))
+const urlOf = (route: RouteDef) => {
+  const path = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(paramsOf(route)[name]!))
+  // the manager surface names the project in the query
+  return route.path.startsWith('/api/') ? `${path}?projectId=payments` : path
+}
+
+const inProject = (route: RouteDef) => route.path.includes('/:projectName')
+const writes = (route: RouteDef) => route.method !== 'get'
+
+/** A body no route accepts: every declared field of the wrong kind (an object where a string, a number, a list goes). */
+function invalidBody(route: RouteDef): { headers: Record<string, string>; body?: string | FormData } {
+  const kind = route.body?.kind
+  if (!kind) return { headers: {} }
+  if (kind === 'multipart') {
+    const data = new FormData()
+    data.set('probe', 'x')
+    return { headers: {}, body: data }
+  }
+  if (kind === 'form') return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'probe=x' }
+  const shape = (route.body?.schema as { shape?: Record<string, unknown> } | undefined)?.shape
+  const fields = shape && Object.keys(shape).length ? Object.keys(shape) : ['name', 'email', 'type']
+  const body = Object.fromEntries(fields.map((f) => [f, f === 'email' ? 'not-an-email' : { probe: [1] }]))
+  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+}
+
+interface Answer { route: string; style: RouteDef['style']; status: number; body: any }
+
+async function call(route: RouteDef, user: User): Promise<Answer> {
+  const { headers, body } = invalidBody(route)
+  const res = await bed().svc.http(urlOf(route), {
+    method: route.method.toUpperCase(),
+    headers: { authorization: `Bearer ${bed()[user]}`, 'idempotency-key': 'access-first-probe', ...headers },
+    body,
+  })
+  const text = await res.text()
+  let json: unknown = text
+  try {
+    json = JSON.parse(text)
+  } catch {
+    // kept as text: the comparison shows it
+  }
+  return { route: `${route.method.toUpperCase()} ${route.path}`, style: route.style, status: res.status, body: json }
+}
+
+/** Calls every route as the user and keeps the answers that are not the expected refusal. */
+async function refusalsOtherThan(routes: RouteDef[], user: User, expected: (a: Answer) => boolean): Promise<string[]> {
+  const wrong: string[] = []
+  for (const route of routes) {
+    const answer = await call(route, user)
+    if (!expected(answer)) wrong.push(`${answer.route} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 240)}`)
+  }
+  return wrong
+}
+
+// The refusals of spec §5 and §7: the legacy envelope answers 400 with the message, Common Contract 404
+// resourceNotFound (out of scope) or 403 permissionDenied.
+const unknownProject = (a: Answer) =>
+  a.style === 'common'
+    ? a.status === 404 && a.body?.errorKey === 'resourceNotFound' && a.body?.message === "Project 'payments' not found" && a.body?.params?.project === 'payments'
+    : a.status === 400 && a.body?.status === 'FAILURE' && a.body?.resultMessage === "Project 'payments' not found" && Object.keys(a.body).length === 2
+const PERMISSION_MESSAGE = /^User lacks permission [A-Z_]+ (VIEW|MANAGE|DEPLOY_UNDEPLOY|EXPORT_IMPORT)( \(or [^)]+\))* in project 'payments'$/
+const lacksPermission = (a: Answer) =>
+  a.style === 'common'
+    ? a.status === 403 && a.body?.errorKey === 'permissionDenied' && PERMISSION_MESSAGE.test(a.body?.message) && typeof a.body?.params?.category === 'string'
+    : a.status === 400 && a.body?.status === 'FAILURE' && PERMISSION_MESSAGE.test(a.body?.resultMessage) && Object.keys(a.body).length === 2
+const notAdministrator = (a: Answer) => a.status === 400 && a.body?.status === 'FAILURE' && a.body?.resultMessage === 'Only a system administrator may do this'
+
+describe('access before validation on every route of the route tables (issue 28 §6)', () => {
+  let before: Record<string, string>
+  beforeAll(async () => {
+    before = await databaseDigest(bed().svc)
+  })
+
+  it('(a) a caller outside the project gets the unknown-project answer on every route under a project, whatever the body and the path name', async () => {
+    const routes = routeTables.filter(inProject)
+    expect(routes.length).toBeGreaterThan(200)
+    expect(await refusalsOtherThan(routes, 'outsider', unknownProject)).toEqual([])
+  })
+
+  it('(a) a caller who is not a system administrator is refused on every installation setting, whatever the body', async () => {
+    const routes = routeTables.filter((r) => r.path.startsWith('/apiops/settings/'))
+    expect(routes.length).toBeGreaterThan(30)
+    expect(await refusalsOtherThan(routes, 'outsider', notAdministrator)).toEqual([])
+    expect(await refusalsOtherThan(routes.filter(writes), 'viewer', notAdministrator)).toEqual([])
+  })
+
+  it('(a) on the manager surface, a projectId the caller cannot see is the unknown project, whatever the body', async () => {
+    const routes = routeTables.filter((r) => r.path.startsWith('/api/') && r.query?.shape.projectId)
+    expect(routes.length).toBeGreaterThan(20)
+    expect(await refusalsOtherThan(routes, 'outsider', unknownProject)).toEqual([])
+  })
+
+  it('(b) a member holding only VIEW is refused on every write under a project, whatever the body and the path name', async () => {
+    const routes = routeTables.filter((r) => inProject(r) && writes(r))
+    expect(routes.length).toBeGreaterThan(150)
+    expect(await refusalsOtherThan(routes, 'viewer', lacksPermission)).toEqual([])
+  })
+
+  it('wrote nothing and pushed nothing', async () => {
+    expect(await databaseDigest(bed().svc)).toEqual(before)
+    expect(bed().dev.received).toEqual([])
+  })
+
+  it('(c) a declared permission lets a member holding exactly it past the router', async () => {
+    const declared = routeTables.filter((r) => typeof r.access === 'object')
+    expect(declared.length).toBeGreaterThan(10)
+    const wrong: string[] = []
+    for (const route of declared) {
+      const { category, level } = route.access as Exclude<RouteDef['access'], string | undefined>
+      const first = (typeof category === 'function' ? category(paramsOf(route), {}) : typeof category === 'string' ? [category] : category)[0]
+      const holder = HOLDERS[`${first} ${level}`]
+      if (!holder) {
+        wrong.push(`${route.method} ${route.path}: no member holds ${first} ${level} here (add one to HOLDERS)`)
+        continue
+      }
+      const a = await call(route, holder)
+      if (lacksPermission(a) || unknownProject(a)) wrong.push(`${a.route} → ${a.status} ${JSON.stringify(a.body).slice(0, 240)}`)
+    }
+    expect(wrong).toEqual([])
+  })
+})
