@@ -54,7 +54,11 @@ const VALUES: Record<string, string> = {
   ipGroupName: 'office-ips', environmentName: 'dev', consumerKey: 'shop-frontend', applicationKey: 'checkout',
 }
 const paramsOf = (route: RouteDef) => Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, VALUES[name!] ?? `probe-${name}`]))
-const urlOf = (route: RouteDef) => route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(paramsOf(route)[name]!))
+const urlOf = (route: RouteDef) => {
+  const path = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(paramsOf(route)[name]!))
+  // the manager surface names the project in the query
+  return route.path.startsWith('/api/') ? `${path}?projectId=payments` : path
+}
 
 const inProject = (route: RouteDef) => route.path.includes('/:projectName')
 const writes = (route: RouteDef) => route.method !== 'get'
@@ -136,6 +140,12 @@ describe('access before validation on every route of the route tables (issue 28 
     expect(await refusalsOtherThan(routes.filter(writes), 'viewer', notAdministrator)).toEqual([])
   })
 
+  it('(a) on the manager surface, a projectId the caller cannot see is the unknown project, whatever the body', async () => {
+    const routes = routeTables.filter((r) => r.path.startsWith('/api/') && r.query?.shape.projectId)
+    expect(routes.length).toBeGreaterThan(20)
+    expect(await refusalsOtherThan(routes, 'outsider', unknownProject)).toEqual([])
+  })
+
   it('(b) a member holding only VIEW is refused on every write under a project, whatever the body and the path name', async () => {
     const routes = routeTables.filter((r) => inProject(r) && writes(r))
     expect(routes.length).toBeGreaterThan(150)
@@ -153,7 +163,7 @@ describe('access before validation on every route of the route tables (issue 28 
     const wrong: string[] = []
     for (const route of declared) {
       const { category, level } = route.access as Exclude<RouteDef['access'], string | undefined>
-      const first = (typeof category === 'function' ? category(paramsOf(route)) : typeof category === 'string' ? [category] : category)[0]
+      const first = (typeof category === 'function' ? category(paramsOf(route), {}) : typeof category === 'string' ? [category] : category)[0]
       const holder = HOLDERS[`${first} ${level}`]
       if (!holder) {
         wrong.push(`${route.method} ${route.path}: no member holds ${first} ${level} here (add one to HOLDERS)`)

@@ -50,9 +50,12 @@ const COMMON_ERRORS = {
 
 /** Decided before the body (issue 28 §6): EXPORT_IMPORT in some category; the operation then checks each type's own. */
 const EXPORT_IMPORT_ACCESS: RouteAccess = { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'EXPORT_IMPORT' }
-/** The same, for the type the path names: its own category or PROJECT_MANAGEMENT, as the operation words it. */
+/** The same, for the type the path or the query names: its own category or PROJECT_MANAGEMENT, as the operation words it. */
 const TYPE_EXPORT_IMPORT_ACCESS: RouteAccess = {
-  category: ({ type }) => { const adapter = findAdapter(type ?? ''); return adapter ? [adapter.category, 'PROJECT_MANAGEMENT'] : ['PROJECT_MANAGEMENT', ANY_CATEGORY] },
+  category: (params, query) => {
+    const adapter = findAdapter(params.type ?? firstQuery(query.type) ?? '')
+    return adapter ? [adapter.category, 'PROJECT_MANAGEMENT'] : ['PROJECT_MANAGEMENT', ANY_CATEGORY]
+  },
   level: 'EXPORT_IMPORT',
 }
 
@@ -121,7 +124,7 @@ export const transferRoutes = defineRoutes([
   {
     method: 'post',
     path: `${BASE}/transfer-import-preflights`,
-    access: EXPORT_IMPORT_ACCESS,
+    access: TYPE_EXPORT_IMPORT_ACCESS,
     style: 'common',
     auth: 'token',
     tag: 'transfer',

@@ -10,18 +10,35 @@ import { ANY_CATEGORY, type RouteDef } from './routes.js'
  * Access before validation (issue 28 §6), run by the router after authentication and before the query or the body
  * is read: a caller who cannot see the project of the path gets the unknown-project answer (legacy 400, Common
  * Contract 404 resourceNotFound), one without the route's declared permission the permission refusal (legacy 400,
- * Common Contract 403 permissionDenied), whatever the body holds and whatever the path names. The platform project
- * is left to the operation: some areas refuse it as a scope first (spec §1 rule 5), whoever asks.
+ * Common Contract 403 permissionDenied), whatever the body holds and whatever the path names. On the manager surface
+ * (/api) the project is the one the projectId query parameter names. The platform project is left to the operation:
+ * some areas refuse it as a scope first (spec §1 rule 5), whoever asks.
  */
-export async function decideRouteAccess(db: Tx, route: Pick<RouteDef, 'access' | 'path'>, actor: Actor | null, params: Record<string, string>): Promise<void> {
+export async function decideRouteAccess(
+  db: Tx,
+  route: Pick<RouteDef, 'access' | 'path'>,
+  actor: Actor | null,
+  params: Record<string, string>,
+  query: Record<string, unknown>,
+): Promise<void> {
   if (!actor) return
   if (route.access === 'systemAdmin') return requireSystemAdmin(actor)
-  const projectName = params.projectName?.trim()
-  if (!route.path.includes('/:projectName') || projectName === undefined || projectName === PLATFORM_PROJECT) return
+  const projectName = projectOf(route, params, query)
+  if (projectName === undefined || projectName === PLATFORM_PROJECT) return
   const access = await resolveProjectAccessOnce(db, actor, projectName)
   if (!route.access) return
   const { category, level } = route.access
-  requireOneOf(access, typeof category === 'function' ? category(params) : typeof category === 'string' ? [category] : category, level)
+  requireOneOf(access, typeof category === 'function' ? category(params, query) : typeof category === 'string' ? [category] : category, level)
+}
+
+/**
+ * The project a route addresses: the path's projectName, or on the manager surface (/api) the projectId query
+ * parameter (a project name there; blank or absent: the operation decides, e.g. the platform catalog).
+ */
+function projectOf(route: Pick<RouteDef, 'path'>, params: Record<string, string>, query: Record<string, unknown>): string | undefined {
+  if (route.path.includes('/:projectName')) return params.projectName?.trim()
+  if (!route.path.startsWith('/api/') || typeof query.projectId !== 'string') return undefined
+  return query.projectId.trim() || undefined
 }
 
 /**

@@ -111,7 +111,7 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
         guardUrlInput(req.params, req.query as Record<string, unknown>)
         const result = await withPrefetchedProject(prefetched, async () => {
           // access first: a caller without it learns nothing of the body's rules or the objects the path names
-          await decideRouteAccess(deps.prisma, route, actor, req.params as Record<string, string>)
+          await decideRouteAccess(deps.prisma, route, actor, req.params as Record<string, string>, req.query as Record<string, unknown>)
           const input: RouteInput = {
             params: req.params as Record<string, string>,
             query: req.query as Record<string, unknown>,

@@ -100,11 +100,11 @@ export interface RouteDef {
 /**
  * A route's access, decided before its input is read: `{ category, level }` in the project of the path (a list of
  * categories: any one of them, the first named in the refusal; ANY_CATEGORY: the level in some category, the
- * operation then checks which; a function: the list from the path's parameters), or `systemAdmin`. Never wider than
+ * operation then checks which; a function: the list from the path's and the query's parameters), or `systemAdmin`. Never wider than
  * what the operation checks itself: the GraphQL door goes through the operation alone.
  */
 export type RouteAccess =
-  | { category: string | readonly string[] | ((params: Record<string, string>) => readonly string[]); level: PermissionLevel }
+  | { category: string | readonly string[] | ((params: Record<string, string>, query: Record<string, unknown>) => readonly string[]); level: PermissionLevel }
   | 'systemAdmin'
 
 /** In a RouteAccess category list: the level held in any category (an export whose type the body names). */
