@@ -4143,6 +4143,7 @@ export interface components {
         AccessReportEntry: {
             apiProxyName: string;
             projectName: string;
+            /** @description EXTERNAL or BOTH: the report lists only API proxies shared outside */
             sharingType: string | null;
             accessList: {
                 organizationCode: string | null;
@@ -4408,7 +4409,7 @@ export interface components {
                 revision: number | null;
                 redeployRequired: boolean;
             }[];
-            /** @description with includeEndpoints=true */
+            /** @description with includeEndpoints=true, on every entry: an API proxy's endpoints; a group's are its members' ([] when none) */
             endpoints?: {
                 id: string;
                 name: string;
@@ -4416,6 +4417,8 @@ export interface components {
                 path: string;
                 version: string;
                 enabled: boolean;
+                /** @description a group's endpoint: the member API proxy it belongs to */
+                apiProxyName?: string;
             }[];
         };
         Application: {

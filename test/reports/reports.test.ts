@@ -41,6 +41,9 @@ beforeAll(async () => {
   await createPetstore(svc, erin, 'MyAPI')
   const call = (method: string, path: string, body?: unknown) => legacy(svc, method, `payments/${path}`, gina, body)
   for (const [m, p, b] of [
+    // the access report lists only proxies shared EXTERNAL or BOTH (set before the deployment: a settings write bumps the revision)
+    ['PATCH', 'apiProxies/MyAPI/settings/metadata/', { sharingType: 'EXTERNAL' }],
+    ['PATCH', 'apiProxies/orders-api/settings/metadata/', { sharingType: 'BOTH' }],
     ['POST', 'apiProxies/MyAPI/environments/dev/', undefined],
     ['POST', 'apiProxyGroups/retail/apiProxies/MyAPI/', undefined],
     ['POST', 'rlcl/', { name: 'Gold' }],
@@ -49,6 +52,12 @@ beforeAll(async () => {
   ] as const) {
     const res = await call(m, p, b)
     if (res.status !== 200) throw new Error(`${m} ${p}: ${JSON.stringify(res.body)}`)
+  }
+  // the bulk proxies of project other are shared BOTH, but three: INTERNAL, NONE and never set
+  const bulk = await svc.deps.prisma.apiProxy.findMany({ where: { project: { name: 'other' } }, orderBy: { name: 'asc' } })
+  for (const [i, proxy] of bulk.entries()) {
+    if (i === 2) continue
+    await svc.deps.prisma.apiProxy.update({ where: { id: proxy.id }, data: { settings: { ...(proxy.settings as object | null), metadata: { sharingType: i === 0 ? 'INTERNAL' : i === 1 ? 'NONE' : 'BOTH' } } } })
   }
   // entitlements: shop-frontend (acme, application checkout) on orders-api; the checkout application on the retail group
   const project = await svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })
@@ -87,6 +96,28 @@ describe('API report', () => {
     expect(objects.find((o: any) => o.name === 'bulk-000').endpoints).toEqual([]) // asked for, and it has none
     expect((await report('api-proxies', root)).body.resultCount).toBe(res.body.resultCount)
     expect((await report('api-proxies', root)).body.resultList[0]).not.toHaveProperty('endpoints')
+    // every entry has endpoints: a group's are its members' (orders-api has none), each naming its proxy
+    const retail = objects.find((o: any) => o.name === 'retail')
+    expect(retail.endpoints.map((e: any) => [e.apiProxyName, e.name]).sort()).toEqual([['MyAPI', 'GET /pets'], ['MyAPI', 'GET /pets/{petId}'], ['MyAPI', 'POST /pets']])
+    expect(retail.endpoints.map((e: any) => e.id).sort()).toEqual(my.endpoints.map((e: any) => e.id).sort())
+    expect(objects.every((o: any) => Array.isArray(o.endpoints))).toBe(true)
+  })
+
+  it('with includeEndpoints, a group without members has endpoints [] (stream, page, GraphQL)', async () => {
+    const created = await legacy(svc, 'POST', 'payments/apiProxyGroups/', gina, { name: 'empty-group', clientRoute: { relativePathList: ['/empty-group'] } })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    try {
+      const streamed = (await report('api-proxies?projectName=payments&includeEndpoints=true', ana)).body.resultList.find((o: any) => o.name === 'empty-group')
+      expect(streamed).toMatchObject({ objectType: 'API_PROXY_GROUP', apiProxies: [], endpoints: [] })
+      const paged = (await report('api-proxies?projectName=payments&includeEndpoints=true&size=200', ana)).body.resultList.find((o: any) => o.name === 'empty-group')
+      expect(paged.endpoints).toEqual([])
+      const gql = await svc.graphql('query { apiProxyReport(projectName: "payments", includeEndpoints: true, size: 200) { items { name endpoints { name apiProxyName } } } }', {}, ana)
+      expect(gql.body.data.apiProxyReport.items.find((i: any) => i.name === 'empty-group').endpoints).toEqual([])
+      expect(gql.body.data.apiProxyReport.items.find((i: any) => i.name === 'retail').endpoints).toContainEqual({ name: 'GET /pets', apiProxyName: 'MyAPI' })
+      expect((await report('api-proxies?projectName=payments', ana)).body.resultList.find((o: any) => o.name === 'empty-group')).not.toHaveProperty('endpoints')
+    } finally {
+      expect((await legacy(svc, 'DELETE', 'payments/apiProxyGroups/empty-group/', gina)).status).toBe(200)
+    }
   })
 
   it('answers one page with page and size, and one project with projectName', async () => {
@@ -151,12 +182,17 @@ describe('organization access report', () => {
       { organizationCode: 'acme', organizationName: 'Acme', applicationName: 'checkout', credentialUsername: 'shop-frontend', environmentName: null, source: 'ENTITLEMENT', via: 'API_PROXY_GROUP:retail' },
       { organizationCode: 'acme-eu', organizationName: 'Acme EU', applicationName: null, credentialUsername: 'api-user-1', environmentName: null, source: 'RLCL', via: 'RLCL:Gold' },
     ])
-    expect(byName.MyAPI).toMatchObject({ projectName: 'payments', sharingType: null })
+    expect(byName.MyAPI).toMatchObject({ projectName: 'payments', sharingType: 'EXTERNAL' })
+    expect(byName['orders-api']).toMatchObject({ projectName: 'payments', sharingType: 'BOTH' })
   })
 
   it('streams every project across batches, pages, and answers CSV rows (one per access, one per proxy without any)', async () => {
     const all = await report('organization-api-data-model-access', root)
-    expect(all.body.result.apiProxyList).toHaveLength(REPORT_BATCH + 5 + 2)
+    // every proxy shared EXTERNAL or BOTH: not bulk-000 (INTERNAL), bulk-001 (NONE) nor bulk-002 (not set)
+    expect(all.body.result.apiProxyList).toHaveLength(REPORT_BATCH + 5 - 3 + 2)
+    expect(all.body.result.apiProxyList.every((p: any) => ['EXTERNAL', 'BOTH'].includes(p.sharingType))).toBe(true)
+    expect(all.body.result.apiProxyList.map((p: any) => p.apiProxyName)).not.toContain('bulk-000')
+    expect(all.body.result.apiProxyList.map((p: any) => p.apiProxyName)).toContain('bulk-003')
     const page = await report('organization-api-data-model-access?page=0&size=1&projectName=payments', ana)
     expect(page.body).toMatchObject({ page: 0, size: 1, totalCount: 2, result: { apiProxyList: [{ apiProxyName: 'MyAPI' }] } })
     const csv = await report('organization-api-data-model-access?projectName=payments', ana, 'text/csv, application/json;q=0.5')
@@ -164,9 +200,11 @@ describe('organization access report', () => {
     const lines = csv.text.trimEnd().split('\r\n')
     expect(lines[0]).toBe('projectName,apiProxyName,sharingType,organizationCode,organizationName,applicationName,credentialUsername,environmentName,source,via')
     expect(lines).toHaveLength(1 + 3 + 2)
-    expect(lines).toContain('payments,MyAPI,,acme-eu,Acme EU,,api-user-1,,RLCL,RLCL:Gold')
+    expect(lines).toContain('payments,MyAPI,EXTERNAL,acme-eu,Acme EU,,api-user-1,,RLCL,RLCL:Gold')
     const other = await report('organization-api-data-model-access?projectName=other&size=200', ana, 'text/csv')
-    expect(other.text.trimEnd().split('\r\n')).toHaveLength(1 + REPORT_BATCH + 5)
+    expect(other.text.trimEnd().split('\r\n')).toHaveLength(1 + REPORT_BATCH + 5 - 3)
+    const otherPage = await report('organization-api-data-model-access?projectName=other&size=1', ana)
+    expect(otherPage.body).toMatchObject({ totalCount: REPORT_BATCH + 5 - 3, result: { apiProxyList: [{ apiProxyName: 'bulk-003', sharingType: 'BOTH' }] } })
   })
 
   it('refuses other callers and bad parameters', async () => {

@@ -22,6 +22,7 @@ class ApiProxyReportEndpointType {
   @Field(() => String) path: string
   @Field(() => String) version: string
   @Field(() => Boolean) enabled: boolean
+  @Field(() => String, { nullable: true, description: "a group's endpoint: the member API proxy it belongs to" }) apiProxyName?: string
 }
 
 @ObjectType('ApiProxyReportEntry')
@@ -39,7 +40,7 @@ class ApiProxyReportEntryType {
   @Field(() => Int) policyCount: number
   @Field(() => String, { description: 'DEPLOYED, PARTIALLY_DEPLOYED or NOT_DEPLOYED' }) deploymentState: string
   @Field(() => [ApiProxyReportEnvironmentType]) environments: ApiProxyReportEnvironmentType[]
-  @Field(() => [ApiProxyReportEndpointType], { nullable: true, description: 'with includeEndpoints' }) endpoints?: ApiProxyReportEndpointType[]
+  @Field(() => [ApiProxyReportEndpointType], { nullable: true, description: "with includeEndpoints, on every entry: an API proxy's endpoints; a group's are its members'" }) endpoints?: ApiProxyReportEndpointType[]
 }
 
 @ObjectType('ApiProxyReportPage')
@@ -65,7 +66,7 @@ class OrganizationAccessRowType {
 class OrganizationAccessReportEntryType {
   @Field(() => String) apiProxyName: string
   @Field(() => String) projectName: string
-  @Field(() => String, { nullable: true }) sharingType: string | null
+  @Field(() => String, { nullable: true, description: 'EXTERNAL or BOTH: only API proxies shared outside are listed' }) sharingType: string | null
   @Field(() => [OrganizationAccessRowType]) accessList: AccessRow[]
 }
 

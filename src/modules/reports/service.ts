@@ -116,7 +116,8 @@ export interface ApiReportEntry {
   /** DEPLOYED (every environment of the project), PARTIALLY_DEPLOYED, NOT_DEPLOYED */
   deploymentState: 'DEPLOYED' | 'PARTIALLY_DEPLOYED' | 'NOT_DEPLOYED'
   environments: { environmentName: string; deployed: boolean; revision: number | null; redeployRequired: boolean }[]
-  endpoints?: { id: string; name: string; method: string; path: string; version: string; enabled: boolean }[]
+  /** with includeEndpoints: a proxy's endpoints; a group's are its members' (each with its apiProxyName), [] when it has none */
+  endpoints?: { id: string; name: string; method: string; path: string; version: string; enabled: boolean; apiProxyName?: string }[]
 }
 
 /** What a batch of objects carries: environments, deployments, members, counts and (optionally) endpoints. */
@@ -141,8 +142,13 @@ async function enrich(db: Tx, rows: ObjectRow[], includeEndpoints: boolean): Pro
       SELECT a."apiProxyId" AS id, count(*) AS n FROM "ApiProxyPolicy" a WHERE a."apiProxyId" = ANY(${proxyIds}::text[]) GROUP BY a."apiProxyId"
       UNION ALL
       SELECT m."B", count(a.id) FROM "_ApiProxyToApiProxyGroup" m JOIN "ApiProxyPolicy" a ON a."apiProxyId" = m."A" WHERE m."B" = ANY(${groupIds}::text[]) GROUP BY m."B"`,
-    includeEndpoints && proxyIds.length
-      ? db.gatewayEndpoint.findMany({ where: { apiProxyId: { in: proxyIds } }, select: { id: true, apiProxyId: true, method: true, path: true, version: true, enabled: true }, orderBy: [{ version: 'asc' }, { path: 'asc' }, { method: 'asc' }] })
+    // the proxies' endpoints, and those of the groups' members (a group's endpoints are its members')
+    includeEndpoints && rows.length
+      ? db.gatewayEndpoint.findMany({
+          where: { OR: [{ apiProxyId: { in: proxyIds } }, { apiProxy: { groups: { some: { id: { in: groupIds } } } } }] },
+          select: { id: true, apiProxyId: true, method: true, path: true, version: true, enabled: true, apiProxy: { select: { name: true } } },
+          orderBy: [{ version: 'asc' }, { path: 'asc' }, { method: 'asc' }],
+        })
       : Promise.resolve([]),
   ])
   const count = (list: { id: string; n: bigint }[], id: string) => Number(list.find((c) => c.id === id)?.n ?? 0)
@@ -167,13 +173,22 @@ async function enrich(db: Tx, rows: ObjectRow[], includeEndpoints: boolean): Pro
       deploymentState: deployedCount === 0 ? ('NOT_DEPLOYED' as const) : deployedCount === environments.length ? ('DEPLOYED' as const) : ('PARTIALLY_DEPLOYED' as const),
       environments,
     }
-    if (r.ord === 1) return { ...base, apiProxies: links.filter((l) => l.groupId === r.id).map((l) => l.proxyName).sort() }
+    const endpointView = (e: (typeof endpoints)[number]) => ({ id: e.id, name: `${e.method} ${e.path}`, method: e.method, path: e.path, version: e.version, enabled: e.enabled })
+    if (r.ord === 1) {
+      const members = links.filter((l) => l.groupId === r.id)
+      return {
+        ...base,
+        apiProxies: members.map((l) => l.proxyName).sort(),
+        // with includeEndpoints every entry has endpoints (api-report page at 319c71d): a group's are its members', each naming its proxy
+        ...(includeEndpoints
+          ? { endpoints: endpoints.filter((e) => members.some((m) => m.proxyId === e.apiProxyId)).map((e) => ({ ...endpointView(e), apiProxyName: e.apiProxy.name })).sort((a, b) => a.apiProxyName.localeCompare(b.apiProxyName)) }
+          : {}),
+      }
+    }
     return {
       ...base,
       groups: links.filter((l) => l.proxyId === r.id).map((l) => l.groupName).sort(),
-      ...(includeEndpoints
-        ? { endpoints: endpoints.filter((e) => e.apiProxyId === r.id).map((e) => ({ id: e.id, name: `${e.method} ${e.path}`, method: e.method, path: e.path, version: e.version, enabled: e.enabled })) }
-        : {}),
+      ...(includeEndpoints ? { endpoints: endpoints.filter((e) => e.apiProxyId === r.id).map(endpointView) } : {}),
     }
   })
 }
@@ -208,15 +223,19 @@ export async function apiReportPage(db: Tx, q: ReportQuery & { page: { page: num
 interface ProxyRow { id: string; name: string; projectName: string; sharingType: string | null }
 interface ProxyCursor { projectName: string; name: string; id: string }
 
+/** The sharing type is the proxy's metadata setting when one was stored (vendor settings/update-metadata). */
+const SHARING_TYPE = Prisma.sql`COALESCE(p.settings -> 'metadata' ->> 'sharingType', p.settings ->> 'sharingType')`
+/** The report lists only proxies shared EXTERNAL or BOTH (organization-api-data-model-access-report page at 319c71d). */
+export const REPORTED_SHARING_TYPES = ['EXTERNAL', 'BOTH'] as const
+const SHARED = Prisma.sql`${SHARING_TYPE} IN (${Prisma.join([...REPORTED_SHARING_TYPES])})`
+
 function proxyBatch(db: Tx, projectName: string | null, after: ProxyCursor | null, limit: number, offset = 0) {
   const where = after ? Prisma.sql`AND (pr.name, p.name, p.id) > (${after.projectName}, ${after.name}, ${after.id})` : Prisma.empty
   const project = projectName === null ? Prisma.sql`TRUE` : Prisma.sql`pr.name = ${projectName}`
-  // the sharing type is the proxy's metadata setting when one was stored (vendor settings/update-metadata)
   return db.$queryRaw<ProxyRow[]>`
-    SELECT p.id, p.name, pr.name AS "projectName",
-           COALESCE(p.settings -> 'metadata' ->> 'sharingType', p.settings ->> 'sharingType') AS "sharingType"
+    SELECT p.id, p.name, pr.name AS "projectName", ${SHARING_TYPE} AS "sharingType"
       FROM "ApiProxy" p JOIN "Project" pr ON pr.id = p."projectId"
-     WHERE ${project} ${where}
+     WHERE ${project} AND ${SHARED} ${where}
      ORDER BY pr.name, p.name, p.id
      LIMIT ${limit} OFFSET ${offset}`
 }
@@ -307,7 +326,7 @@ export async function accessReportPage(db: Tx, q: ReportQuery & { page: { page: 
   const project = q.projectName === null ? Prisma.sql`TRUE` : Prisma.sql`pr.name = ${q.projectName}`
   const [proxies, [total]] = await Promise.all([
     proxyBatch(db, q.projectName, null, q.page.size, q.page.page * q.page.size),
-    db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "ApiProxy" p JOIN "Project" pr ON pr.id = p."projectId" WHERE ${project}`,
+    db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "ApiProxy" p JOIN "Project" pr ON pr.id = p."projectId" WHERE ${project} AND ${SHARED}`,
   ])
   return { items: await withAccess(db, proxies), total: Number(total?.n ?? 0) }
 }

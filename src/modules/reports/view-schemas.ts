@@ -19,8 +19,8 @@ export const apiReportEntrySchema = describes<ApiReportEntry>()(
     policyCount: z.number().int(),
     deploymentState: z.enum(['DEPLOYED', 'PARTIALLY_DEPLOYED', 'NOT_DEPLOYED']),
     environments: z.array(z.object({ environmentName: z.string(), deployed: z.boolean(), revision: z.number().int().nullable(), redeployRequired: z.boolean() })),
-    endpoints: z.array(z.object({ id: z.string(), name: z.string(), method: z.string(), path: z.string(), version: z.string(), enabled: z.boolean() }))
-      .optional().describe('with includeEndpoints=true'),
+    endpoints: z.array(z.object({ id: z.string(), name: z.string(), method: z.string(), path: z.string(), version: z.string(), enabled: z.boolean(), apiProxyName: z.string().optional().describe("a group's endpoint: the member API proxy it belongs to") }))
+      .optional().describe("with includeEndpoints=true, on every entry: an API proxy's endpoints; a group's are its members' ([] when none)"),
   }).meta({ id: 'ApiReportEntry' }),
 )
 
@@ -28,7 +28,7 @@ export const accessReportEntrySchema = describes<AccessReportEntry>()(
   z.object({
     apiProxyName: z.string(),
     projectName: z.string(),
-    sharingType: z.string().nullable(),
+    sharingType: z.string().nullable().describe('EXTERNAL or BOTH: the report lists only API proxies shared outside'),
     accessList: z.array(z.object({
       organizationCode: z.string().nullable(),
       organizationName: z.string().nullable(),
