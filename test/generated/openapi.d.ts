@@ -23185,6 +23185,8 @@ export interface operations {
                         wsaSettings: {
                             [key: string]: unknown;
                         } | null;
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -23268,6 +23270,8 @@ export interface operations {
                             description: string | null;
                             active: boolean;
                         }[];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };

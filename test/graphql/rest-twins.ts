@@ -132,6 +132,11 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     [`PATCH ${PROXY}/endpoints/:endpointId/`]: 'updateGatewayEndpoint', [`DELETE ${PROXY}/endpoints/:endpointId/`]: 'deleteGatewayEndpoint',
     [`PATCH ${PROXY}/endpoints/:endpointId/status/`]: 'setGatewayEndpointStatus', [`PATCH ${PROXY}/endpoints/:endpointId/cache/`]: 'updateGatewayEndpointCache',
     [`PATCH ${PROXY}/endpoints/:endpointId/wsa/`]: 'updateGatewayEndpointWsa', [`GET ${PROXY}/endpoints/:endpointId/policies/`]: 'ApiProxyEndpoint.policies',
+    // the body-identified forms (management-api-docs b9d5441): the same operations, the endpoint named in the body
+    [`POST ${PROXY}/endpoints/details/`]: 'gatewayEndpoint', [`POST ${PROXY}/endpoints/policies/`]: 'ApiProxyEndpoint.policies',
+    [`PATCH ${PROXY}/endpoints/`]: 'updateGatewayEndpoint', [`POST ${PROXY}/endpoints/delete/`]: 'deleteGatewayEndpoint',
+    [`PATCH ${PROXY}/endpoints/status/`]: 'setGatewayEndpointStatus', [`PATCH ${PROXY}/endpoints/cache/`]: 'updateGatewayEndpointCache',
+    [`PATCH ${PROXY}/endpoints/wsa/`]: 'updateGatewayEndpointWsa',
     [`PATCH ${PROXY}/settings/hide-spec-file/:hideSpecFile/`]: 'updateApiProxyHideSpecFileSettings',
     // keys and secrets
     [`GET ${P}/certificates/`]: 'certificates', [`GET ${P}/certificates/truststore/:environmentName/`]: 'truststoreCertificates', [`GET ${P}/certificates/:certificateName/`]: 'certificate',

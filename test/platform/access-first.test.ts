@@ -15,12 +15,13 @@ import { startTestbed, type StartedTestbed } from '../support/testbed.js'
 
 const PASSWORDS = {
   root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
-  apiManager: 'api-manager-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
+  apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
 } as const
 type User = keyof typeof PASSWORDS
 /** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
 const HOLDERS: Record<string, User> = {
   'API_MANAGEMENT MANAGE': 'apiManager',
+  'API_MANAGEMENT VIEW': 'apiViewer',
   'IDENTITY MANAGE': 'identityManager',
   'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
 }
@@ -61,7 +62,8 @@ const urlOf = (route: RouteDef) => {
 }
 
 const inProject = (route: RouteDef) => route.path.includes('/:projectName')
-const writes = (route: RouteDef) => route.method !== 'get'
+/** Every route but GET, less the reads sent as POST that declare VIEW (the body-identified endpoint reads). */
+const writes = (route: RouteDef) => route.method !== 'get' && !(typeof route.access === 'object' && route.access.level === 'VIEW')
 
 /** A body no route accepts: every declared field of the wrong kind (an object where a string, a number, a list goes). */
 function invalidBody(route: RouteDef): { headers: Record<string, string>; body?: string | FormData } {
