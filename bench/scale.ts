@@ -96,13 +96,18 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
   try {
     // first start: schema and bootstrap; the data is seeded beside the running service, then it restarts on it
     const first = await start({ ...base, EMBEDDED_PG_PORT: '0' })
-    const client = await seedWith(first.wire)
     try {
-      await seed(client, consumers, events)
+      const client = await seedWith(first.wire)
+      try {
+        await seed(client, consumers, events)
+      } finally {
+        await client.end()
+      }
     } finally {
-      await client.end()
+      const t0 = performance.now()
+      await stop(first.proc)
+      console.log(`stopped the seeding start in ${ms(performance.now() - t0)}`)
     }
-    await stop(first.proc)
     const svc = await start(base)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
