@@ -15,7 +15,7 @@ import { withScratchDatabase } from './scratch-database.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { mintPublicKey } from '../src/platform/keys.js'
 import { startService, type RunningService } from '../src/service.js'
-import { median, ms, resentCount, retried } from './measure.js'
+import { bearer, median, ms, resentCount, retried } from './measure.js'
 
 const CONSUMERS = 100_000
 const BATCH = 10_000
@@ -86,13 +86,7 @@ async function measure(label: string, env: Record<string, string>) {
   const svc = await startService(config, createLogger('warn'))
   try {
     const projectId = await seed(svc)
-    const tokenRes = await fetch(`${svc.url}/apiops/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: USER.username, client_secret: USER.password }),
-    })
-    const { access_token: token } = (await tokenRes.json()) as { access_token: string }
-    const headers = { authorization: `Bearer ${token}` }
+    const headers = await bearer(svc.url, USER)
     const restUrl = (page: number, search?: string) =>
       `${svc.url}/apiops/projects/${PROJECT}/consumers?page=${page}&size=${SIZE}${search ? `&search=${search}` : ''}`
     const cases = { first: restUrl(0), last: restUrl(LAST_PAGE), search: restUrl(0, SEARCH) }

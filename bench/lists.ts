@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { startService, type RunningService } from '../src/service.js'
 import { withScratchDatabase } from './scratch-database.js'
-import { median, ms, resentCount, retried } from './measure.js'
+import { bearer, median, ms, resentCount, retried } from './measure.js'
 
 const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12)
@@ -73,13 +73,7 @@ async function measure(label: string, env: Record<string, string>): Promise<List
   const out: ListFigures = {}
   try {
     await seed(svc)
-    const tokenRes = await fetch(`${svc.url}/apiops/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: USER.username, client_secret: USER.password }),
-    })
-    const { access_token: token } = (await tokenRes.json()) as { access_token: string }
-    const headers = { authorization: `Bearer ${token}` }
+    const headers = await bearer(svc.url, USER)
     const list = (search?: string) => `${svc.url}/apiops/projects/${PROJECT}/consumers?page=0&size=${SIZE}${search ? `&search=${search}` : ''}`
     for (const [url, expected] of [[list(), ROWS], [list(SEARCH), Math.floor((ROWS + NEEDLE_EVERY - 7) / NEEDLE_EVERY)]] as const) {
       const body = (await (await fetch(url, { headers })).json()) as { items: unknown[]; totalElements: number }

@@ -37,3 +37,14 @@ export async function retried<T>(call: () => Promise<T>): Promise<T> {
     return call()
   }
 }
+
+/** The authorization header of a token for a user of the service (client credentials at the token endpoint). */
+export async function bearer(url: string, user: { username: string; password: string }): Promise<{ authorization: string }> {
+  const res = await fetch(`${url}/apiops/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: user.username, client_secret: user.password }),
+  })
+  const { access_token: token } = (await res.json()) as { access_token: string }
+  return { authorization: `Bearer ${token}` }
+}

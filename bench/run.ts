@@ -9,6 +9,7 @@ import { withScratchDatabase } from './scratch-database.js'
 import { benchTransfer } from './transfer.js'
 import { benchConsumerList } from './consumers.js'
 import { benchLists } from './lists.js'
+import { benchScale } from './scale.js'
 import { benchLimitBulk } from './limit-bulk.js'
 import { benchPresets } from './presets.js'
 import { benchApiProxies } from './apiproxies.js'
@@ -89,6 +90,7 @@ try {
 await benchStartup()
 await benchConsumerList()
 await benchLists()
+await benchScale()
 await benchLimitBulk()
 await benchPresets()
 await benchApiProxies()

@@ -50,7 +50,7 @@ export async function listApplicationViews(db: Tx, actor: Actor, projectName: st
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Application', [project.id]) : db.application.count({ where })),
   }
   // a search's matches come from the trigram index: found once for the page's keys and the total
-  if (filters.search) return findPageByCountedKeys(page, { ...byKeys, countedKeys: (window) => countedKeys(db, { table: 'Application', key: 'name', where, ...window }) })
+  if (filters.search) return findPageByCountedKeys(page, { ...byKeys, countedKeys: (window) => countedKeys(db, { table: 'Application', key: 'name', where, walkOrders: [['name']], ...window }) })
   return findPageByKeys(page, {
     ...byKeys,
     keys: async (window) => (await db.application.findMany({ where, select: { name: true }, ...window })).map((a) => a.name),

@@ -49,6 +49,9 @@ export async function listConsumers(db: Tx, actor: Actor, projectName: string, q
   return consumerPage(db, where, page, Boolean(filters.search))
 }
 
+/** The list's orders that an index of the project holds with both searched names: (projectId, username, fullName), (projectId, fullName, username). */
+const CONSUMER_WALKS = [['username'], ['fullName', 'username']]
+
 /** One page of the list and its count (also timed bare by the benchmark). */
 export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: PageRequest, searched = false) {
   // username is unique: the tie-break that keeps pages from overlapping when sorting by fullName or enabled,
@@ -62,7 +65,7 @@ export function consumerPage(db: Tx, where: Prisma.CredentialWhereInput, page: P
     count: () => (onlyScope(where, 'projectId') ? countedRows(db, 'Credential', [where.projectId as string]) : db.credential.count({ where })),
   }
   // a search's matches come from the trigram indexes: found once for the page's keys and the total
-  if (searched) return findPageByCountedKeys(page, { ...byKeys, countedKeys: (window) => countedKeys(db, { table: 'Credential', key: 'username', where, ...window }) })
+  if (searched) return findPageByCountedKeys(page, { ...byKeys, countedKeys: (window) => countedKeys(db, { table: 'Credential', key: 'username', where, walkOrders: CONSUMER_WALKS, ...window }) })
   return findPageByKeys(page, {
     ...byKeys,
     keys: async (window) => (await db.credential.findMany({ where, select: { username: true }, ...window })).map((c) => c.username),

@@ -110,7 +110,8 @@ async function subjectPage<W extends { projectId: string }, Row>(
   if (!search) return findPage(page, q.find(q.where, { orderBy: q.orderBy, skip: page.skip, take: page.take }), q.count())
   return findPageByCountedKeys(page, {
     orderBy: q.orderBy,
-    countedKeys: (window) => countedKeys(db, { table: q.table, key: q.key, where: q.where, ...window }),
+    // the list's unique key is the first column of an index of the project holding the searched names
+    countedKeys: (window) => countedKeys(db, { table: q.table, key: q.key, where: q.where, walkOrders: [[q.key]], ...window }),
     rows: (keys) => q.find({ projectId: q.where.projectId, [q.key]: { in: keys } } as W),
     keyOf: q.keyOf,
     count: q.count,

@@ -1,0 +1,207 @@
+// Search, audit trail, GraphQL and memory against the installation's size (issue 31), measured from outside: the
+// service runs as `npm start` runs it, in a process of its own; this process is the load client (8 keep-alive
+// connections) and seeds the data set-based through the database (PostgreSQL directly; PGlite through the service's
+// embedded wire server). Cases are interleaved round by round so a busier or quieter machine weighs on each alike;
+// compare the ratios of one run, not absolute figures across runs.
+// Alone: `npx tsx bench/scale.ts` (BENCH_SCALE_ROWS=n consumers, default 200,000; BENCH_SCALE_EVENTS=n audit events,
+// default 1,000,000; PGlite: BENCH_SCALE_PGLITE_ROWS, default the same, BENCH_SCALE_PGLITE_EVENTS, default 200,000;
+// BENCH_SKIP_PGLITE=1; BENCH_ROUNDS=n; BENCH_DATABASE_URL for PostgreSQL;
+// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL).
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { ensureBuilt, spawnService, type ServiceProcess } from '../test/support/process.js'
+import { withScratchDatabase } from './scratch-database.js'
+import { bearer, median, ms } from './measure.js'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
+const CLIENTS = 8
+const PROJECT = 'bench-scale'
+const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
+const KEY = crypto.randomBytes(32).toString('base64')
+
+async function start(env: Record<string, string>): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
+  const t0 = performance.now()
+  const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true })
+  const url = await proc.listening
+  while ((await fetch(`${url}/healthz`)).status !== 200) await new Promise((r) => setTimeout(r, 10))
+  const wire = /embedded database served on ([\d.]+:\d+)/.exec(proc.output())?.[1]
+  return { proc, url, readyMs: performance.now() - t0, wire }
+}
+
+async function stop(proc: ServiceProcess) {
+  proc.child.kill('SIGTERM')
+  await proc.exited
+}
+
+/** Resident set of the service's node process (the start script execs node, so the child is it), MB. */
+function rssMb(proc: ServiceProcess): number {
+  const status = fs.readFileSync(`/proc/${proc.child.pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
+}
+
+/** Consumers with a word in 1 % ('Zephyrine') and another in 10 % ('Quillon') of the full names; applications alike. */
+async function seed(client: pg.Client, consumers: number, events: number) {
+  const t0 = performance.now()
+  const { rows: [project] } = await client.query<{ id: string }>('SELECT id FROM "Project" WHERE name = $1', [PROJECT])
+  await client.query(`
+    INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "fullName", enabled, "updatedAt")
+    SELECT gen_random_uuid(), $1, 'consumer-' || lpad(n::text, 7, '0'), 'csm_' || md5(n::text || $2),
+           'Consumer ' || lpad(n::text, 7, '0') || CASE WHEN n % 100 = 7 THEN ' Zephyrine' WHEN n % 10 = 3 THEN ' Quillon' ELSE '' END,
+           n % 10 <> 1, now()
+    FROM generate_series(1, ${consumers}) AS n`, [project!.id, KEY])
+  const apps = Math.max(1000, Math.floor(consumers / 10))
+  await client.query(`
+    INSERT INTO "Application" (id, "projectId", "applicationKey", name, "updatedAt")
+    SELECT gen_random_uuid(), $1, 'app_' || md5(n::text || $2),
+           'app-' || lpad(n::text, 7, '0') || CASE WHEN n % 100 = 7 THEN '-zephyrine' WHEN n % 10 = 3 THEN '-quillon' ELSE '' END, now()
+    FROM generate_series(1, ${apps}) AS n`, [project!.id, KEY])
+  // the trail: steady writes over the retention, one in five installation-level
+  await client.query(`
+    INSERT INTO "AuditEvent" (at, surface, actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId")
+    SELECT now() - make_interval(secs => n * (360.0 * 86400 / ${events})), 'REST_APIOPS', 'user-' || (n % 10), CASE WHEN n % 5 = 0 THEN NULL ELSE $1 END,
+           'POST /apiops/projects/:projectName/consumers/' || (n % 7), 'consumers', 'c-' || n, 'SUCCEEDED', 200, 'corr-' || n
+    FROM generate_series(1, ${events}) n`, [PROJECT])
+  await client.query('VACUUM ANALYZE "Credential"')
+  await client.query('VACUUM ANALYZE "Application"')
+  await client.query('VACUUM ANALYZE "AuditEvent"')
+  console.log(`seeded ${consumers.toLocaleString('en')} consumers, ${apps.toLocaleString('en')} applications, ${events.toLocaleString('en')} audit events in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+}
+
+/** p50 per case over ROUNDS rounds of CLIENTS concurrent requests, the cases interleaved. */
+async function interleaved<K extends string>(cases: Record<K, () => Promise<unknown>>) {
+  const names = Object.keys(cases) as K[]
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>
+  for (const n of names) await Promise.all(Array.from({ length: CLIENTS }, cases[n])) // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const n of names) {
+      await Promise.all(Array.from({ length: CLIENTS }, async () => {
+        const t0 = performance.now()
+        await cases[n]()
+        times[n].push(performance.now() - t0)
+      }))
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>
+}
+
+async function measure(label: string, env: Record<string, string>, seedWith: (wire: string | undefined) => Promise<pg.Client>, consumers: number, events: number) {
+  console.log(`\n== scale (issue 31), ${label}, ${consumers.toLocaleString('en')} consumers ==`)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-scale-'))
+  const bootstrapFile = path.join(dir, 'bootstrap.json')
+  fs.writeFileSync(bootstrapFile, JSON.stringify({ users: [USER], projects: [{ name: PROJECT }] }))
+  const base = { DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, ...env }
+  try {
+    // first start: schema and bootstrap; the data is seeded beside the running service, then it restarts on it
+    const first = await start({ ...base, EMBEDDED_PG_PORT: '0' })
+    try {
+      const client = await seedWith(first.wire)
+      try {
+        await seed(client, consumers, events)
+      } finally {
+        await client.end()
+      }
+    } finally {
+      const t0 = performance.now()
+      await stop(first.proc)
+      console.log(`stopped the seeding start in ${ms(performance.now() - t0)}`)
+    }
+    const svc = await start(base)
+    await new Promise((r) => setTimeout(r, 2000))
+    const idle = rssMb(svc.proc)
+    console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
+    try {
+      const headers = await bearer(svc.url, USER)
+      const rest = (p: string) => () => fetch(`${svc.url}${p}`, { headers }).then(async (r) => {
+        if (r.status !== 200) throw new Error(`${p}: ${r.status} ${await r.text()}`)
+        return r.arrayBuffer()
+      })
+      const gql = (query: string, variables: object) => () => fetch(`${svc.url}/graphql`, {
+        method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }),
+      }).then(async (r) => {
+        const body = await r.text()
+        if (r.status !== 200 || body.includes('"errors"')) throw new Error(`graphql: ${r.status} ${body.slice(0, 300)}`)
+        return body
+      })
+      const consumersPath = `/apiops/projects/${PROJECT}/consumers?page=0&size=20`
+      const apps = `/apiops/projects/${PROJECT}/applications?page=0&size=20`
+      const subjects = `/api/limit-assignment-subjects/search?projectId=${PROJECT}&subjectType=CONSUMER&page=0&size=20`
+      const trail = `/apiops/projects/${PROJECT}/audit-events?page=0&size=20`
+      const week = new Date(Date.now() - 7 * 86_400_000).toISOString()
+      const consumerFields = 'username fullName consumerKey enabled description email expireDate organizationCode trafficLogDisabled id'
+      const gqlPage = `query($p: String!) { consumers(projectName: $p, page: 0, size: 20) { totalElements totalPages page size sort items { ${consumerFields} } } }`
+      // totals exact: the searches' answers against count(*) of the seeded words
+      const check = async (p: string, expected: number) => {
+        const body = (await (await fetch(`${svc.url}${p}`, { headers })).json()) as { totalElements: number }
+        if (body.totalElements !== expected) throw new Error(`${p}: totalElements ${body.totalElements}, expected ${expected}`)
+      }
+      const words = (n: number, every: number, rest: number) => Math.floor((n - rest) / every) + 1
+      await check(`${consumersPath}&search=zephyr`, words(consumers, 100, 7))
+      await check(`${consumersPath}&search=quillon`, words(consumers, 10, 3))
+      await check(`${trail}&user=user-3`, Math.floor((events - 3) / 10) + 1)
+      const cases = {
+        healthz: () => fetch(`${svc.url}/healthz`).then((r) => r.arrayBuffer()),
+        page0: rest(consumersPath),
+        search1: rest(`${consumersPath}&search=zephyr`),
+        search10: rest(`${consumersPath}&search=quillon`),
+        appPage0: rest(apps),
+        appSearch1: rest(`${apps}&search=zephyr`),
+        appSearch10: rest(`${apps}&search=quillon`),
+        subjects0: rest(subjects),
+        subjects1: rest(`${subjects}&search=zephyr`),
+        subjects10: rest(`${subjects}&search=quillon`),
+        trail0: rest(trail),
+        trailDeep: rest(trail.replace('page=0', 'page=20000')),
+        trailUser: rest(`${trail}&user=user-3`),
+        trailWeek: rest(`${trail}&from=${encodeURIComponent(week)}`),
+        gqlPage: gql(gqlPage, { p: PROJECT }),
+      }
+      const t = await interleaved(cases)
+      const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+      for (const [name, p50] of Object.entries(t) as [keyof typeof cases, number][]) console.log(`  ${name.padEnd(12)} p50 ${ms(p50)}`)
+      console.log(`consumer search / page 0 (${CLIENTS} conn): 1 % ${x(t.search1, t.page0)}, 10 % ${x(t.search10, t.page0)}`)
+      console.log(`application search / its page 0: 1 % ${x(t.appSearch1, t.appPage0)}, 10 % ${x(t.appSearch10, t.appPage0)}`)
+      console.log(`subject picker search / its page 0: 1 % ${x(t.subjects1, t.subjects0)}, 10 % ${x(t.subjects10, t.subjects0)}`)
+      console.log(`audit trail (${events.toLocaleString('en')} events) / consumer page 0: page 0 ${x(t.trail0, t.page0)}, page 20,000 ${x(t.trailDeep, t.page0)}, ` +
+        `user filter ${x(t.trailUser, t.page0)}, last 7 days ${x(t.trailWeek, t.page0)}`)
+      console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)}`)
+      console.log(`RSS after the load: ${rssMb(svc.proc).toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`)
+    } finally {
+      await stop(svc.proc)
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export async function benchScale(): Promise<void> {
+  ensureBuilt()
+  const rows = Number(process.env.BENCH_SCALE_ROWS ?? 200_000)
+  const events = Number(process.env.BENCH_SCALE_EVENTS ?? 1_000_000)
+  if (process.env.BENCH_SKIP_PGLITE !== '1') {
+    await measure('embedded (PGlite)', {}, async (wire) => {
+      const [host, port] = wire!.split(':')
+      const client = new pg.Client({ host, port: Number(port), user: 'postgres', database: 'postgres', options: '-c default_transaction_read_only=off' })
+      await client.connect()
+      return client
+    }, Number(process.env.BENCH_SCALE_PGLITE_ROWS ?? rows), Number(process.env.BENCH_SCALE_PGLITE_EVENTS ?? 200_000))
+  }
+  const pgUrl = process.env.BENCH_DATABASE_URL
+  if (!pgUrl) return
+  const sizes = process.env.BENCH_SCALE_MILLION === '1' ? [rows, 1_000_000] : [rows]
+  for (const size of sizes) {
+    await withScratchDatabase(pgUrl, 'gw_bench_scale', (url) => measure('PostgreSQL', { DATABASE_URL: url }, async () => {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      return client
+    }, size, events))
+  }
+}
+
+// `npx tsx bench/scale.ts` runs this benchmark alone
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchScale()
+  process.exit(0)
+}
