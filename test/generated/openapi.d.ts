@@ -4399,21 +4399,29 @@ export interface components {
             /** @enum {string} */
             type: "API_PROXY" | "API_PROXY_GROUP";
         };
-        /** @description A key of a project, per environment: the public key and metadata (the private key is write-only) */
+        /** @description A key of a project, per environment: the public key and metadata (the private and secret keys are write-only) */
         CryptoKey: {
+            id: string;
             name: string;
             description: string;
             projectId: string;
-            keyType: string | null;
+            /** @enum {string} */
+            keyType: "SECRET_KEY" | "PRIVATE_KEY" | "PUBLIC_KEY";
+            /** @description AES, DES, DESede or RSA for a SECRET_KEY; null otherwise */
+            algorithm: string | null;
             cryptoKeyInfoEnvironmentList: {
                 environmentId: string | null;
                 environmentName: string;
+                alias: string | null;
+                /** @description origin marker of an entry merged by an import; null here */
+                source: string | null;
                 publicKey: string | null;
                 keyAlgorithm: string | null;
                 keySize: number | null;
                 curve: string | null;
                 publicKeyFingerprint: string | null;
                 privateKeyPresent: boolean;
+                secretKeyPresent: boolean;
             }[];
         };
         /** @description The outcome of a deploying write, per environment (spec §2.1) */
@@ -4788,6 +4796,10 @@ export interface components {
                 environmentId: string | null;
                 environmentName: string;
                 type: string | null;
+                /** @description the same as type (the newest pages' name) */
+                keyStoreType: string | null;
+                /** @description the default alias */
+                alias: string | null;
                 fileSize: number | null;
                 entries: {
                     alias: string;
@@ -4825,6 +4837,10 @@ export interface components {
                 keyPassword?: string;
                 /** @description the keystore type (e.g. JKS, PKCS12); detected when absent */
                 type?: string;
+                /** @description the newest pages' name of type: JKS or PKCS12 */
+                keyStoreType?: string | null;
+                /** @description the default alias: an entry of the file; absent on update keeps the stored one */
+                alias?: string | null;
             } & {
                 [key: string]: unknown;
             })[];
@@ -4833,21 +4849,29 @@ export interface components {
         };
         KeyWriteBody: {
             /** @description The key name (required on create; on update a different name renames) */
-            name?: string;
+            name?: string | null;
+            /** @description absent on update keeps the description */
             description?: string | null;
-            /** @description RSA or EC (any case); by default the algorithm of the first entry */
-            keyType?: string;
-            cryptoKeyInfoEnvironmentList: ({
+            /** @description SECRET_KEY, PRIVATE_KEY, PUBLIC_KEY (exact case; required with content entries); the older RSA or EC (any case) for PEM entries. Absent on update keeps the stored one */
+            keyType?: string | null;
+            /** @description AES, DES, DESede, RSA (exact case): required for SECRET_KEY, not given for PRIVATE_KEY and PUBLIC_KEY; absent on update keeps the stored one */
+            algorithm?: string | null;
+            /** @description required on create; absent on update keeps the stored environments, given it replaces them (a dropped one is undeployed) */
+            cryptoKeyInfoEnvironmentList?: ({
                 environmentName: string;
-                /** @description PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent */
-                publicKey?: string;
-                /** @description PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; blank on update keeps the stored one */
-                privateKey?: string;
-                /** @description the password of an encrypted PKCS#8 privateKey */
-                password?: string;
+                /** @description base64 of the key: for SECRET_KEY the raw key bytes (AES 16, 24 or 32 bytes; DES 8; DESede 16 or 24), for PRIVATE_KEY and PUBLIC_KEY the PEM (raw PEM accepted); write-only, absent on update keeps the stored one */
+                content?: string | null;
+                /** @description the key alias in that environment */
+                alias?: string | null;
+                /** @description older shape: PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent */
+                publicKey?: string | null;
+                /** @description older shape: PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; write-only */
+                privateKey?: string | null;
+                /** @description the password of an encrypted PKCS#8 private key (privateKey or PRIVATE_KEY content) */
+                password?: string | null;
             } & {
                 [key: string]: unknown;
-            })[];
+            })[] | null;
         } & {
             [key: string]: unknown;
         };
@@ -24268,7 +24292,12 @@ export interface operations {
     };
     postApiopsProjectsProjectNameCertificates: {
         parameters: {
-            query?: never;
+            query?: {
+                certificateName?: string;
+                alias?: string;
+                certificateDescription?: string;
+                environmentList?: string | string[];
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -24278,13 +24307,13 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description unique in the project (create only; the path names it on update) */
-                    certificateName: string;
-                    /** @description unique per environment */
-                    alias: string;
+                    /** @description unique in the project (create only; the path names it on update); or the query parameter */
+                    certificateName?: string;
+                    /** @description unique per environment; or the query parameter */
+                    alias?: string;
                     certificateDescription?: string;
-                    /** @description comma-separated environment names of the project */
-                    environmentList: string;
+                    /** @description comma-separated environment names of the project; or the query parameter */
+                    environmentList?: string;
                     /** @description PEM certificate; several CERTIFICATE blocks are the leaf then its chain */
                     pemEncodedFile: string;
                 };
@@ -24415,8 +24444,13 @@ export interface operations {
     putApiopsProjectsProjectNameCertificatesCertificateName: {
         parameters: {
             query?: {
-                updateReferencedJwks?: "true" | "false";
+                jwkUpdateAction?: "NULLIFY" | "UPDATE";
                 updateScope?: "SAME_PROJECT" | "ALL_PROJECTS";
+                updateReferencedJwks?: "true" | "false";
+                certificateName?: string;
+                alias?: string;
+                certificateDescription?: string;
+                environmentList?: string | string[];
             };
             header?: never;
             path: {
@@ -24428,13 +24462,13 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description unique in the project (create only; the path names it on update) */
-                    certificateName: string;
-                    /** @description unique per environment */
-                    alias: string;
+                    /** @description unique in the project (create only; the path names it on update); or the query parameter */
+                    certificateName?: string;
+                    /** @description unique per environment; or the query parameter */
+                    alias?: string;
                     certificateDescription?: string;
-                    /** @description comma-separated environment names of the project */
-                    environmentList: string;
+                    /** @description comma-separated environment names of the project; or the query parameter */
+                    environmentList?: string;
                     /** @description PEM certificate; several CERTIFICATE blocks are the leaf then its chain */
                     pemEncodedFile: string;
                 };
@@ -24705,8 +24739,9 @@ export interface operations {
     putApiopsProjectsProjectNameKeysKeyName: {
         parameters: {
             query?: {
-                updateReferencedJwks?: "true" | "false";
+                jwkUpdateAction?: "NULLIFY" | "UPDATE";
                 updateScope?: "SAME_PROJECT" | "ALL_PROJECTS";
+                updateReferencedJwks?: "true" | "false";
             };
             header?: never;
             path: {
@@ -24938,8 +24973,9 @@ export interface operations {
     putApiopsProjectsProjectNameKeystoresKeystoreName: {
         parameters: {
             query?: {
-                updateReferencedJwks?: "true" | "false";
+                jwkUpdateAction?: "NULLIFY" | "UPDATE";
                 updateScope?: "SAME_PROJECT" | "ALL_PROJECTS";
+                updateReferencedJwks?: "true" | "false";
             };
             header?: never;
             path: {

@@ -99,6 +99,8 @@ export interface EnvironmentPush {
   env: DeployEnvironment
   action: 'DEPLOY' | 'UNDEPLOY'
   config: unknown
+  /** the name pushed when it is not the object's current one (the old name undeployed by a rename) */
+  name?: string
 }
 
 /**
@@ -112,7 +114,7 @@ export async function pushPerEnvironment(deps: Deps, access: ProjectAccess, kind
   }
   const started = Date.now()
   const outcomes = await Promise.all(
-    pushes.map((p) => deps.deployer.push([p.env], { action: p.action, project: access.project.name, kind, name, revision, config: p.config })),
+    pushes.map((p) => deps.deployer.push([p.env], { action: p.action, project: access.project.name, kind, name: p.name ?? name, revision, config: p.config })),
   )
   const environmentResults = outcomes.flatMap((o) => o.environmentResults)
   const failed = environmentResults.filter((r) => !r.success)
