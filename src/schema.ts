@@ -35,6 +35,7 @@ import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
 import { ApiProxySettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/endpoint-settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
+import { CredentialMaterialResolver } from './modules/credentials/material-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
 import { ConnectionResolver } from './modules/connections/graphql.js'
 import { EventSubscriptionResolver } from './modules/events/graphql.js'
@@ -88,6 +89,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxySettingsResolver,
   GatewayEndpointSettingsResolver,
   CredentialRoleResolver,
+  CredentialMaterialResolver,
   TrustMaterialResolver,
   ConnectionResolver,
   EventSubscriptionResolver,

@@ -7,7 +7,7 @@ import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import { kindOf, parseKeyBody, type KeyKind } from './key-bodies.js'
 import {
   createObject, contentOf, environmentsOf, environmentsOfProject, findObject, listObjects, pushPerEnvironment,
-  requireBody, requiredName, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
+  refuseWhileCredentialsName, requireBody, requiredName, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keyNotFound } from './materials.js'
 
@@ -60,6 +60,8 @@ export async function updateKey(deps: Deps, actor: Actor, projectName: string, r
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const content = parseKeyBody(deps, body, envs, current)
   if (newName !== name && (await findObject(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO', newName))) throw keyExists(newName)
+  if (newName !== name) await refuseWhileCredentialsName(deps.prisma, current, 'renamed')
+  if (content.keyType !== kindOf(current)) await refuseWhileCredentialsName(deps.prisma, current, 'changed to another keyType')
   const previous = Object.keys(environmentsOf(current))
   const row = await updateObject(deps.prisma, current, { ...content }, newName, () => keyExists(newName))
   const pushes = pushesFor(deps, row, envs, newName === name ? previous : [])
@@ -80,6 +82,7 @@ export async function deleteKey(deps: Deps, actor: Actor, projectName: string, r
   const name = requiredName(rawName, 'keyName')
   const row = await findObject(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO', name)
   if (!row) throw keyNotFound(name)
+  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   await deps.prisma.storedObject.delete({ where: { id: row.id } })
   return pushPerEnvironment(deps, access, 'KEY', name, row.revision + 1, undeployAll(row, envs))

@@ -8,7 +8,7 @@ import { openKeystore, type KeystoreEntryView } from './crypto/keystore-files.js
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   checkBody, contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
-  requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
+  refuseWhileCredentialsName, requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keystoreNotFound } from './materials.js'
 
@@ -142,6 +142,7 @@ export async function updateKeystore(deps: Deps, actor: Actor, projectName: stri
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const content = parseKeystoreBody(deps, body, envs, current)
   if (newName !== name && (await findObject(deps.prisma, access.project.id, 'KEY_STORE', newName))) throw keystoreExists(newName)
+  if (newName !== name) await refuseWhileCredentialsName(deps.prisma, current, 'renamed')
   const previous = Object.keys(environmentsOf(current))
   const row = await updateObject(deps.prisma, current, content, newName, () => keystoreExists(newName))
   const pushes = pushesFor(deps, row, envs, newName === name ? previous : [])
@@ -156,6 +157,7 @@ export async function deleteKeystore(deps: Deps, actor: Actor, projectName: stri
   const name = requiredName(rawName, 'keystoreName')
   const row = await findObject(deps.prisma, access.project.id, 'KEY_STORE', name)
   if (!row) throw keystoreNotFound(name)
+  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   await deps.prisma.storedObject.delete({ where: { id: row.id } })
   return pushPerEnvironment(deps, access, 'KEYSTORE', name, row.revision + 1, undeployAll(row, envs))
