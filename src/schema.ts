@@ -36,6 +36,7 @@ import { ApiProxyEndpointRelationsResolver, ApiProxyRelationsResolver } from './
 import { ApiProxySettingsResolver, ApiProxyTypedSettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
+import { CredentialMaterialResolver } from './modules/credentials/material-graphql.js'
 import { TrustMaterialResolver } from './modules/keys/graphql.js'
 import { ConnectionResolver } from './modules/connections/graphql.js'
 import { EventSubscriptionResolver } from './modules/events/graphql.js'
@@ -95,6 +96,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyTypedSettingsResolver,
   GatewayEndpointSettingsResolver,
   CredentialRoleResolver,
+  CredentialMaterialResolver,
   TrustMaterialResolver,
   ConnectionResolver,
   EventSubscriptionResolver,

@@ -490,7 +490,8 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /** Set the credential's token settings: the given fields change, the others stay; the authentication type becomes SECRET_MANAGER; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameToken"];
         post?: never;
         /** Reset a credential's token settings to the defaults and deploy it to every environment of the project */
         delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameToken"];
@@ -550,6 +551,278 @@ export interface paths {
         post?: never;
         /** Revoke the credential's access to API proxies and API proxy groups (all or none; the entitlements end) and redeploy it. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved, deploymentResult.success is false and every environment says "Not deployed: …"). */
         delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/certificate/{certificateName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's certificate: the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameCertificateCertificateName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/certificate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's certificate (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameCertificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/keystore/{keystoreName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's keystore: the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameKeystoreKeystoreName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/keystore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's keystore (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameKeystore"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/truststore/{keystoreName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's truststore: the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameTruststoreKeystoreName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/truststore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's truststore (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameTruststore"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/privateKey/{keyName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's private key (a key of type PRIVATE_KEY): the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernamePrivateKeyKeyName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/privateKey/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's private key (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernamePrivateKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/publicKey/{keyName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's public key (a key of type PUBLIC_KEY): the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernamePublicKeyKeyName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/publicKey/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's public key (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernamePublicKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/secretKey/{secretKeyName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's secret key (a key of type SECRET_KEY): the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameSecretKeySecretKeyName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/secretKey/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's secret key (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameSecretKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/jwk/validation/{jwkName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's jwk for validation and signing: the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameJwkValidationJwkName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/jwk/validation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's jwk for validation and signing (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameJwkValidation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/jwk/encryption/{jwkName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the credential's jwk for decryption and encryption: the object of the project, else of the admin project, replacing any other; then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        put: operations["putApiopsProjectsProjectNameCredentialsUsernameJwkEncryptionJwkName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credentials/{username}/jwk/encryption/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the credential's jwk for decryption and encryption (the object itself stays); then redeploy the credential. Needs IDENTITY MANAGE; the push to the gateway environments also needs IDENTITY DEPLOY_UNDEPLOY (without it the change is saved and every environment says "Not deployed: …"). */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialsUsernameJwkEncryption"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4509,21 +4782,49 @@ export interface components {
             /** @enum {string} */
             type: "API_PROXY" | "API_PROXY_GROUP";
         };
-        /** @description A key of a project, per environment: the public key and metadata (the private key is write-only) */
+        CredentialTokenSettingsBody: {
+            grantType?: ("PASSWORD" | "CLIENT_CREDENTIALS" | "AUTHORIZATION_CODE" | "IMPLICIT" | "REFRESH_TOKEN") | null;
+            /** @description true: the expiry fields are cleared */
+            tokenNeverExpires?: boolean | null;
+            /** @description required when the token expires */
+            tokenExpiresInAmount?: number | null;
+            /** @description one of MILLI_SECONDS, SECONDS, MINUTES, HOURS, DAYS, WEEKS, MONTHS, YEARS; required when the token expires */
+            tokenExpiresInUnit?: ("MILLI_SECONDS" | "SECONDS" | "MINUTES" | "HOURS" | "DAYS" | "WEEKS" | "MONTHS" | "YEARS") | null;
+            /** @description false: the refresh fields are cleared */
+            refreshTokenAllowed?: boolean | null;
+            /** @description required when refresh tokens are allowed */
+            refreshTokenCount?: number | null;
+            /** @description required when refresh tokens are allowed */
+            refreshTokenExpiresInAmount?: number | null;
+            /** @description one of MILLI_SECONDS, SECONDS, MINUTES, HOURS, DAYS, WEEKS, MONTHS, YEARS (or the singular); required when refresh tokens are allowed */
+            refreshTokenExpiresInUnit?: ("MILLI_SECONDS" | "SECONDS" | "MINUTES" | "HOURS" | "DAYS" | "WEEKS" | "MONTHS" | "YEARS") | null;
+            allowUrlParameters?: boolean | null;
+            jwtSignatureAlgorithm?: ("HS256" | "HS384" | "HS512" | "RS256" | "RS384" | "RS512" | "ES256" | "ES384" | "ES512" | "PS256" | "PS384" | "PS512") | null;
+            deletePrevious?: boolean | null;
+        };
+        /** @description A key of a project, per environment: the public key and metadata (the private and secret keys are write-only) */
         CryptoKey: {
+            id: string;
             name: string;
             description: string;
             projectId: string;
-            keyType: string | null;
+            /** @enum {string} */
+            keyType: "SECRET_KEY" | "PRIVATE_KEY" | "PUBLIC_KEY";
+            /** @description AES, DES, DESede or RSA for a SECRET_KEY; null otherwise */
+            algorithm: string | null;
             cryptoKeyInfoEnvironmentList: {
                 environmentId: string | null;
                 environmentName: string;
+                alias: string | null;
+                /** @description origin marker of an entry merged by an import; null here */
+                source: string | null;
                 publicKey: string | null;
                 keyAlgorithm: string | null;
                 keySize: number | null;
                 curve: string | null;
                 publicKeyFingerprint: string | null;
                 privateKeyPresent: boolean;
+                secretKeyPresent: boolean;
             }[];
         };
         /** @description The outcome of a deploying write, per environment (spec §2.1) */
@@ -4898,6 +5199,10 @@ export interface components {
                 environmentId: string | null;
                 environmentName: string;
                 type: string | null;
+                /** @description the same as type (the newest pages' name) */
+                keyStoreType: string | null;
+                /** @description the default alias */
+                alias: string | null;
                 fileSize: number | null;
                 entries: {
                     alias: string;
@@ -4935,6 +5240,10 @@ export interface components {
                 keyPassword?: string;
                 /** @description the keystore type (e.g. JKS, PKCS12); detected when absent */
                 type?: string;
+                /** @description the newest pages' name of type: JKS or PKCS12 */
+                keyStoreType?: string | null;
+                /** @description the default alias: an entry of the file; absent on update keeps the stored one */
+                alias?: string | null;
             } & {
                 [key: string]: unknown;
             })[];
@@ -4943,21 +5252,29 @@ export interface components {
         };
         KeyWriteBody: {
             /** @description The key name (required on create; on update a different name renames) */
-            name?: string;
+            name?: string | null;
+            /** @description absent on update keeps the description */
             description?: string | null;
-            /** @description RSA or EC (any case); by default the algorithm of the first entry */
-            keyType?: string;
-            cryptoKeyInfoEnvironmentList: ({
+            /** @description SECRET_KEY, PRIVATE_KEY, PUBLIC_KEY (exact case; required with content entries); the older RSA or EC (any case) for PEM entries. Absent on update keeps the stored one */
+            keyType?: string | null;
+            /** @description AES, DES, DESede, RSA (exact case): required for SECRET_KEY, not given for PRIVATE_KEY and PUBLIC_KEY; absent on update keeps the stored one */
+            algorithm?: string | null;
+            /** @description required on create; absent on update keeps the stored environments, given it replaces them (a dropped one is undeployed) */
+            cryptoKeyInfoEnvironmentList?: ({
                 environmentName: string;
-                /** @description PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent */
-                publicKey?: string;
-                /** @description PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; blank on update keeps the stored one */
-                privateKey?: string;
-                /** @description the password of an encrypted PKCS#8 privateKey */
-                password?: string;
+                /** @description base64 of the key: for SECRET_KEY the raw key bytes (AES 16, 24 or 32 bytes; DES 8; DESede 16 or 24), for PRIVATE_KEY and PUBLIC_KEY the PEM (raw PEM accepted); write-only, absent on update keeps the stored one */
+                content?: string | null;
+                /** @description the key alias in that environment */
+                alias?: string | null;
+                /** @description older shape: PEM (SPKI) or base64 of PEM or DER; derived from privateKey when absent */
+                publicKey?: string | null;
+                /** @description older shape: PEM (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1) or base64; write-only */
+                privateKey?: string | null;
+                /** @description the password of an encrypted PKCS#8 private key (privateKey or PRIVATE_KEY content) */
+                password?: string | null;
             } & {
                 [key: string]: unknown;
-            })[];
+            })[] | null;
         } & {
             [key: string]: unknown;
         };
@@ -8808,6 +9125,53 @@ export interface operations {
             };
         };
     };
+    putApiopsProjectsProjectNameCredentialsUsernameToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialTokenSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, a field of a wrong type or value (the message names it), an expiry or refresh field missing where the page requires it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     deleteApiopsProjectsProjectNameCredentialsUsernameToken: {
         parameters: {
             query?: never;
@@ -9247,6 +9611,702 @@ export interface operations {
                 };
             };
             /** @description unknown project, missing IDENTITY MANAGE, credential not found, empty list, name or type missing or invalid, API proxy or group not found, access not granted */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernameCertificateCertificateName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                certificateName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, certificate not found in the project nor in the admin project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernameCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no certificate assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernameKeystoreKeystoreName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                keystoreName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, keystore not found in the project nor in the admin project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernameKeystore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no keystore assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernameTruststoreKeystoreName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                keystoreName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, truststore not found in the project nor in the admin project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernameTruststore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no truststore assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernamePrivateKeyKeyName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                keyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, private key not found in the project nor in the admin project, a key not of type PRIVATE_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernamePrivateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no private key assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernamePublicKeyKeyName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                keyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, public key not found in the project nor in the admin project, a key not of type PUBLIC_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernamePublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no public key assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernameSecretKeySecretKeyName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                secretKeyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, secret key not found in the project nor in the admin project, a key not of type SECRET_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernameSecretKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no secret key assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernameJwkValidationJwkName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                jwkName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, jwk for validation and signing not found in the project nor in the admin project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernameJwkValidation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no jwk for validation and signing assigned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialsUsernameJwkEncryptionJwkName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+                jwkName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, jwk for decryption and encryption not found in the project nor in the admin project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialsUsernameJwkEncryption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success, message, environmentResults[] of environmentName, success, message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing IDENTITY MANAGE, credential not found in the project, no jwk for decryption and encryption assigned */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25131,7 +26191,12 @@ export interface operations {
     };
     postApiopsProjectsProjectNameCertificates: {
         parameters: {
-            query?: never;
+            query?: {
+                certificateName?: string;
+                alias?: string;
+                certificateDescription?: string;
+                environmentList?: string | string[];
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -25141,13 +26206,13 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description unique in the project (create only; the path names it on update) */
-                    certificateName: string;
-                    /** @description unique per environment */
-                    alias: string;
+                    /** @description unique in the project (create only; the path names it on update); or the query parameter */
+                    certificateName?: string;
+                    /** @description unique per environment; or the query parameter */
+                    alias?: string;
                     certificateDescription?: string;
-                    /** @description comma-separated environment names of the project */
-                    environmentList: string;
+                    /** @description comma-separated environment names of the project; or the query parameter */
+                    environmentList?: string;
                     /** @description PEM certificate; several CERTIFICATE blocks are the leaf then its chain */
                     pemEncodedFile: string;
                 };
@@ -25282,8 +26347,13 @@ export interface operations {
     putApiopsProjectsProjectNameCertificatesCertificateName: {
         parameters: {
             query?: {
-                updateReferencedJwks?: "true" | "false";
+                jwkUpdateAction?: "NULLIFY" | "UPDATE";
                 updateScope?: "SAME_PROJECT" | "ALL_PROJECTS";
+                updateReferencedJwks?: "true" | "false";
+                certificateName?: string;
+                alias?: string;
+                certificateDescription?: string;
+                environmentList?: string | string[];
             };
             header?: never;
             path: {
@@ -25295,13 +26365,13 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description unique in the project (create only; the path names it on update) */
-                    certificateName: string;
-                    /** @description unique per environment */
-                    alias: string;
+                    /** @description unique in the project (create only; the path names it on update); or the query parameter */
+                    certificateName?: string;
+                    /** @description unique per environment; or the query parameter */
+                    alias?: string;
                     certificateDescription?: string;
-                    /** @description comma-separated environment names of the project */
-                    environmentList: string;
+                    /** @description comma-separated environment names of the project; or the query parameter */
+                    environmentList?: string;
                     /** @description PEM certificate; several CERTIFICATE blocks are the leaf then its chain */
                     pemEncodedFile: string;
                 };
@@ -25576,8 +26646,9 @@ export interface operations {
     putApiopsProjectsProjectNameKeysKeyName: {
         parameters: {
             query?: {
-                updateReferencedJwks?: "true" | "false";
+                jwkUpdateAction?: "NULLIFY" | "UPDATE";
                 updateScope?: "SAME_PROJECT" | "ALL_PROJECTS";
+                updateReferencedJwks?: "true" | "false";
             };
             header?: never;
             path: {
@@ -25813,8 +26884,9 @@ export interface operations {
     putApiopsProjectsProjectNameKeystoresKeystoreName: {
         parameters: {
             query?: {
-                updateReferencedJwks?: "true" | "false";
+                jwkUpdateAction?: "NULLIFY" | "UPDATE";
                 updateScope?: "SAME_PROJECT" | "ALL_PROJECTS";
+                updateReferencedJwks?: "true" | "false";
             };
             header?: never;
             path: {

@@ -92,6 +92,22 @@ describe('certificates: create (page example 1 and 2), read, list', () => {
     expect(future1.body.resultList[0].certificateEnvironmentList[0].notYetValid).toBe(true)
   })
 
+  it('the newest document (openapi.yaml createCertificate): the fields as query parameters, only the file in the form; audited by name', async () => {
+    const q = new URLSearchParams([['certificateName', 'query-cert'], ['alias', 'q-alias'], ['certificateDescription', 'from the query'], ['environmentList', 'dev'], ['environmentList', 'prod']])
+    const res = await post(`${P}/?${q}`, form({}, { content: leaf.pem }))
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.resultList[0]).toMatchObject({ name: 'query-cert', description: 'from the query' })
+    expect(res.body.resultList[0].certificateEnvironmentList.map((e: any) => [e.environmentName, e.alias])).toEqual([['dev', 'q-alias'], ['prod', 'q-alias']])
+    const audited = await svc.deps.prisma.auditEvent.findFirst({ where: { objectType: 'CERTIFICATE', objectName: 'query-cert' } })
+    expect(audited?.outcome).toBe('SUCCEEDED')
+    // a form field wins over the query; a missing name is refused either way
+    const both = await put(`${P}/query-cert/?alias=ignored&environmentList=dev`, form({ alias: 'form-alias' }, { content: leaf.pem }))
+    expect(both.status, both.text).toBe(200)
+    expect(both.body.resultList[0].certificateEnvironmentList.map((e: any) => [e.environmentName, e.alias])).toEqual([['dev', 'form-alias']])
+    await expectRefused(() => post(`${P}/?alias=a&environmentList=dev`, form({}, { content: leaf.pem })), /^certificateName value can not be empty!$/)
+    expect((await del(`${P}/query-cert/`)).status).toBe(200)
+  })
+
   it('accepts a DER file as well', async () => {
     const res = await post(`${P}/`, createForm({ certificateName: 'der-cert', alias: 'der' }, leaf.der))
     expect(res.status).toBe(200)

@@ -61,7 +61,7 @@ describe('GraphQL: certificates, keys, keystores, JWKs', () => {
     const key = await gql(`mutation($p: String!, $i: CryptoKeyInput!) { createCryptoKey(projectName: $p, input: $i) {
       key { name keyType cryptoKeyInfoEnvironmentList { environmentName curve privateKeyPresent } } deploymentResult { success } } }`,
     { p: 'payments', i: { name: 'gql-key', cryptoKeyInfoEnvironmentList: [{ environmentName: 'dev', privateKey: EC_PEM }] } })
-    expect(key.body.data.createCryptoKey.key).toEqual({ name: 'gql-key', keyType: 'EC', cryptoKeyInfoEnvironmentList: [{ environmentName: 'dev', curve: 'P-256', privateKeyPresent: true }] })
+    expect(key.body.data.createCryptoKey.key).toEqual({ name: 'gql-key', keyType: 'PRIVATE_KEY', cryptoKeyInfoEnvironmentList: [{ environmentName: 'dev', curve: 'P-256', privateKeyPresent: true }] })
     const ks = await gql(`mutation($p: String!, $i: KeyStoreInput!) { createKeyStore(projectName: $p, input: $i) {
       keyStore { name keyStoreEnvironmentList { type entries { alias entryType } } } } }`,
     { p: 'payments', i: { name: 'gql-ks', keyStoreEnvironmentList: [{ environmentName: 'dev', file: JKS, password: 'changeit' }] } })

@@ -78,6 +78,23 @@ describe('keystores: JKS and PKCS#12', () => {
     expect(env.entries[0].certificateChain[0].sha256Fingerprint).toBe(server.sha256)
   })
 
+  it('the newest page example (api-reference create-keystore): keyStoreType and a default alias, read back', async () => {
+    const res = await post(`${P}/`, body('newest-store', { file: JKS, password: JKS_PASSWORD, alias: 'signer', keyStoreType: 'JKS' }))
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.resultList[0].keyStoreEnvironmentList[0]).toMatchObject({ environmentName: 'dev', type: 'JKS', keyStoreType: 'JKS', alias: 'signer' })
+    expect(worker.received[0]!.config).toMatchObject({ type: 'JKS', alias: 'signer' })
+    const renamed = await put(`${P}/newest-store/`, { keyStoreEnvironmentList: [{ environmentName: 'dev', alias: 'ec1' }] })
+    expect(renamed.body.resultList[0].keyStoreEnvironmentList[0]).toMatchObject({ alias: 'ec1', keyStoreType: 'JKS' })
+    await expectRefused(() => put(`${P}/newest-store/`, { keyStoreEnvironmentList: [{ environmentName: 'dev', alias: 'nobody' }] }),
+      "keyStoreEnvironmentList[0].alias 'nobody' is not an entry of the keystore (entries: ec1, signer, trusted-ca)")
+    await expectRefused(() => post(`${P}/`, body('bad-store', { file: JKS, password: JKS_PASSWORD, keyStoreType: 'PKCS12' })),
+      'keyStoreEnvironmentList[0].keyStoreType is PKCS12 but keyStoreEnvironmentList[0].file is a JKS file')
+    await expectRefused(() => post(`${P}/`, body('bad-store', { file: JKS, password: JKS_PASSWORD, type: 'JKS', keyStoreType: 'PKCS12' })),
+      "keyStoreEnvironmentList[0].keyStoreType 'PKCS12' differs from keyStoreEnvironmentList[0].type 'JKS'")
+    const gone = await del(`${P}/newest-store/`)
+    expect(gone.status).toBe(200)
+  })
+
   it('lists and reads (VIEW)', async () => {
     const list = await get(`${P}/`, vic)
     expect(list.body.resultList.map((k: any) => k.name)).toEqual(['edge-ks', 'my-keystore', 'p12-store'])

@@ -50,4 +50,22 @@ describe('a key through export and import', () => {
     expect(svc.deps.keyring.decrypt(copy.environments.dev.privateKey)).toBe(svc.deps.keyring.decrypt(source.environments.dev.privateKey))
     expect(copy.environments.dev.publicKey).toBe(source.environments.dev.publicKey)
   })
+
+  it('carries the bytes of a SECRET_KEY as a per-environment secret, sealed again in the target', async () => {
+    const bytes = crypto.randomBytes(32).toString('base64')
+    const created = await post('/apiops/projects/payments/keys/', {
+      name: 'travel-secret', keyType: 'SECRET_KEY', algorithm: 'AES', cryptoKeyInfoEnvironmentList: [{ environmentName: 'dev', content: bytes, alias: 'a' }],
+    })
+    expect(created.status, created.text).toBe(200)
+    const { bytes: zip } = await transferExport(svc, root, 'payments', { formatVersion: 1, type: 'CERTIFICATE', kind: 'CRYPTO_KEY_INFO', names: ['travel-secret'], withDependencies: false })
+    const packaged = [...unzip(zip).values()].map((b) => b.toString('utf8')).join('\n')
+    const source = (await keyRow('payments', 'travel-secret'))!.content as any
+    expect(packaged).not.toContain(source.environments.dev.secretKey)
+    expect(packaged).not.toContain(bytes)
+    const imported = await importPackage(svc, root, 'other', 'CERTIFICATE', zip)
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200)
+    const copy = (await keyRow('other', 'travel-secret'))!.content as any
+    expect(copy).toMatchObject({ keyType: 'SECRET_KEY', algorithm: 'AES' })
+    expect(svc.deps.keyring.decrypt(copy.environments.dev.secretKey)).toBe(bytes)
+  })
 })

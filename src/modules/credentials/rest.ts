@@ -3,6 +3,7 @@ import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/
 import { deploymentResult, legacyBody } from '../../platform/http/response-schemas.js'
 import { resetCredentialToken } from './service.js'
 import { credentialCrudRoutes } from './rest-crud.js'
+import { credentialMaterialRoutes } from './rest-material.js'
 
 // kept for src/modules/llm/rest.ts, which still imports it from here
 
@@ -26,4 +27,5 @@ export const credentialRoutes = defineRoutes([
     },
   },
   ...credentialCrudRoutes,
+  ...credentialMaterialRoutes,
 ])

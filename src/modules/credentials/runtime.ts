@@ -14,6 +14,7 @@ export const credentialOwners = {
     select: { targetType: true, targetRef: true },
     orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }],
   },
+  material: { select: { slot: true, object: { select: { name: true, kind: true, project: { select: { name: true } } } } }, orderBy: { slot: 'asc' } },
 } as const satisfies Prisma.CredentialInclude
 
 export type CredentialWithOwners = Prisma.CredentialGetPayload<{ include: typeof credentialOwners }>
@@ -47,8 +48,13 @@ export function credentialRuntimeConfig(credential: CredentialWithOwners, keyrin
     ipList: credential.ipList,
     access: accessListOf(credential),
     password: runtimePassword(credential, keyring),
+    /** the security material (modules/credentials/material.ts): per slot the object's project, kind and name */
+    material: runtimeMaterial(credential),
   }
 }
+
+const runtimeMaterial = (credential: CredentialWithOwners) =>
+  Object.fromEntries(credential.material.map((m) => [m.slot, { project: m.object.project.name, kind: m.object.kind, name: m.object.name }]))
 
 /**
  * The password as the gateway needs it: decrypted when sealed under a key we hold; a reference or a legacy

@@ -11,6 +11,7 @@ import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requiredName, trustAccess, updateObject, type EnvironmentPush, type ProjectEnvironment,
+  refuseWhileCredentialsName,
 } from './store.js'
 import { certificateNotFound } from './materials.js'
 
@@ -137,6 +138,7 @@ export async function deleteCertificate(deps: Deps, actor: Actor, projectName: s
   const name = requiredName(rawName, 'certificateName')
   const row = await findObject(deps.prisma, access.project.id, 'CERTIFICATE', name)
   if (!row) throw certificateNotFound(name)
+  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   await deps.prisma.storedObject.delete({ where: { id: row.id } })
   const byName = new Map(envs.map((e) => [e.name, e]))

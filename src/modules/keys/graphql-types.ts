@@ -55,20 +55,25 @@ export class CertificateInputType {
 export class CryptoKeyEnvironmentType {
   @Field(() => String, { nullable: true }) environmentId: string | null
   @Field(() => String) environmentName: string
+  @Field(() => String, { nullable: true }) alias: string | null
+  @Field(() => String, { nullable: true, description: 'origin marker of an entry merged by an import; null here' }) source: string | null
   @Field(() => String, { nullable: true, description: 'SPKI PEM' }) publicKey: string | null
   @Field(() => String, { nullable: true }) keyAlgorithm: string | null
   @Field(() => Int, { nullable: true }) keySize: number | null
   @Field(() => String, { nullable: true }) curve: string | null
   @Field(() => String, { nullable: true }) publicKeyFingerprint: string | null
   @Field(() => Boolean) privateKeyPresent: boolean
+  @Field(() => Boolean) secretKeyPresent: boolean
 }
 
 @ObjectType('CryptoKey')
 export class CryptoKeyType {
+  @Field(() => String) id: string
   @Field(() => String) name: string
   @Field(() => String) description: string
   @Field(() => String) projectId: string
-  @Field(() => String, { nullable: true }) keyType: string | null
+  @Field(() => String, { description: 'SECRET_KEY, PRIVATE_KEY or PUBLIC_KEY' }) keyType: string
+  @Field(() => String, { nullable: true, description: 'AES, DES, DESede or RSA for a SECRET_KEY' }) algorithm: string | null
   @Field(() => [CryptoKeyEnvironmentType]) cryptoKeyInfoEnvironmentList: CryptoKeyEnvironmentType[]
 }
 
@@ -82,8 +87,10 @@ export class CryptoKeyWriteType {
 @InputType('CryptoKeyEnvironmentInput')
 export class CryptoKeyEnvironmentInputType {
   @Field(() => String) environmentName: string
-  @Field(() => String, { nullable: true }) publicKey?: string
-  @Field(() => String, { nullable: true, description: 'write-only; blank on update keeps the stored one' }) privateKey?: string
+  @Field(() => String, { nullable: true, description: 'base64 of the key (SECRET_KEY: the bytes; PRIVATE_KEY, PUBLIC_KEY: the PEM); write-only, absent on update keeps the stored one' }) content?: string
+  @Field(() => String, { nullable: true }) alias?: string
+  @Field(() => String, { nullable: true, description: 'older shape: PEM public key' }) publicKey?: string
+  @Field(() => String, { nullable: true, description: 'older shape: PEM private key; write-only, blank on update keeps the stored one' }) privateKey?: string
   @Field(() => String, { nullable: true, description: 'of an encrypted PKCS#8 private key' }) password?: string
 }
 
@@ -91,8 +98,9 @@ export class CryptoKeyEnvironmentInputType {
 export class CryptoKeyInputType {
   @Field(() => String, { nullable: true }) name?: string
   @Field(() => String, { nullable: true }) description?: string
-  @Field(() => String, { nullable: true, description: 'RSA or EC; checked against the keys' }) keyType?: string
-  @Field(() => [CryptoKeyEnvironmentInputType]) cryptoKeyInfoEnvironmentList: CryptoKeyEnvironmentInputType[]
+  @Field(() => String, { nullable: true, description: 'SECRET_KEY, PRIVATE_KEY or PUBLIC_KEY; the older RSA or EC (checked against the keys)' }) keyType?: string
+  @Field(() => String, { nullable: true, description: 'AES, DES, DESede or RSA: required for SECRET_KEY' }) algorithm?: string
+  @Field(() => [CryptoKeyEnvironmentInputType], { nullable: true, description: 'required on create; absent on update keeps the stored environments' }) cryptoKeyInfoEnvironmentList?: CryptoKeyEnvironmentInputType[]
 }
 
 @ObjectType('CertificateFacts')
@@ -120,6 +128,8 @@ export class KeyStoreEnvironmentType {
   @Field(() => String, { nullable: true }) environmentId: string | null
   @Field(() => String) environmentName: string
   @Field(() => String, { nullable: true }) type: string | null
+  @Field(() => String, { nullable: true, description: 'the same as type' }) keyStoreType: string | null
+  @Field(() => String, { nullable: true, description: 'the default alias' }) alias: string | null
   @Field(() => Int, { nullable: true }) fileSize: number | null
   @Field(() => [KeyStoreEntryType]) entries: KeyStoreEntryType[]
 }
@@ -143,6 +153,8 @@ export class KeyStoreWriteType {
 export class KeyStoreEnvironmentInputType {
   @Field(() => String) environmentName: string
   @Field(() => String, { nullable: true, description: 'JKS or PKCS12; detected when left out' }) type?: string
+  @Field(() => String, { nullable: true, description: 'the newest pages\' name of type' }) keyStoreType?: string
+  @Field(() => String, { nullable: true, description: 'the default alias: an entry of the file' }) alias?: string
   @Field(() => String, { nullable: true, description: 'base64 of the file; write-only; blank on update keeps the stored one' }) file?: string
   @Field(() => String, { nullable: true, description: 'write-only' }) password?: string
   @Field(() => String, { nullable: true, description: 'JKS key password when it differs; write-only' }) keyPassword?: string

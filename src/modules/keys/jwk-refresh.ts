@@ -3,16 +3,31 @@ import type { ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps } from '../../platform/context.js'
 import { malformed } from '../../platform/errors/domain-error.js'
 import { refreshFromSource } from './jwks.js'
-import { contentOf, listObjects } from './store.js'
+import { contentOf, listObjects, updateObject } from './store.js'
 
 // `updateReferencedJwks` of the certificate, key and keystore updates: the JWKs taken from the object follow it.
 
 export const UPDATE_SCOPES = ['SAME_PROJECT', 'ALL_PROJECTS'] as const
-export interface RefreshOptions { updateReferencedJwks: boolean; updateScope: (typeof UPDATE_SCOPES)[number] | null }
+export interface RefreshOptions {
+  updateReferencedJwks: boolean
+  updateScope: (typeof UPDATE_SCOPES)[number] | null
+  /** jwkUpdateAction NULLIFY: the JWKs taken from the object are detached from it (their key stays) */
+  detach?: boolean
+}
 
-/** The query parameters; updateScope is required when updateReferencedJwks is true. */
+export const JWK_UPDATE_ACTIONS = ['NULLIFY', 'UPDATE'] as const
+
+/**
+ * The query parameters: the newest pages' jwkUpdateAction (UPDATE re-derives the JWKs, updateScope defaulting to
+ * SAME_PROJECT; NULLIFY detaches them: they keep their key and no longer follow the object) or the older
+ * updateReferencedJwks (true needs updateScope; false or absent leaves the JWKs as they are).
+ */
 export function refreshOptions(query: Record<string, unknown>): RefreshOptions {
-  const flag = query.updateReferencedJwks
+  const action = typeof query.jwkUpdateAction === 'string' && query.jwkUpdateAction ? query.jwkUpdateAction.toUpperCase() : null
+  if (action !== null && !(JWK_UPDATE_ACTIONS as readonly string[]).includes(action)) throw malformed(`jwkUpdateAction must be one of ${JWK_UPDATE_ACTIONS.join(', ')}`, { field: 'jwkUpdateAction' })
+  if (action === 'NULLIFY') return { updateReferencedJwks: false, updateScope: null, detach: true }
+  if (action === 'UPDATE' && query.updateScope === undefined) return { updateReferencedJwks: true, updateScope: 'SAME_PROJECT' }
+  const flag = action ? String(action === 'UPDATE') : query.updateReferencedJwks
   if (flag !== undefined && flag !== 'true' && flag !== 'false' && flag !== true && flag !== false) {
     throw malformed('updateReferencedJwks must be true or false', { field: 'updateReferencedJwks' })
   }
@@ -28,8 +43,12 @@ export function refreshOptions(query: Record<string, unknown>): RefreshOptions {
  * its own project, so both scopes reach the same JWKs. Returns their names.
  */
 export async function refreshReferencedJwks(deps: Deps, access: ProjectAccess, source: StoredObject, options: RefreshOptions): Promise<string[]> {
-  if (!options.updateReferencedJwks) return []
+  if (!options.updateReferencedJwks && !options.detach) return []
   const jwks = (await listObjects(deps.prisma, access.project.id, 'JWK')).filter((r) => contentOf(r).sourceId === source.id)
+  if (!options.updateReferencedJwks) {
+    for (const row of jwks) await updateObject(deps.prisma, row, { ...contentOf(row), sourceId: null })
+    return []
+  }
   const updated: string[] = []
   for (const row of jwks) {
     try {

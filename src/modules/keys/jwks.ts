@@ -14,6 +14,7 @@ import { fromCertificateRow, fromKeyRow, fromKeystoreRow, fromUrl, selectJwk, so
 import {
   checkBody, contentOf, createObject, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pushPerEnvironment, requireBody,
   seal, trustAccess, unseal, updateObject, type ProjectEnvironment,
+  refuseWhileCredentialsName,
 } from './store.js'
 
 // JWKs (kind JWK): generated, or parsed from a source. The public members are shown; the private ones (d, p,
@@ -212,6 +213,7 @@ export async function updateJwk(deps: Deps, actor: Actor, projectName: string, r
   const description = body.description === undefined ? content.description : optionalText(body.description, 'description')
   const taken = () => new DomainError('validation', 'jwkAlreadyExists', `JWK (name: ${newName}) is already exist!`, { name: newName })
   if (newName !== name && (await findObject(deps.prisma, access.project.id, 'JWK', newName))) throw taken()
+  if (newName !== name) await refuseWhileCredentialsName(deps.prisma, current, 'renamed')
   const row = await updateObject(deps.prisma, current, { ...content, description, sourceId: null }, newName, taken)
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const outcome = await pushJwk(deps, access, row, 'DEPLOY', envs)
@@ -224,6 +226,7 @@ export async function deleteJwk(deps: Deps, actor: Actor, projectName: string, r
   const name = jwkName(rawName)
   const row = await findObject(deps.prisma, access.project.id, 'JWK', name)
   if (!row) throw jwkNotFound(name)
+  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   await deps.prisma.storedObject.delete({ where: { id: row.id } })
   return pushJwk(deps, access, { ...row, revision: row.revision + 1 }, 'UNDEPLOY')
 }

@@ -8,7 +8,7 @@ import { openKeystore, type KeystoreEntryView } from './crypto/keystore-files.js
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   checkBody, contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
-  requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
+  refuseWhileCredentialsName, requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keystoreNotFound } from './materials.js'
 
@@ -41,8 +41,20 @@ export const keystoreBodySchema = z.looseObject({
     password: z.string().optional().describe('the store password (required with file)'),
     keyPassword: z.string().optional().describe('the key password when it differs from the store password'),
     type: z.string().optional().describe('the keystore type (e.g. JKS, PKCS12); detected when absent'),
+    keyStoreType: z.string().nullable().optional().describe('the newest pages\' name of type: JKS or PKCS12'),
+    alias: z.string().nullable().optional().describe('the default alias: an entry of the file; absent on update keeps the stored one'),
   })).min(1),
 }).meta({ id: 'KeystoreWriteBody' })
+
+/** The default alias of an environment: one of the file's entries; absent keeps `kept`. */
+function defaultAlias(given: unknown, entries: unknown, kept: unknown, at: string): string | null {
+  if (given === undefined || given === null || given === '') return given === '' ? null : typeof kept === 'string' ? kept : null
+  const aliases = Array.isArray(entries) ? entries.map((e) => (isRecord(e) ? String(e.alias) : '')) : []
+  if (typeof given !== 'string' || !aliases.includes(given)) {
+    throw malformed(`${at}.alias '${String(given)}' is not an entry of the keystore (entries: ${aliases.join(', ')})`, { field: `${at}.alias` })
+  }
+  return given
+}
 
 function parseKeystoreBody(deps: Deps, body: Record<string, unknown>, envs: ProjectEnvironment[], current: StoredObject | null) {
   checkBody(keystoreBodySchema, body)
@@ -58,20 +70,25 @@ function parseKeystoreBody(deps: Deps, body: Record<string, unknown>, envs: Proj
     if (env.name in environments) throw malformed(`${at}.environmentName '${env.name}' is listed twice`, { field: `${at}.environmentName` })
     const file = typeof raw.file === 'string' && raw.file.trim() ? raw.file : null
     const kept = stored[env.name]
+    const type = typeof raw.type === 'string' && raw.type.trim() ? raw.type : typeof raw.keyStoreType === 'string' && raw.keyStoreType.trim() ? raw.keyStoreType : undefined
+    if (typeof raw.type === 'string' && typeof raw.keyStoreType === 'string' && raw.type.trim() && raw.keyStoreType.trim() && raw.type.trim().toUpperCase() !== raw.keyStoreType.trim().toUpperCase()) {
+      throw malformed(`${at}.keyStoreType '${raw.keyStoreType}' differs from ${at}.type '${raw.type}'`, { field: `${at}.keyStoreType` })
+    }
     if (!file && kept && typeof kept.file === 'string') {
-      // an update without the file keeps the stored file and passwords of that environment
-      environments[env.name] = { ...kept }
+      // an update without the file keeps the stored file and passwords of that environment (the alias may change)
+      environments[env.name] = { ...kept, alias: defaultAlias(raw.alias, kept.entries, kept.alias, at) }
       return
     }
     if (!file) throw malformed(`${at}.file value can not be empty!`, { field: `${at}.file` })
     if (typeof raw.password !== 'string') throw malformed(`${at}.password value can not be empty!`, { field: `${at}.password` })
     const keyPassword = typeof raw.keyPassword === 'string' && raw.keyPassword ? raw.keyPassword : undefined
     const bytes = decodeBase64(file, `${at}.file`)
-    const opened = openKeystore(bytes, typeof raw.type === 'string' ? raw.type : undefined, raw.password, keyPassword, {
-      file: `${at}.file`, password: `${at}.password`, type: `${at}.type`,
+    const opened = openKeystore(bytes, type, raw.password, keyPassword, {
+      file: `${at}.file`, password: `${at}.password`, type: typeof raw.type === 'string' && raw.type.trim() ? `${at}.type` : `${at}.keyStoreType`,
     })
     environments[env.name] = {
       type: opened.type,
+      alias: defaultAlias(raw.alias, opened.entries, null, at),
       entries: opened.entries,
       fileSize: bytes.length,
       file: seal(deps, bytes.toString('base64')),
@@ -88,7 +105,7 @@ function pushesFor(deps: Deps, row: StoredObject, envs: ProjectEnvironment[], pr
   const deploys = Object.entries(current).filter(([env]) => byName.has(env)).map(([env, e]) => ({
     env: byName.get(env)!, action: 'DEPLOY' as const,
     config: {
-      name: row.name, environmentName: env, type: e.type, file: unseal(deps, e.file), password: unseal(deps, e.password),
+      name: row.name, environmentName: env, type: e.type, alias: e.alias ?? null, file: unseal(deps, e.file), password: unseal(deps, e.password),
       ...(e.keyPassword ? { keyPassword: unseal(deps, e.keyPassword) } : {}),
       aliases: Array.isArray(e.entries) ? e.entries.map((x) => (isRecord(x) ? x.alias : null)) : [],
     },
@@ -100,7 +117,7 @@ function pushesFor(deps: Deps, row: StoredObject, envs: ProjectEnvironment[], pr
 const undeployAll = (row: StoredObject, envs: ProjectEnvironment[]): EnvironmentPush[] =>
   Object.keys(environmentsOf(row)).flatMap((e) => {
     const env = envs.find((x) => x.name === e)
-    return env ? [{ env, action: 'UNDEPLOY' as const, config: { name: row.name, environmentName: e } }] : []
+    return env ? [{ env, action: 'UNDEPLOY' as const, name: row.name, config: { name: row.name, environmentName: e } }] : []
   })
 
 export async function createKeystore(deps: Deps, actor: Actor, projectName: string, raw: unknown) {
@@ -125,6 +142,7 @@ export async function updateKeystore(deps: Deps, actor: Actor, projectName: stri
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const content = parseKeystoreBody(deps, body, envs, current)
   if (newName !== name && (await findObject(deps.prisma, access.project.id, 'KEY_STORE', newName))) throw keystoreExists(newName)
+  if (newName !== name) await refuseWhileCredentialsName(deps.prisma, current, 'renamed')
   const previous = Object.keys(environmentsOf(current))
   const row = await updateObject(deps.prisma, current, content, newName, () => keystoreExists(newName))
   const pushes = pushesFor(deps, row, envs, newName === name ? previous : [])
@@ -139,6 +157,7 @@ export async function deleteKeystore(deps: Deps, actor: Actor, projectName: stri
   const name = requiredName(rawName, 'keystoreName')
   const row = await findObject(deps.prisma, access.project.id, 'KEY_STORE', name)
   if (!row) throw keystoreNotFound(name)
+  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   await deps.prisma.storedObject.delete({ where: { id: row.id } })
   return pushPerEnvironment(deps, access, 'KEYSTORE', name, row.revision + 1, undeployAll(row, envs))
@@ -148,6 +167,9 @@ export interface KeystoreEnvironmentView {
   environmentId: string | null
   environmentName: string
   type: string | null
+  /** the newest pages' name of type */
+  keyStoreType: string | null
+  alias: string | null
   fileSize: number | null
   entries: KeystoreEntryView[]
 }
@@ -164,6 +186,8 @@ export function keystoreView(row: StoredObject, envs: ProjectEnvironment[]): Key
       environmentId: envs.find((x) => x.name === env)?.id ?? null,
       environmentName: env,
       type: typeof e.type === 'string' ? e.type : null,
+      keyStoreType: typeof e.type === 'string' ? e.type : null,
+      alias: typeof e.alias === 'string' ? e.alias : null,
       fileSize: typeof e.fileSize === 'number' ? e.fileSize : null,
       entries: Array.isArray(e.entries) ? (e.entries as KeystoreEntryView[]) : [],
     })),

@@ -19,6 +19,9 @@ export const keystoreNotFound = (name: string) => new DomainError('validation', 
 export function keyMaterial(deps: Deps, row: StoredObject, envName: string, field = 'environmentName') {
   const entry = environmentsOf(row)[envName]
   if (!entry) throw malformed(`Key (name: ${row.name}) has no environment '${envName}'`, { field })
+  if (typeof entry.secretKey === 'string' && entry.secretKey) {
+    throw malformed(`Key (name: ${row.name}) is a SECRET_KEY: No PEM-encoded keys found (a JWK is taken from a PRIVATE_KEY or PUBLIC_KEY)`, { field: 'keyName', reason: 'secretKeySource' })
+  }
   const privatePem = unseal(deps, entry.privateKey)
   const privateKey = privatePem ? crypto.createPrivateKey(privatePem) : null
   const publicKey = typeof entry.publicKey === 'string' ? crypto.createPublicKey(entry.publicKey) : privateKey ? crypto.createPublicKey(privateKey) : null

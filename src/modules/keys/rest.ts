@@ -35,22 +35,40 @@ const project = (input: RouteInput) => input.params.projectName!
 const written = (outcome: DeploymentOutcome, item?: unknown, extra: Record<string, unknown> = {}) =>
   legacySuccess({ success: true, deploymentResult: legacyDeploymentResult(outcome), ...(item === undefined ? {} : { resultList: [item], resultCount: 1 }), ...extra })
 
+/** The update queries of certificates, keys and keystores: what happens to the JWKs taken from the object. */
+const refreshQuery = z.object({
+  jwkUpdateAction: z.enum(['NULLIFY', 'UPDATE']).optional().describe('UPDATE re-derives the JWKs taken from the object (updateScope default SAME_PROJECT); NULLIFY detaches them'),
+  updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional(),
+  updateReferencedJwks: z.enum(['true', 'false']).optional().describe('older form of jwkUpdateAction=UPDATE (needs updateScope)'),
+})
+
 const certificateForm = z.object({
-  certificateName: z.string().meta({ description: 'unique in the project (create only; the path names it on update)' }),
-  alias: z.string().meta({ description: 'unique per environment' }),
+  certificateName: z.string().optional().meta({ description: 'unique in the project (create only; the path names it on update); or the query parameter' }),
+  alias: z.string().optional().meta({ description: 'unique per environment; or the query parameter' }),
   certificateDescription: z.string().optional(),
-  environmentList: z.string().meta({ description: 'comma-separated environment names of the project' }),
+  environmentList: z.string().optional().meta({ description: 'comma-separated environment names of the project; or the query parameter' }),
   pemEncodedFile: z.string().meta({ contentMediaType: 'application/x-pem-file', description: 'PEM certificate; several CERTIFICATE blocks are the leaf then its chain' }),
 })
 
+/** The newest document (openapi.yaml createCertificate, updateCertificate) sends the fields as query parameters. */
+const certificateQuery = z.object({
+  certificateName: z.string().optional().describe('as the form field (a form field wins)'),
+  alias: z.string().optional().describe('as the form field'),
+  certificateDescription: z.string().optional().describe('as the form field'),
+  environmentList: z.union([z.string(), z.array(z.string())]).optional().describe('comma-separated, or repeated; as the form field'),
+})
+const CERTIFICATE_FIELDS = ['certificateName', 'alias', 'certificateDescription', 'environmentList'] as const
+
+/** The form's fields, else the query's; the file part (or a text part of that name). */
 function certificateInput(input: RouteInput): CertificateInput {
   const body = input.body as MultipartBody
   const file = body.files.pemEncodedFile?.bytes ?? (body.fields.pemEncodedFile ? Buffer.from(body.fields.pemEncodedFile) : null)
-  return { ...body.fields, pemEncodedFile: file }
+  const fromQuery = Object.fromEntries(CERTIFICATE_FIELDS.filter((f) => input.query[f] !== undefined).map((f) => [f, input.query[f]]))
+  return { ...fromQuery, ...body.fields, pemEncodedFile: file }
 }
 
 const multipart = { kind: 'multipart' as const, schema: certificateForm, required: true, files: ['pemEncodedFile'], maxFileBytes: 256 * 1024 }
-const certName = (input: RouteInput) => (input.body as MultipartBody | undefined)?.fields?.certificateName ?? null
+const certName = (input: RouteInput) => (input.body as MultipartBody | undefined)?.fields?.certificateName ?? (typeof input.query.certificateName === 'string' ? input.query.certificateName : null)
 const bodyName = (input: RouteInput) => {
   const b = input.body as Record<string, unknown> | undefined
   return typeof b?.name === 'string' ? b.name : null
@@ -94,7 +112,7 @@ const certificateRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'post', path: `${BASE}/certificates/`, style: 'legacy', auth: 'token', tag: TAG, body: multipart,
+    method: 'post', path: `${BASE}/certificates/`, style: 'legacy', auth: 'token', tag: TAG, body: multipart, query: certificateQuery,
     audit: { objectType: 'CERTIFICATE', objectName: certName },
     summary: `Create a certificate from a PEM file (multipart) and deploy it to the listed environments ${MANAGE}`,
     response: writtenBody(certificateSchema, { warnings: z.array(z.string()) }),
@@ -111,7 +129,7 @@ const certificateRoutes: RouteDef[] = [
     method: 'put', path: `${BASE}/certificates/:certificateName/`, style: 'legacy', auth: 'token', tag: TAG, body: multipart,
     audit: { objectType: 'CERTIFICATE' },
     summary: `Replace a certificate (file, alias, environments; dropped environments are undeployed), then deploy it ${MANAGE}`,
-    query: z.object({ updateReferencedJwks: z.enum(['true', 'false']).optional(), updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional() }),
+    query: refreshQuery.extend(certificateQuery.shape),
     response: writtenBody(certificateSchema, { warnings: z.array(z.string()), updatedJwks: z.array(z.string()) }),
     responses: { 200: 'as create, plus updatedJwks (the JWKs re-derived with updateReferencedJwks)', 400: `as create; certificate not found; updateScope missing with updateReferencedJwks`, 401: AUTH_401 },
     async handle(ctx, input) {
@@ -175,7 +193,7 @@ function crudRoutes(r: Crud): RouteDef[] {
     {
       method: 'put', path: one, style: 'legacy', auth: 'token', tag: TAG, body: { kind: 'json', required: true, ...(r.putBodySchema ?? r.bodySchema ? { schema: (r.putBodySchema ?? r.bodySchema)! } : {}) }, audit: { objectType: r.objectType },
       summary: `Update a ${r.what} (full replacement; a blank secret keeps the stored one of its environment) and deploy it ${MANAGE}`,
-      ...(r.refresh ? { query: z.object({ updateReferencedJwks: z.enum(['true', 'false']).optional(), updateScope: z.enum(['SAME_PROJECT', 'ALL_PROJECTS']).optional() }) } : {}),
+      ...(r.refresh ? { query: refreshQuery } : {}),
       response: writtenBody(r.item, { updatedJwks: z.array(z.string()).optional() }),
       responses: { 200: 'as create', 400: `${DENIED}; ${r.what} not found; invalid body`, 401: AUTH_401 },
       async handle(ctx, input) {

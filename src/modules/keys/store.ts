@@ -99,6 +99,8 @@ export interface EnvironmentPush {
   env: DeployEnvironment
   action: 'DEPLOY' | 'UNDEPLOY'
   config: unknown
+  /** the name pushed when it is not the object's current one (the old name undeployed by a rename) */
+  name?: string
 }
 
 /**
@@ -112,7 +114,7 @@ export async function pushPerEnvironment(deps: Deps, access: ProjectAccess, kind
   }
   const started = Date.now()
   const outcomes = await Promise.all(
-    pushes.map((p) => deps.deployer.push([p.env], { action: p.action, project: access.project.name, kind, name, revision, config: p.config })),
+    pushes.map((p) => deps.deployer.push([p.env], { action: p.action, project: access.project.name, kind, name: p.name ?? name, revision, config: p.config })),
   )
   const environmentResults = outcomes.flatMap((o) => o.environmentResults)
   const failed = environmentResults.filter((r) => !r.success)
@@ -155,4 +157,22 @@ function bodyIssue(error: z.ZodError) {
     if (expected.length === issue.errors.length) return malformed(`${field} must be ${expected.map(article).join(' or ')}`, { field })
   }
   return malformed(`${field}: ${issue.message}`, { field })
+}
+
+const KIND_LABELS: Record<string, string> = { CERTIFICATE: 'Certificate', CRYPTO_KEY_INFO: 'Key', KEY_STORE: 'Keystore', JWK: 'JWK' }
+
+/**
+ * Refuses to delete, rename or retype an object a credential names as its security material
+ * (modules/credentials/material.ts): the credential would lose it on the gateways. Names up to five of them.
+ */
+export async function refuseWhileCredentialsName(db: Tx, row: StoredObject, change: 'deleted' | 'renamed' | 'changed to another keyType') {
+  const uses = await db.credentialMaterial.findMany({
+    where: { objectId: row.id }, select: { slot: true, credential: { select: { username: true } } }, orderBy: { credentialId: 'asc' }, take: 5,
+  })
+  if (!uses.length) return
+  const label = KIND_LABELS[row.kind] ?? row.kind
+  const names = [...new Set(uses.map((u) => u.credential.username))]
+  throw new DomainError('validation', 'objectUsedByCredential',
+    `${label} (name: ${row.name}) is used by credential(s) ${names.join(', ')} and can not be ${change}: remove it from them first`,
+    { name: row.name, kind: row.kind, credentials: names })
 }

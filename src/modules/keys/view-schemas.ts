@@ -59,24 +59,29 @@ export const certificateSchema = describes<CertificateView>()(
 export const cryptoKeySchema = describes<KeyView>()(
   z
     .object({
+      id: z.string(),
       name: z.string(),
       description: z.string(),
       projectId: z.string(),
-      keyType: text,
+      keyType: z.enum(['SECRET_KEY', 'PRIVATE_KEY', 'PUBLIC_KEY']),
+      algorithm: text.describe('AES, DES, DESede or RSA for a SECRET_KEY; null otherwise'),
       cryptoKeyInfoEnvironmentList: z.array(
         z.object({
           environmentId: text,
           environmentName: z.string(),
+          alias: text,
+          source: text.describe('origin marker of an entry merged by an import; null here'),
           publicKey: text,
           keyAlgorithm: text,
           keySize: z.number().int().nullable(),
           curve: text,
           publicKeyFingerprint: text,
           privateKeyPresent: z.boolean(),
+          secretKeyPresent: z.boolean(),
         }),
       ),
     })
-    .meta({ id: 'CryptoKey', description: 'A key of a project, per environment: the public key and metadata (the private key is write-only)' }),
+    .meta({ id: 'CryptoKey', description: 'A key of a project, per environment: the public key and metadata (the private and secret keys are write-only)' }),
 )
 
 export const keystoreSchema = describes<KeystoreView>()(
@@ -90,6 +95,8 @@ export const keystoreSchema = describes<KeystoreView>()(
           environmentId: text,
           environmentName: z.string(),
           type: text,
+          keyStoreType: text.describe('the same as type (the newest pages\' name)'),
+          alias: text.describe('the default alias'),
           fileSize: z.number().int().nullable(),
           entries: z.array(
             z.object({

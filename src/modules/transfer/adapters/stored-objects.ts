@@ -22,7 +22,7 @@ interface OpaqueTypeSpec {
 
 export const OPAQUE_TYPE_SPECS: Record<string, OpaqueTypeSpec> = {
   IP_GROUP: { secretFields: [], references: {}, perEnvironment: false },
-  CERTIFICATE: { secretFields: ['privateKey', 'password', 'keyPassword', 'privateJwk', 'file'], references: {}, perEnvironment: true },
+  CERTIFICATE: { secretFields: ['privateKey', 'secretKey', 'password', 'keyPassword', 'privateJwk', 'file'], references: {}, perEnvironment: true },
   GLOBAL_POLICY: { secretFields: [], references: { ipGroupNames: { type: 'IP_GROUP', kind: null } }, perEnvironment: false },
   API_CREATOR: { secretFields: [], references: {}, perEnvironment: false },
   IDENTITY_SERVICE: {
