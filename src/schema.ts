@@ -40,6 +40,7 @@ import { ConnectionResolver } from './modules/connections/graphql.js'
 import { EventSubscriptionResolver } from './modules/events/graphql.js'
 import { RlclResolver } from './modules/rlcl/graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
+import { DeclarativeResolver } from './modules/declarative/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -93,6 +94,7 @@ export const resolvers: NonEmptyArray<Function> = [
   EventSubscriptionResolver,
   RlclResolver,
   ReportResolver,
+  DeclarativeResolver,
 ]
 
 /**
