@@ -14,6 +14,7 @@ import { benchLimitBulk } from './limit-bulk.js'
 import { benchPresets } from './presets.js'
 import { benchApiProxies } from './apiproxies.js'
 import { benchLlm } from './llm.js'
+import { benchDeclarative } from './declarative.js'
 import { benchStartup } from './startup.js'
 import { median, ms, p95, timed } from './measure.js'
 
@@ -96,4 +97,5 @@ await benchPresets()
 await benchApiProxies()
 await benchTransfer()
 await benchLlm()
+await benchDeclarative()
 process.exit(0)

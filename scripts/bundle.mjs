@@ -57,3 +57,19 @@ await build({
     ].join('\n'),
   },
 })
+
+// gwctl (docs/declarative.md): the CLI in one file, dist/gwctl.js, run by the package's bin (bin/gwctl.js). It
+// talks to the service over HTTP only, so it carries none of the service's modules.
+await build({
+  entryPoints: [path.join(dist, 'cli', 'gwctl.js')],
+  outfile: path.join(dist, 'gwctl.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+})

@@ -29,6 +29,7 @@ import { connectionRoutes } from './modules/connections/rest.js'
 import { webhookEventRoutes } from './modules/webhooks/events-rest.js'
 import { rlclRoutes } from './modules/rlcl/rest.js'
 import { reportRoutes } from './modules/reports/rest.js'
+import { declarativeRoutes } from './modules/declarative/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -63,4 +64,5 @@ export const routeTables: RouteDef[] = [
   ...webhookEventRoutes,
   ...rlclRoutes,
   ...reportRoutes,
+  ...declarativeRoutes,
 ]

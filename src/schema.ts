@@ -45,6 +45,7 @@ import { ApiClientMigrationResolver } from './modules/migration/graphql.js'
 import { PortalLimitResolver } from './modules/limits/manager/portal-graphql.js'
 import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
+import { DeclarativeResolver } from './modules/declarative/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -105,6 +106,7 @@ export const resolvers: NonEmptyArray<Function> = [
   PortalLimitResolver,
   KeysDoorsResolver,
   ReportResolver,
+  DeclarativeResolver,
 ]
 
 /**

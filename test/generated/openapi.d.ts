@@ -4364,6 +4364,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/declarative/schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The JSON Schema of the declarative state document (generated from the zod schemas the server validates with) */
+        get: operations["getApiopsDeclarativeSchemaJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/declarative-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project as a state document (gwctl dump). Secrets never written: left out, or ${env:NAME} references with secrets=refs */
+        get: operations["getApiopsProjectsProjectNameDeclarativeState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/declarative-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Plan a state document against the project: changes in dependency order, pinned to baseRevision. Writes no audit event */
+        post: operations["postApiopsProjectsProjectNameDeclarativePlans"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/declarative-plans/{planId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply exactly that plan in one transaction, or nothing; then push. One audit event per change (plan id, X-Change-Reference) */
+        post: operations["postApiopsProjectsProjectNameDeclarativePlansPlanIdApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/declarative-validations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate a state document as an apply would (every object through its write rules, in a transaction rolled back). Writes nothing */
+        post: operations["postApiopsProjectsProjectNameDeclarativeValidations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/declarative-drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Objects changed or deleted outside the file since the last apply (per namespace), with who and when from the audit trail */
+        get: operations["getApiopsProjectsProjectNameDeclarativeDrift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4825,6 +4927,113 @@ export interface components {
                 publicKeyFingerprint: string | null;
                 privateKeyPresent: boolean;
                 secretKeyPresent: boolean;
+            }[];
+        };
+        /** @description The outcome of an apply: what changed and each push */
+        DeclarativeApplyResult: {
+            /** @constant */
+            formatVersion: 1;
+            planId: string;
+            project: string;
+            namespace: string | null;
+            /** @enum {string} */
+            mode: "apply" | "sync";
+            applied: boolean;
+            changeReference: string | null;
+            summary: {
+                create: number;
+                update: number;
+                delete: number;
+            };
+            pushes: {
+                type: string;
+                name: string;
+                success: boolean;
+                message?: string;
+            }[];
+            pushFailed: boolean;
+            advisories: string[];
+        };
+        /** @description Objects changed or deleted outside the file since the last apply */
+        DeclarativeDrift: {
+            /** @constant */
+            formatVersion: 1;
+            project: string;
+            namespace: string | null;
+            planId: string | null;
+            appliedAt: string | null;
+            appliedBy: string | null;
+            drift: {
+                type: string;
+                name: string;
+                /** @enum {string} */
+                status: "changed" | "deleted";
+                fields: string[];
+                changedBy: string | null;
+                changedAt: string | null;
+                operation: string | null;
+            }[];
+            summary: {
+                changed: number;
+                deleted: number;
+            };
+        };
+        /** @description A plan: the changes of a state document in dependency order, pinned to baseRevision */
+        DeclarativePlan: {
+            /** @constant */
+            formatVersion: 1;
+            id: string;
+            project: string;
+            namespace: string | null;
+            /** @enum {string} */
+            mode: "apply" | "sync";
+            baseRevision: string;
+            collections: string[];
+            changes: {
+                /** @enum {string} */
+                action: "create" | "update" | "delete";
+                /** @description the collection name */
+                type: string;
+                /** @description the natural key */
+                name: string;
+                renamedFrom?: string;
+                fields: string[];
+                details: {
+                    field: string;
+                    before?: unknown;
+                    after?: unknown;
+                    /** @constant */
+                    sensitive?: true;
+                }[];
+                /** @constant */
+                sensitive?: true;
+            }[];
+            summary: {
+                create: number;
+                update: number;
+                delete: number;
+            };
+        };
+        /** @description A state document (JSON Schema at /apiops/declarative/schema.json) */
+        DeclarativeStateDocument: {
+            [key: string]: unknown;
+        };
+        /** @description The outcome of an online validation: valid, or the errors of each refused object */
+        DeclarativeValidation: {
+            /** @constant */
+            formatVersion: 1;
+            valid: boolean;
+            summary: {
+                create: number;
+                update: number;
+                delete: number;
+            };
+            errors: {
+                type: string;
+                name: string;
+                path: string;
+                reason: string;
+                message: string;
             }[];
         };
         /** @description The outcome of a deploying write, per environment (spec §2.1) */
@@ -29982,6 +30191,360 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsDeclarativeSchemaJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Schema (draft 2020-12) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclarativeStateDocument"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameDeclarativeState: {
+        parameters: {
+            query?: {
+                secrets?: "none" | "refs";
+                namespace?: string;
+                collections?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the state document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclarativeStateDocument"];
+                };
+            };
+            /** @description malformedRequest (query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: VIEW (plan, dump, drift) or MANAGE (apply) on each listed collection's category, or PROJECT_MANAGEMENT */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: project out of scope, or an unknown plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameDeclarativePlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    formatVersion?: 1;
+                    /**
+                     * @default apply
+                     * @enum {string}
+                     */
+                    mode?: "apply" | "sync";
+                    /** @description the state document (docs/declarative.md; JSON Schema at /apiops/declarative/schema.json) */
+                    document: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclarativePlan"];
+                };
+            };
+            /** @description malformedRequest, params.reason declarativeDocumentInvalid (params.errors with paths), declarativeReferenceUnresolved, declarativeDuplicateName, declarativeOwnershipConflict, declarativeDeleteUnsupported, declarativeRenameUnsupported */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: VIEW (plan, dump, drift) or MANAGE (apply) on each listed collection's category, or PROJECT_MANAGEMENT */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: project out of scope, or an unknown plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameDeclarativePlansPlanIdApply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description optional: a retry with the same key answers the first apply's outcome */
+                "Idempotency-Key"?: string;
+                /** @description optional: recorded with every audit event of the apply (e.g. a commit SHA) */
+                "X-Change-Reference"?: string;
+            };
+            path: {
+                projectName: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applied (pushFailed: a push was not acknowledged, the outbox retries it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclarativeApplyResult"];
+                };
+            };
+            /** @description malformedRequest, params.reason declarativeApplyRefused (params.errors: type, name, path, reason, message); nothing written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: VIEW (plan, dump, drift) or MANAGE (apply) on each listed collection's category, or PROJECT_MANAGEMENT */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: project out of scope, or an unknown plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description dependencyConflict, params.reason declarativePlanStale (the project changed since the plan) or declarativePlanAlreadyApplied; nothing written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameDeclarativeValidations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    formatVersion?: 1;
+                    /**
+                     * @default apply
+                     * @enum {string}
+                     */
+                    mode?: "apply" | "sync";
+                    /** @description the state document (docs/declarative.md; JSON Schema at /apiops/declarative/schema.json) */
+                    document: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description valid: the plan summary; invalid: errors with paths */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclarativeValidation"];
+                };
+            };
+            /** @description malformedRequest (the document) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: VIEW (plan, dump, drift) or MANAGE (apply) on each listed collection's category, or PROJECT_MANAGEMENT */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: project out of scope, or an unknown plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameDeclarativeDrift: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the drift */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclarativeDrift"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: VIEW (plan, dump, drift) or MANAGE (apply) on each listed collection's category, or PROJECT_MANAGEMENT */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: project out of scope, or an unknown plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
                 };
             };
         };

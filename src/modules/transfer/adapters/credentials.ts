@@ -88,6 +88,13 @@ export const credentialAdapter: TransferAdapter = {
     return c && c.projectId === ctx.access.project.id ? [toPortable(ctx, c)] : []
   },
 
+  /** many credentials in one query (large selections, and declarative plans reading a whole project) */
+  async findManyByName(ctx, refs) {
+    if (!refs.length) return []
+    const rows = await ctx.db.credential.findMany({ where: { projectId: ctx.access.project.id, username: { in: [...new Set(refs.map((r) => r.name))] } }, include: credentialOwners, orderBy: { username: 'asc' } })
+    return rows.map((c) => toPortable(ctx, c))
+  },
+
   async listNames(ctx) {
     const rows = await ctx.db.credential.findMany({ where: { projectId: ctx.access.project.id }, select: { username: true }, orderBy: { username: 'asc' } })
     return rows.map((r) => r.username)

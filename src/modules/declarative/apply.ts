@@ -1,0 +1,234 @@
+import type { Actor } from '../../platform/auth/actor.js'
+import { actorName } from '../../platform/auth/actor.js'
+import type { AuditSurface } from '../../generated/prisma/client.js'
+import type { Deps, Tx } from '../../platform/context.js'
+import { canonicalJson } from '../../platform/hashing/canonical.js'
+import { DomainError, malformedReason, notFound } from '../../platform/errors/domain-error.js'
+import { advisoryLine } from '../transfer/import.js'
+import type { AdapterContext, Advisory, ImportWriteOptions, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import { adapterOf, collectionByKey, type Collection } from './collections.js'
+import { lifecycleOf, type Removed } from './lifecycle.js'
+import { readNames } from './live.js'
+import { currentRevision, declarativeContext, listedCollections, summaryOf, type PlanContent, type PlanProblem } from './plan.js'
+
+/**
+ * POST …/declarative-plans/{id}/apply: exactly that plan, in one transaction, or nothing. The live objects are read
+ * again inside the transaction: a different baseRevision is a stale plan (409, nothing written). Every object goes
+ * through its transfer adapter's checks and write (the same rules as the REST writes) under a savepoint, so every
+ * refused object is reported (with its field path) before the whole transaction rolls back. After the commit the
+ * written objects are pushed as imports push them, the deleted ones undeployed.
+ */
+
+export interface PushOutcome { type: string; name: string; success: boolean; message?: string }
+
+export interface ApplyResult {
+  formatVersion: 1
+  planId: string
+  project: string
+  namespace: string | null
+  mode: 'apply' | 'sync'
+  applied: boolean
+  changeReference: string | null
+  summary: { create: number; update: number; delete: number }
+  pushes: PushOutcome[]
+  pushFailed: boolean
+  advisories: string[]
+}
+
+export interface ApplyOptions { changeReference?: string; idempotencyKey?: string; surface: AuditSurface }
+
+const AUDIT_COLUMNS = ['surface', 'actor', 'projectName', 'operation', 'objectType', 'objectName', 'outcome', 'httpStatus', 'correlationId'] as const
+
+/** One audit event per change, in batches of 500 rows, inside the apply's transaction. */
+async function auditChanges(db: Tx, rows: Record<(typeof AUDIT_COLUMNS)[number], string | null>[]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    const batch = rows.slice(i, i + 500)
+    const args: (string | null)[] = []
+    const values = batch.map((row) => `(${AUDIT_COLUMNS.map((c) => {
+      args.push(row[c])
+      return `$${args.length}${c === 'surface' ? '::"AuditSurface"' : c === 'httpStatus' ? '::int' : ''}`
+    }).join(', ')})`)
+    await db.$executeRawUnsafe(`INSERT INTO "AuditEvent" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}`, ...args)
+  }
+}
+
+const errorOf = (err: unknown): { reason: string; message: string; field?: string } => {
+  if (err instanceof DomainError) {
+    const reason = typeof err.params.reason === 'string' ? err.params.reason : err.errorKey
+    return { reason, message: err.message, ...(typeof err.params.field === 'string' ? { field: err.params.field } : {}) }
+  }
+  if ((err as { code?: string } | null)?.code === 'P2002') return { reason: 'nameAlreadyExists', message: 'an object with this name or key already exists' }
+  throw err
+}
+
+async function loadPlan(deps: Deps, projectId: string, projectName: string, planId: string) {
+  const plan = /^[0-9a-f-]{36}$/i.test(planId) ? await deps.prisma.declarativePlan.findUnique({ where: { id: planId } }) : null
+  if (!plan || plan.projectId !== projectId) throw notFound(`Declarative plan '${planId}' not found in project '${projectName}'`, { declarativePlan: planId })
+  return plan
+}
+
+export async function applyPlan(deps: Deps, actor: Actor, projectName: string, planId: string, options: ApplyOptions): Promise<ApplyResult> {
+  const ctx = await declarativeContext(deps, actor, projectName)
+  const plan = await loadPlan(deps, ctx.access.project.id, projectName, planId)
+  const key = options.idempotencyKey?.trim() || null
+  if (plan.appliedAt) {
+    if (key && plan.idempotencyKey === key && plan.result) return plan.result as unknown as ApplyResult
+    throw new DomainError('conflict', 'dependencyConflict', `Declarative plan '${planId}' was already applied; plan again`, { reason: 'declarativePlanAlreadyApplied', declarativePlan: planId })
+  }
+  const content = plan.content as unknown as PlanContent
+  const list = listedCollections({ collections: content.collections })
+  requireManage(ctx, list)
+  const mode = plan.mode === 'SYNC' ? 'sync' : 'apply'
+  const changeReference = options.changeReference?.trim().slice(0, 200) || null
+  const removed: { collection: string; removed: Removed }[] = []
+  const written: { collection: Collection; name: string }[] = []
+  const advisories: Advisory[] = []
+
+  await deps.prisma.$transaction(async (tx) => {
+    const txCtx: AdapterContext = { ...ctx, db: tx }
+    const claimed = await tx.declarativePlan.updateMany({ where: { id: plan.id, appliedAt: null }, data: { appliedAt: new Date(), idempotencyKey: key } })
+    if (claimed.count !== 1) throw new DomainError('conflict', 'dependencyConflict', `Declarative plan '${planId}' was already applied; plan again`, { reason: 'declarativePlanAlreadyApplied', declarativePlan: planId })
+    const { baseRevision } = await currentRevision(txCtx, list)
+    if (baseRevision !== plan.baseRevision) {
+      throw new DomainError('conflict', 'dependencyConflict', 'The project changed since the plan was made (its baseRevision no longer matches): plan again', {
+        reason: 'declarativePlanStale', expectedBaseRevision: plan.baseRevision, currentBaseRevision: baseRevision,
+      })
+    }
+    if (!content.changes.length) {
+      // nothing to write, no audit event, no push; the drift baseline becomes what the file and the project now agree
+      // on when it differs (objects changed outside the file and then written into it), else it is left as it is
+      await recordState(txCtx, plan.id, plan.namespace, mode, content, actorName(actor))
+      return
+    }
+    const errors = await writePlanned(txCtx, content, written, removed, advisories)
+    if (errors.length) {
+      throw malformedReason('declarativeApplyRefused', `The plan was not applied (nothing written): ${errors.slice(0, 20).map((e) => `${e.path}: ${e.message}`).join('; ')}`, {
+        field: errors[0]!.path, errors: errors.slice(0, 500),
+      })
+    }
+    const who = actorName(actor)
+    await auditChanges(tx, content.changes.map((change) => ({
+      surface: options.surface, actor: who, projectName, operation: `declarative.${change.action} plan=${plan.id}${changeReference ? ` ref=${changeReference}` : ''}`,
+      objectType: change.type, objectName: change.name, outcome: 'SUCCEEDED', httpStatus: '200', correlationId: plan.id,
+    })))
+    await recordState(txCtx, plan.id, plan.namespace, mode, content, who)
+  }, { maxWait: 30_000, timeout: 600_000 })
+
+  const pushes = content.changes.length ? await pushAfterCommit(deps, ctx, written, removed) : []
+  const result: ApplyResult = {
+    formatVersion: 1, planId: plan.id, project: projectName, namespace: plan.namespace || null, mode, applied: content.changes.length > 0, changeReference,
+    summary: summaryOf(content.changes), pushes, pushFailed: pushes.some((p) => !p.success), advisories: advisories.map(advisoryLine),
+  }
+  await deps.prisma.declarativePlan.update({ where: { id: plan.id }, data: { result: result as object } })
+  return result
+}
+
+export type ObjectError = PlanProblem & { type: string; name: string }
+
+/**
+ * Writes a plan's objects and deletes inside the caller's transaction, each under a savepoint: the errors of every
+ * refused object (field paths), or none. The caller rolls back when there are errors (or always: a validation).
+ */
+export async function writePlanned(
+  txCtx: AdapterContext, content: PlanContent, written: { collection: Collection; name: string }[], removed: { collection: string; removed: Removed }[], advisories: Advisory[] = [],
+): Promise<ObjectError[]> {
+  const tx = txCtx.db
+  const deps = txCtx.deps
+  const targetEnvironments = (await tx.projectEnvironment.findMany({ where: { projectId: txCtx.access.project.id }, include: { environment: true } })).map((l) => l.environment.name)
+  const writeOptions: ImportWriteOptions = { certEnvironmentMergeMethod: 'OVERWRITE_ALL', certEnvironmentUncoveredAction: 'FILL_FROM_PACKAGE', targetEnvironments }
+  const errors: ObjectError[] = []
+  const attempt = async (type: string, name: string, path: string, step: () => Promise<void>) => {
+    await tx.$executeRawUnsafe('SAVEPOINT declarative_object')
+    try {
+      await step()
+      await tx.$executeRawUnsafe('RELEASE SAVEPOINT declarative_object')
+    } catch (err) {
+      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT declarative_object')
+      const e = errorOf(err)
+      errors.push({ type, name, path: e.field ? `${path}.${e.field.replace(/^.*?:\s*/, '')}` : path, reason: e.reason, message: e.message })
+    }
+  }
+  for (const w of content.writes) {
+    const c = collectionByKey(w.collection)!
+    const adapter = adapterOf(c)
+    const portable: PortableObject = {
+      type: c.type, kind: c.kind, name: w.name, data: w.data, dependencies: [],
+      secrets: Object.fromEntries(Object.entries(w.sealedSecrets).map(([k, v]) => [k, deps.keyring.decrypt(v)])),
+      uncarriedSecrets: w.keptSecrets,
+    }
+    await attempt(c.key, w.name, `${c.key}[${w.index}]`, async () => {
+      if (w.renamedFrom) await lifecycleOf(c.type)!.rename(txCtx, c.kind, w.renamedFrom, w.name)
+      const refusal = await adapter.checkImport?.(txCtx, portable)
+      if (refusal) throw malformedReason(refusal.code, refusal.detail)
+      advisories.push(...(await adapter.write(txCtx, portable, w.existing, writeOptions)))
+    })
+    written.push({ collection: c, name: w.name })
+  }
+  for (const d of content.deletes) {
+    const c = collectionByKey(d.collection)!
+    await attempt(c.key, d.name, `${c.key}.${d.name}`, async () => {
+      removed.push({ collection: c.key, removed: await lifecycleOf(c.type)!.remove(txCtx, c.kind, d.name) })
+    })
+  }
+  return errors
+}
+
+function requireManage(ctx: AdapterContext, list: Collection[]) {
+  for (const c of list) {
+    const category = adapterOf(c).category
+    if (!ctx.access.systemAdmin && !['MANAGE', 'EXPORT_IMPORT'].some((l) => ctx.access.grants.has(`${category}:${l}`) || ctx.access.grants.has(`PROJECT_MANAGEMENT:${l}`))) {
+      throw new DomainError('permission', 'permissionDenied', `User lacks permission ${category} MANAGE in project '${ctx.access.project.name}'`, { category, level: 'MANAGE' })
+    }
+  }
+}
+
+/** The namespace's state after the apply: each object it owns as it now stands (the drift baseline). */
+async function recordState(ctx: AdapterContext, planId: string, namespace: string, mode: 'apply' | 'sync', content: PlanContent, appliedBy: string) {
+  const previous = await ctx.db.declarativeState.findUnique({ where: { projectId_namespace: { projectId: ctx.access.project.id, namespace } } })
+  const kept = mode === 'apply' && previous ? (previous.objects as unknown as StateObject[]) : []
+  const owned = new Map<string, Set<string>>()
+  for (const o of kept) owned.set(o.collection, (owned.get(o.collection) ?? new Set()).add(o.name))
+  for (const [key, names] of Object.entries(content.owned)) for (const n of names) owned.set(key, (owned.get(key) ?? new Set()).add(n))
+  const objects: StateObject[] = []
+  for (const [key, names] of owned) {
+    const c = collectionByKey(key)
+    if (!c) continue
+    const live = await readNames(ctx, c, [...names])
+    for (const [name, o] of live) objects.push({ collection: key, name, fingerprint: o.fingerprint, data: o.portable.data, secrets: o.secretPrints })
+  }
+  if (previous && canonicalJson(previous.objects) === canonicalJson(objects)) return
+  const data = { planId, objects: objects as object[], appliedBy, appliedAt: new Date() }
+  await ctx.db.declarativeState.upsert({
+    where: { projectId_namespace: { projectId: ctx.access.project.id, namespace } },
+    create: { projectId: ctx.access.project.id, namespace, ...data },
+    update: data,
+  })
+}
+
+export interface StateObject { collection: string; name: string; fingerprint: string; data: Record<string, unknown>; secrets: Record<string, string> }
+
+async function pushAfterCommit(deps: Deps, ctx: AdapterContext, written: { collection: Collection; name: string }[], removed: { collection: string; removed: Removed }[]): Promise<PushOutcome[]> {
+  const pushes: PushOutcome[] = []
+  const byAdapter = new Map<TransferAdapter, { collection: Collection; name: string }[]>()
+  for (const w of written) {
+    const adapter = adapterOf(w.collection)
+    byAdapter.set(adapter, [...(byAdapter.get(adapter) ?? []), w])
+  }
+  for (const [adapter, objects] of byAdapter) {
+    if (!adapter.afterImport) continue
+    const advisories = await adapter.afterImport(deps, ctx.access, objects.map((o) => ({ type: adapter.type, kind: o.collection.kind, name: o.name })))
+    const failed = new Map<string, string>()
+    for (const a of advisories) {
+      if (a.key !== 'deployRequired') continue
+      for (const n of (a.params.names as string[] | undefined) ?? []) failed.set(n, String(a.params.reason ?? 'not deployed'))
+    }
+    for (const o of objects) pushes.push({ type: o.collection.key, name: o.name, success: !failed.has(o.name), ...(failed.has(o.name) ? { message: failed.get(o.name) } : {}) })
+  }
+  for (const { collection, removed: r } of removed) {
+    const outcomes = await r.undeploy(deps)
+    if (!outcomes.length) continue
+    const failedOutcome = outcomes.find((o) => !o.success)
+    pushes.push({ type: collection, name: r.name, success: !failedOutcome, ...(failedOutcome ? { message: failedOutcome.message } : {}) })
+  }
+  return pushes
+}

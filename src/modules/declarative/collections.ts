@@ -1,0 +1,129 @@
+import { z } from 'zod'
+import { credentialInput } from '../credentials/service.js'
+import { findAdapter, type TransferAdapter } from '../transfer/registry.js'
+
+/**
+ * The collections a state document can list (docs/declarative.md): each is one transfer type (and kind) of the
+ * transfer engine's registry, under the camelCase name the REST surface uses. Objects travel as the transfer
+ * engine's portable objects; a document object is `{ <natural key>, ...data, <secret fields> }`.
+ *
+ * The order of COLLECTIONS is the dependency order: a plan creates and updates in this order and deletes in the
+ * reverse order (an RLCL names credentials and API proxies; a knowledge base its LLM provider; a proxy's
+ * policies name keys, certificates, connections and IP groups).
+ */
+export interface Collection {
+  /** the key in the document, e.g. `credentials` */
+  key: string
+  /** the transfer type, e.g. CREDENTIAL */
+  type: string
+  /** the kind of a multi-kind type (certificates, keys, keystores, jwks), else null */
+  kind: string | null
+  /** the field holding the natural key */
+  nameField: 'name' | 'username'
+  /** the object's fields besides its natural key, renamedFrom and managedBy (the JSON Schema of the collection) */
+  fields: z.ZodObject
+  /** fields a file may leave out when it creates an object (the adapter fills the others) */
+  createDefaults: Record<string, unknown>
+  /** the secret fields a file may carry at the top level of an object */
+  secretFields: readonly string[]
+  /** which stored objects the collection holds (API proxies: the REST ones; the others are not declarative yet) */
+  accepts?(data: Record<string, unknown>): boolean
+  /** brings a field value of the file to the form the server stores (e.g. a date to its ISO form) */
+  normalize?(data: Record<string, unknown>): Record<string, unknown>
+}
+
+const open = (description: string) => z.object({}).catchall(z.unknown()).describe(description)
+
+const credentialFields = credentialInput
+  .omit({ username: true, password: true, organizationCode: true, expireDate: true })
+  .partial()
+  .extend({
+    password: z.string().optional().describe('secret: a ${env:NAME} or ${file:path} reference the CLI resolves; left out = keep the stored one'),
+    organizationCode: z.string().nullish(),
+    applicationName: z.string().nullish().describe('the application (by name) the credential belongs to'),
+    expireDate: z.string().nullish().describe('ISO-8601 date-time'),
+    trafficLogDisabled: z.boolean().nullish(),
+    passwordReference: z.string().nullish().describe('a ${variable} the gateway resolves (not a secret)'),
+  })
+  .strict()
+
+const proxyFields = z
+  .object({
+    kind: z.literal('REST').optional(),
+    description: z.string().nullish(),
+    creationType: z.enum(['OPEN_API', 'SWAGGER', 'REVERSE_PROXY']).nullish(),
+    relativePath: z.string().nullish(),
+    settings: z.record(z.string(), z.unknown()).nullish().describe('the proxy settings (client route, routing, …) as GET answers them'),
+    endpoints: z.array(z.record(z.string(), z.unknown())).optional().describe('endpoints by version, method and path'),
+    policies: z.array(z.record(z.string(), z.unknown())).optional().describe('policies: name, pipeline, order, endpoint, policy'),
+  })
+  .strict()
+
+const rlclFields = z
+  .object({
+    description: z.string().nullish(),
+    credentialNameList: z.array(z.string()).optional(),
+    endpointRateLimitList: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .catchall(z.unknown())
+
+const isoDate = (v: unknown) => {
+  if (typeof v !== 'string' || !v) return v
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? v : d.toISOString()
+}
+
+const opaque = (key: string, type: string, kind: string | null, description: string): Omit<Collection, 'secretFields'> => ({
+  key, type, kind, nameField: 'name', fields: open(description), createDefaults: {},
+})
+
+const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
+  opaque('ipGroups', 'IP_GROUP', null, 'an IP group: its content as stored (e.g. ipList)'),
+  opaque('certificates', 'CERTIFICATE', 'CERTIFICATE', 'a certificate; per-environment data under environments'),
+  opaque('keys', 'CERTIFICATE', 'CRYPTO_KEY_INFO', 'a crypto key; per-environment data under environments'),
+  opaque('keystores', 'CERTIFICATE', 'KEY_STORE', 'a keystore; per-environment data under environments'),
+  opaque('jwks', 'CERTIFICATE', 'JWK', 'a JWK; per-environment data under environments'),
+  opaque('connections', 'CONNECTION', null, 'a connection: type, description, enabled, deployToWorker and the fields of its type'),
+  opaque('llmProviders', 'LLM_PROVIDER', null, 'an LLM provider as its page answers it'),
+  opaque('knowledgeBases', 'KNOWLEDGE_BASE', null, 'a knowledge base as its page answers it'),
+  {
+    key: 'credentials', type: 'CREDENTIAL', kind: null, nameField: 'username', fields: credentialFields,
+    createDefaults: {},
+    normalize: (d) => ('expireDate' in d ? { ...d, expireDate: isoDate(d.expireDate) } : d),
+  },
+  { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
+  { key: 'rlcls', type: 'RLCL', kind: null, nameField: 'name', fields: rlclFields, createDefaults: {} },
+]
+
+/** Secret fields a file object may hold at its top level: the adapter's, without the nested ones (a/b). */
+const topLevelSecrets = (adapter: TransferAdapter | undefined) => (adapter?.secretFields ?? []).filter((f) => !f.includes('/') && !f.includes('<'))
+
+let built: Collection[] | null = null
+
+/** The collections, in dependency order (the transfer adapters must be registered first). */
+export function collections(): Collection[] {
+  built ??= DEFINITIONS.map((d) => ({ ...d, secretFields: topLevelSecrets(findAdapter(d.type)) }))
+  return built
+}
+
+export const COLLECTION_KEYS = DEFINITIONS.map((d) => d.key)
+
+export const collectionByKey = (key: string) => collections().find((c) => c.key === key)
+
+export const adapterOf = (c: Collection): TransferAdapter => {
+  const adapter = findAdapter(c.type)
+  if (!adapter) throw new Error(`no transfer adapter for ${c.type}`)
+  return adapter
+}
+
+/** The zod schema of one object of a collection, as the document holds it. */
+export function objectSchema(c: Omit<Collection, 'secretFields'>) {
+  const key = { [c.nameField]: z.string().min(1, 'is required').max(200).describe('the natural key') }
+  return c.fields.extend({
+    ...key,
+    renamedFrom: z.string().min(1).optional().describe('the name the object had: the plan renames it instead of deleting and creating'),
+    managedBy: z.string().optional().describe('read only: the namespace that owns the object (written by dump, ignored by plans)'),
+  })
+}
+
+export const DEFINITION_LIST = DEFINITIONS

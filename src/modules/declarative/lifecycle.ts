@@ -1,0 +1,88 @@
+import type { Deps } from '../../platform/context.js'
+import { projectEnvironments } from '../../platform/deploy/project.js'
+import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import type { AdapterContext } from '../transfer/registry.js'
+
+/**
+ * What the transfer engine's adapters do not do (an import only creates and replaces): deleting and renaming an
+ * object of a type, inside the apply's transaction, and the pushes a deletion needs after the commit.
+ * A type without an entry here cannot be deleted or renamed by a plan (the plan refuses it, naming the type).
+ */
+export interface Removed {
+  type: string
+  name: string
+  /** pushes to run after the commit */
+  undeploy(deps: Deps): Promise<DeploymentOutcome[]>
+}
+
+interface Lifecycle {
+  remove(ctx: AdapterContext, kind: string | null, name: string): Promise<Removed>
+  rename(ctx: AdapterContext, kind: string | null, from: string, to: string): Promise<void>
+}
+
+const nothing = async (): Promise<DeploymentOutcome[]> => []
+
+const storedObject: Lifecycle = {
+  async remove(ctx, kind, name) {
+    await ctx.db.storedObject.deleteMany({ where: { projectId: ctx.access.project.id, type: typeOfKind(kind), kind: kind ?? '', name } })
+    return { type: typeOfKind(kind), name, undeploy: nothing }
+  },
+  async rename(ctx, kind, from, to) {
+    await ctx.db.storedObject.updateMany({ where: { projectId: ctx.access.project.id, type: typeOfKind(kind), kind: kind ?? '', name: from }, data: { name: to } })
+  },
+}
+// stored objects of one type share the lifecycle; the type is bound per entry below
+const typeOfKind = (kind: string | null) => (kind ? 'CERTIFICATE' : 'IP_GROUP')
+
+const credential: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await ctx.db.credential.findUniqueOrThrow({ where: { username: name }, include: { project: true } })
+    await ctx.db.credential.delete({ where: { id: row.id } })
+    return {
+      type: 'CREDENTIAL',
+      name,
+      async undeploy(deps) {
+        const message = { action: 'UNDEPLOY' as const, kind: 'CREDENTIAL', name, revision: row.revision, config: { consumerKey: row.consumerKey }, project: row.project.name }
+        return [await deps.deployer.push(await projectEnvironments(deps.prisma, row.projectId), message)]
+      },
+    }
+  },
+  async rename(ctx, _kind, from, to) {
+    await ctx.db.credential.update({ where: { username: from }, data: { username: to, revision: { increment: 1 } } })
+  },
+}
+
+const apiProxy: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const proxy = await ctx.db.apiProxy.findUniqueOrThrow({ where: { projectId_name: { projectId: ctx.access.project.id, name } } })
+    const versions = await ctx.db.apiEndpointVersion.findMany({ where: { apiProxyId: proxy.id }, select: { version: true, revision: true } })
+    const deployedTo = new Set((await ctx.db.apiProxyDeployment.findMany({ where: { apiProxyId: proxy.id }, select: { environmentName: true } })).map((d) => d.environmentName))
+    await ctx.db.apiProxy.delete({ where: { id: proxy.id } })
+    const project = ctx.access.project.name
+    return {
+      type: 'API_PROXY',
+      name,
+      // as the proxy DELETE does: the proxy where it was deployed, and every endpoint version
+      async undeploy(deps) {
+        const environments = await projectEnvironments(deps.prisma, proxy.projectId)
+        const running = environments.filter((e) => deployedTo.has(e.name))
+        return Promise.all([
+          ...(running.length ? [deps.deployer.push(running, { action: 'UNDEPLOY', project, kind: 'API_PROXY', name, revision: proxy.revision, config: { proxyKind: proxy.kind } })] : []),
+          ...versions.map((v) => deps.deployer.push(environments, { action: 'UNDEPLOY', project, kind: 'API_PROXY_VERSION', name: v.version ? `${name}/${v.version}` : name, revision: v.revision, config: { apiProxy: name, version: v.version } })),
+        ])
+      },
+    }
+  },
+  async rename(ctx, _kind, from, to) {
+    await ctx.db.apiProxy.update({ where: { projectId_name: { projectId: ctx.access.project.id, name: from } }, data: { name: to, revision: { increment: 1 } } })
+  },
+}
+
+const LIFECYCLES: Record<string, Lifecycle> = {
+  IP_GROUP: storedObject,
+  CERTIFICATE: storedObject,
+  CREDENTIAL: credential,
+  API_PROXY: apiProxy,
+}
+
+export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]

@@ -1,0 +1,96 @@
+import { canonicalHash, canonicalJson } from '../../platform/hashing/canonical.js'
+import { requireAnyPermission, type PermissionLevel } from '../../platform/auth/permissions.js'
+import { lookupObjects } from '../transfer/lookup.js'
+import type { AdapterContext, PortableObject } from '../transfer/registry.js'
+import { adapterOf, type Collection } from './collections.js'
+
+/**
+ * The live side of a plan: the objects of a collection as the transfer engine's adapters read them (portable form),
+ * with a fingerprint per object (canonical data + keyed fingerprints of the secrets: never a secret's value).
+ */
+export interface LiveObject {
+  name: string
+  portable: PortableObject
+  /** keyed fingerprint per secret field that is set */
+  secretPrints: Record<string, string>
+  fingerprint: string
+}
+
+/** The permission a declarative operation needs on each listed collection: its own category, or PROJECT_MANAGEMENT. */
+export function requireCollections(ctx: AdapterContext, list: Collection[], level: PermissionLevel) {
+  for (const c of list) requireAnyPermission(ctx.access, [adapterOf(c).category, 'PROJECT_MANAGEMENT'], level)
+}
+
+export function secretPrintsOf(ctx: AdapterContext, secrets: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(secrets).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, ctx.deps.keyring.fingerprint(v)]))
+}
+
+export const fingerprintOf = (data: unknown, secretPrints: Record<string, string>) => `sha256:${canonicalHash({ data, secrets: secretPrints })}`
+
+export function liveObject(ctx: AdapterContext, portable: PortableObject): LiveObject {
+  const secretPrints = secretPrintsOf(ctx, portable.secrets)
+  return { name: portable.name, portable, secretPrints, fingerprint: fingerprintOf(portable.data, secretPrints) }
+}
+
+/** Every object of a collection in the project, by name (sorted). */
+export async function readCollection(ctx: AdapterContext, c: Collection): Promise<Map<string, LiveObject>> {
+  const adapter = adapterOf(c)
+  const names = await adapter.listNames(ctx, c.kind)
+  const lookup = await lookupObjects(ctx, adapter, names.map((name) => ({ name, kind: c.kind })))
+  const out = new Map<string, LiveObject>()
+  for (const name of names) {
+    const found = lookup.get(name, c.kind)[0]
+    if (found && (!c.accepts || c.accepts(found.data))) out.set(name, liveObject(ctx, found))
+  }
+  return out
+}
+
+/** Objects of a few names of a collection (after a write, to record what was applied). */
+export async function readNames(ctx: AdapterContext, c: Collection, names: string[]): Promise<Map<string, LiveObject>> {
+  const lookup = await lookupObjects(ctx, adapterOf(c), names.map((name) => ({ name, kind: c.kind })))
+  const out = new Map<string, LiveObject>()
+  for (const name of names) {
+    const found = lookup.get(name, c.kind)[0]
+    if (found) out.set(name, liveObject(ctx, found))
+  }
+  return out
+}
+
+/** The live objects of the listed collections. */
+export type LiveSet = Map<string, Map<string, LiveObject>>
+
+export async function readLive(ctx: AdapterContext, list: Collection[]): Promise<LiveSet> {
+  const live: LiveSet = new Map()
+  for (const c of list) live.set(c.key, await readCollection(ctx, c))
+  return live
+}
+
+/**
+ * baseRevision: the digest of what a plan read (every object of the listed collections, by fingerprint, and the
+ * ownership record of the namespace). Any change to one of them between plan and apply changes it.
+ */
+export function revisionOf(live: LiveSet, ownershipMark: string): string {
+  const objects = [...live.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, m]) => [key, [...m.values()].map((o) => [o.name, o.fingerprint])])
+  return `sha256:${canonicalHash({ objects, ownership: ownershipMark })}`
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** The file's fields over the stored ones: objects merge field by field, arrays and values replace. */
+export function overlay(base: Record<string, unknown>, top: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(top)) out[k] = isPlain(v) && isPlain(base[k]) ? overlay(base[k], v) : v
+  return out
+}
+
+/** Field paths whose values differ (objects compared field by field, arrays as a whole). */
+export function changedPaths(before: unknown, after: unknown, path = '', out: string[] = []): string[] {
+  if (isPlain(before) && isPlain(after)) {
+    for (const k of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+      changedPaths(before[k] ?? null, after[k] ?? null, path ? `${path}.${k}` : k, out)
+    }
+    return out
+  }
+  if (canonicalJson(before ?? null) !== canonicalJson(after ?? null)) out.push(path || '(object)')
+  return out
+}
