@@ -24,6 +24,7 @@ import { policyRoutes } from './modules/apiproxies/policies/rest-policies.js'
 import { groupRoutes } from './modules/apiproxies/groups/rest-groups.js'
 import { proxyEndpointRoutes } from './modules/apiproxies/endpoints/rest.js'
 import { proxySettingsRoutes } from './modules/apiproxies/settings/rest-settings.js'
+import { deploymentRoutes } from './modules/apiproxies/deployments/rest.js'
 import { keysRoutes } from './modules/keys/rest.js'
 import { connectionRoutes } from './modules/connections/rest.js'
 import { webhookEventRoutes } from './modules/webhooks/events-rest.js'
@@ -58,6 +59,7 @@ export const routeTables: RouteDef[] = [
   ...groupRoutes,
   ...proxyEndpointRoutes,
   ...proxySettingsRoutes,
+  ...deploymentRoutes,
   ...keysRoutes,
   ...connectionRoutes,
   ...webhookEventRoutes,

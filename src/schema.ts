@@ -32,6 +32,7 @@ import { automationResolvers } from './modules/environments/graphql.js'
 import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automation-graphql.js'
 import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
+import { DeploymentResolver } from './modules/apiproxies/deployments/graphql.js'
 import { ApiProxySettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
@@ -85,6 +86,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyAutomationResolver,
   ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
+  DeploymentResolver,
   ApiProxySettingsResolver,
   GatewayEndpointSettingsResolver,
   CredentialRoleResolver,
