@@ -25,6 +25,7 @@ import { groupRoutes } from './modules/apiproxies/groups/rest-groups.js'
 import { proxyEndpointRoutes } from './modules/apiproxies/endpoints/rest.js'
 import { proxySettingsRoutes } from './modules/apiproxies/settings/rest-settings.js'
 import { deploymentRoutes } from './modules/apiproxies/deployments/rest.js'
+import { methodRoutes } from './modules/apiproxies/methods/rest.js'
 import { keysRoutes } from './modules/keys/rest.js'
 import { connectionRoutes } from './modules/connections/rest.js'
 import { webhookEventRoutes } from './modules/webhooks/events-rest.js'
@@ -60,6 +61,7 @@ export const routeTables: RouteDef[] = [
   ...proxyEndpointRoutes,
   ...proxySettingsRoutes,
   ...deploymentRoutes,
+  ...methodRoutes,
   ...keysRoutes,
   ...connectionRoutes,
   ...webhookEventRoutes,

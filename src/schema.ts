@@ -33,6 +33,7 @@ import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automat
 import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js'
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
 import { DeploymentResolver } from './modules/apiproxies/deployments/graphql.js'
+import { ApiProxyMethodsResolver } from './modules/apiproxies/methods/graphql.js'
 import { ApiProxySettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
@@ -87,6 +88,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyPolicyResolver,
   ApiProxyGroupResolver,
   DeploymentResolver,
+  ApiProxyMethodsResolver,
   ApiProxySettingsResolver,
   GatewayEndpointSettingsResolver,
   CredentialRoleResolver,

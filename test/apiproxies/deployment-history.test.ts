@@ -143,6 +143,24 @@ describe('invoke info', () => {
   })
 })
 
+describe('methods (endpoints list-methods, get-method-policies)', () => {
+  it('lists the methods, with policy lists when asked; one method with its policies by name and method', async () => {
+    const plain = await proxies('petstore-api/methods/', bed.frank)
+    expect(plain.body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: 3 })
+    expect(plain.body.resultList.map((m: any) => `${m.httpMethod} ${m.endpoint}`)).toEqual(['GET /pets', 'POST /pets', 'GET /pets/{petId}'])
+    expect(plain.body.resultList[0]).toEqual({ id: expect.any(String), endpoint: '/pets', description: 'List all pets', active: true, httpMethod: 'GET', backendResourceUrl: '/pets', backendHttpMethod: 'GET', version: '', operationId: 'listPets' })
+    const withPolicies = await proxies('petstore-api/methods/?withPolicies=true', bed.frank)
+    expect(withPolicies.body.resultList[0]).toMatchObject({ endpoint: '/pets', requestPolicyList: [], responsePolicyList: [], errorPolicyList: [] })
+    const one = await proxies('petstore-api/methods/policies/', bed.frank, 'POST', { name: '/pets', httpMethod: 'GET' })
+    expect(one.body).toMatchObject({ status: 'SUCCESS', endpoint: '/pets', httpMethod: 'GET', requestPolicyList: [], responsePolicyList: [], errorPolicyList: [] })
+    const gql = await bed.svc.graphql('query { apiProxyMethods(projectName: "payments", name: "petstore-api", withPolicies: true) }', {}, bed.frank)
+    expect(gql.body.data.apiProxyMethods).toEqual(withPolicies.body.resultList)
+    await refused(() => proxies('petstore-api/methods/?withPolicies=maybe', bed.frank), /^withPolicies:/)
+    await refused(() => proxies('petstore-api/methods/policies/', bed.frank, 'POST', { name: '/nowhere', httpMethod: 'GET' }), 'Endpoint with name (/nowhere) and HTTP method (GET) is not found!')
+    await refused(() => proxies('ghost/methods/', bed.frank), "API proxy 'ghost' not found")
+  })
+})
+
 describe('rollback', () => {
   it('restores the configuration, endpoints and secrets of the revision and redeploys where the proxy runs; GraphQL reads the same history', async () => {
     const first = structuredClone((await bed.svc.deps.prisma.apiDeployHistory.findFirstOrThrow({ where: { revision: 1, apiProxy: { name: 'petstore-api' } } })).snapshot)

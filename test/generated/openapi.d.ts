@@ -3745,6 +3745,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the methods (endpoints) of an API proxy: id, endpoint, description, active, httpMethod, backendResourceUrl, backendHttpMethod; with withPolicies=true also the request, response and error policy lists (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/methods/policies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One method (endpoint) of an API proxy named by the body (name, httpMethod) with its request, response and error policy lists; writes nothing (API_MANAGEMENT VIEW) */
+        post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameMethodsPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/certificates/": {
         parameters: {
             query?: never;
@@ -25510,6 +25544,164 @@ export interface operations {
                 };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy group not found, revision not a positive integer or not found, the record is an undeploy or keeps no configuration, environment not found, a member proxy no longer exists */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameMethods: {
+        parameters: {
+            query?: {
+                withPolicies?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: {
+                            id: string;
+                            endpoint: string;
+                            description: string | null;
+                            active: boolean;
+                            httpMethod: string;
+                            backendResourceUrl: string;
+                            backendHttpMethod: string;
+                            version: string;
+                            operationId: string;
+                            requestPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            responsePolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            errorPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, withPolicies not true or false */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxiesApiProxyNameMethodsPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, the method fields and the three policy lists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        endpoint: string;
+                        description: string | null;
+                        active: boolean;
+                        httpMethod: string;
+                        backendResourceUrl: string;
+                        backendHttpMethod: string;
+                        version: string;
+                        operationId: string;
+                        cacheSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        wsaSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        requestPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        responsePolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        errorPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, name or httpMethod missing, no endpoint of that name and method */
             400: {
                 headers: {
                     [name: string]: unknown;
