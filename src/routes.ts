@@ -24,6 +24,8 @@ import { policyRoutes } from './modules/apiproxies/policies/rest-policies.js'
 import { groupRoutes } from './modules/apiproxies/groups/rest-groups.js'
 import { proxyEndpointRoutes } from './modules/apiproxies/endpoints/rest.js'
 import { proxySettingsRoutes } from './modules/apiproxies/settings/rest-settings.js'
+import { deploymentRoutes } from './modules/apiproxies/deployments/rest.js'
+import { methodRoutes } from './modules/apiproxies/methods/rest.js'
 import { keysRoutes } from './modules/keys/rest.js'
 import { connectionRoutes } from './modules/connections/rest.js'
 import { webhookEventRoutes } from './modules/webhooks/events-rest.js'
@@ -59,6 +61,8 @@ export const routeTables: RouteDef[] = [
   ...groupRoutes,
   ...proxyEndpointRoutes,
   ...proxySettingsRoutes,
+  ...deploymentRoutes,
+  ...methodRoutes,
   ...keysRoutes,
   ...connectionRoutes,
   ...webhookEventRoutes,

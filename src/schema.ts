@@ -34,6 +34,8 @@ import { ApiProxyPolicyResolver } from './modules/apiproxies/policies/graphql.js
 import { ApiProxyGroupResolver } from './modules/apiproxies/groups/graphql.js'
 import { ApiProxyEndpointRelationsResolver, ApiProxyRelationsResolver } from './modules/apiproxies/proxies/relations-graphql.js'
 import { ApiProxySettingsResolver, ApiProxyTypedSettingsResolver } from './modules/apiproxies/settings/settings-graphql.js'
+import { DeploymentResolver } from './modules/apiproxies/deployments/graphql.js'
+import { ApiProxyMethodsResolver } from './modules/apiproxies/methods/graphql.js'
 import { GatewayEndpointSettingsResolver } from './modules/apiproxies/endpoints/settings-graphql.js'
 import { CredentialRoleResolver } from './modules/credentials/roles-graphql.js'
 import { CredentialMaterialResolver } from './modules/credentials/material-graphql.js'
@@ -93,6 +95,8 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiProxyGroupResolver,
   ApiProxyRelationsResolver,
   ApiProxyEndpointRelationsResolver,
+  DeploymentResolver,
+  ApiProxyMethodsResolver,
   ApiProxySettingsResolver,
   ApiProxyTypedSettingsResolver,
   GatewayEndpointSettingsResolver,

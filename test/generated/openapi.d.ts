@@ -3147,7 +3147,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deploy (or redeploy) an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY) */
+        /** Deploy (or redeploy) an API proxy to one environment; the optional body (description, persistent) annotates the deploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY) */
         post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentName"];
         /** Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY) */
         delete: operations["deleteApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentName"];
@@ -3861,6 +3861,195 @@ export interface paths {
         head?: never;
         /** Hide (true) or show (false) the API specification file of the proxy (API_MANAGEMENT MANAGE) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsHideSpecFileHideSpecFile"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/environments/{environmentName}/deploy-status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an API proxy is deployed to an environment: deployed, lastDeployTime and revision of the newest deploy history record, redeployRequired (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentNameDeployStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/environments/{environmentName}/route-health/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an API proxy's route is active on the environment's workers, per worker (from what each last acknowledged), and whether that agrees with the deployment record (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentNameRouteHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/invoke-info/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to call an API proxy, per environment of the project: gatewayBaseUrl (the environment's access URL), fullPaths, methods, schemes, deployed (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameInvokeInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/deploy-histories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deploy and undeploy records of an API proxy, newest first (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/deploy-histories/{revision}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One deploy history record of an API proxy by revision (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistoriesRevision"];
+        put?: never;
+        post?: never;
+        /** Delete one deploy history record of an API proxy and its snapshot (no rollback to it afterwards); nothing is pushed (API_MANAGEMENT MANAGE) */
+        delete: operations["deleteApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistoriesRevision"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/deploy-histories/{revision}/rollback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll an API proxy back to the configuration, endpoints and policies a deploy history record kept, then deploy it to environmentName, or else where it runs now (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistoriesRevisionRollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/deploy-histories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deploy and undeploy records of an API proxy group, newest first (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/deploy-histories/{revision}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One deploy history record of an API proxy group by revision (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistoriesRevision"];
+        put?: never;
+        post?: never;
+        /** Delete one deploy history record of an API proxy group and its snapshot (no rollback to it afterwards); nothing is pushed (API_MANAGEMENT MANAGE) */
+        delete: operations["deleteApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistoriesRevision"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/deploy-histories/{revision}/rollback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll an API proxy group back to the description, client route and members a deploy history record kept, then deploy it to environmentName, or else where it runs now (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistoriesRevisionRollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/methods/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the methods (endpoints) of an API proxy: id, endpoint, description, active, httpMethod, backendResourceUrl, backendHttpMethod; with withPolicies=true also the request, response and error policy lists (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/methods/policies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One method (endpoint) of an API proxy named by the body (name, httpMethod) with its request, response and error policy lists; writes nothing (API_MANAGEMENT VIEW) */
+        post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameMethodsPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/apiops/projects/{projectName}/certificates/": {
@@ -4670,6 +4859,22 @@ export interface components {
             expiresAt: string | null;
             version: number;
         };
+        ApiProxyDeployHistory: {
+            revision: number;
+            username: string;
+            description: string;
+            environment: string;
+            deploy: boolean;
+            persistent: boolean;
+            deploymentTime: string;
+            backendApiVersion: string | null;
+        };
+        ApiProxyDeployStatus: {
+            deployed: boolean;
+            lastDeployTime: string | null;
+            revision: number | null;
+            redeployRequired: boolean;
+        };
         /** @description An endpoint of an API proxy, without policies */
         ApiProxyEndpoint: {
             id: string;
@@ -4687,6 +4892,24 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+        };
+        ApiProxyGroupDeployHistory: {
+            revision: number;
+            username: string;
+            description: string;
+            environment: string;
+            deploy: boolean;
+            persistent: boolean;
+            date: string;
+        };
+        ApiProxyInvokeInfo: {
+            environmentName: string;
+            gatewayBaseUrl: string | null;
+            rootContext: string;
+            fullPaths: string[];
+            methods: string[];
+            schemes: string[];
+            deployed: boolean;
         };
         ApiProxyPolicies: {
             name: string;
@@ -4752,6 +4975,24 @@ export interface components {
                     /** @description 1-based position in its pipeline */
                     order: number;
                 }[];
+            }[];
+        };
+        ApiProxyRouteHealth: {
+            routeActive: boolean;
+            servedPath: string | null;
+            methods: string[];
+            apinizerRootContext: string;
+            podsResponded: number;
+            podsActive: number;
+            deployedInManager: boolean;
+            inconsistent: boolean;
+            pods: {
+                routeActive: boolean;
+                servedPath: string | null;
+                methods: string[];
+                apinizerRootContext: string;
+                workerPodIp: string;
+                error?: string;
             }[];
         };
         ApiProxySummary: {
@@ -5035,6 +5276,11 @@ export interface components {
                 reason: string;
                 message: string;
             }[];
+        };
+        /** @description Notes for the deploy history record (optional body of the deploy pages) */
+        DeployHistoryInput: {
+            description?: string | null;
+            persistent?: boolean | null;
         };
         /** @description The outcome of a deploying write, per environment (spec §2.1) */
         DeploymentResult: {
@@ -23218,7 +23464,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeployHistoryInput"];
+            };
+        };
         responses: {
             /** @description status SUCCESS, success true, deploymentResult (success, message, deploymentResults[environmentName, success, message]) */
             200: {
@@ -24169,7 +24419,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeployHistoryInput"];
+            };
+        };
         responses: {
             /** @description status SUCCESS, success true, deploymentResult (success, message, environmentResults[environmentName, success, message]) */
             200: {
@@ -26335,6 +26589,651 @@ export interface operations {
                 };
             };
             /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named), hideSpecFile not true or false */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentNameDeployStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList [one record], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyDeployStatus"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, environment not found in the project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentNameRouteHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList [one record], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyRouteHealth"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, environment not found in the project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameInvokeInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList (one per environment), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyInvokeInfo"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyDeployHistory"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistoriesRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList [the record], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyDeployHistory"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found, revision not a positive integer or not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistoriesRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultMessage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        resultMessage: string;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy not found, revision not a positive integer or not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxiesApiProxyNameDeployHistoriesRevisionRollback: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultMessage (rolled back; deployed to …, or deployment failed: …), deploymentResult when it was deployed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        resultMessage: string;
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy not found, revision not a positive integer or not found, the record is an undeploy or keeps no configuration, environment not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyGroupName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyGroupDeployHistory"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy group not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistoriesRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyGroupName: string;
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList [the record], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        resultList?: components["schemas"]["ApiProxyGroupDeployHistory"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy group not found, revision not a positive integer or not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistoriesRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyGroupName: string;
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultMessage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        resultMessage: string;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy group not found, revision not a positive integer or not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameDeployHistoriesRevisionRollback: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyGroupName: string;
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultMessage (rolled back; deployed to …, or deployment failed: …), deploymentResult when it was deployed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        resultMessage: string;
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy group not found, revision not a positive integer or not found, the record is an undeploy or keeps no configuration, environment not found, a member proxy no longer exists */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameMethods: {
+        parameters: {
+            query?: {
+                withPolicies?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: {
+                            id: string;
+                            endpoint: string;
+                            description: string | null;
+                            active: boolean;
+                            httpMethod: string;
+                            backendResourceUrl: string;
+                            backendHttpMethod: string;
+                            version: string;
+                            operationId: string;
+                            requestPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            responsePolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            errorPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, withPolicies not true or false */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameApiProxiesApiProxyNameMethodsPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, the method fields and the three policy lists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        endpoint: string;
+                        description: string | null;
+                        active: boolean;
+                        httpMethod: string;
+                        backendResourceUrl: string;
+                        backendHttpMethod: string;
+                        version: string;
+                        operationId: string;
+                        cacheSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        wsaSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        requestPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        responsePolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                        errorPolicyList: {
+                            type: string;
+                            name: string;
+                            description: string | null;
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, name or httpMethod missing, no endpoint of that name and method */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -66,8 +66,15 @@ export class ApiProxyGroupResolver {
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Deploys a group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
-  async deployApiProxyGroup(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('environmentName', () => String) environmentName: string) {
-    return DeploymentResultType.from(await deployGroup(ctx.deps, requireViewer(ctx), projectName, name, environmentName))
+  async deployApiProxyGroup(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('name', () => String) name: string,
+    @Arg('environmentName', () => String) environmentName: string,
+    @Arg('description', () => String, { nullable: true, description: 'notes for the deploy history record' }) description?: string | null,
+    @Arg('persistent', () => Boolean, { nullable: true, description: 'keep the deploy history record from automatic deletion' }) persistent?: boolean | null,
+  ) {
+    return DeploymentResultType.from(await deployGroup(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Undeploys a group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' })

@@ -2,12 +2,15 @@ import { z } from 'zod'
 import type { ApiProxyGroup, Prisma } from '../../../generated/prisma/client.js'
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
-import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import type { DeployEnvironment, DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { DomainError, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
 import { environmentsNamed, runtimeConfigsOf } from '../proxies/proxy-deploy.js'
+import { deployHistoryInput, recordGroupHistory, type HistoryMeta } from '../deployments/record.js'
+import type { ProjectAccess } from '../../../platform/auth/permissions.js'
+import { actorName } from '../../../platform/auth/actor.js'
 import { clientRouteInput, clientRouteOf, pathName } from '../proxies/proxy-inputs.js'
 
 // API proxy groups (vendor 09-api-proxy-groups): a named set of the project's API proxies with a shared client
@@ -25,7 +28,7 @@ const json = (v: unknown) => v as Prisma.InputJsonValue
 
 const authorize = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE' | 'DEPLOY_UNDEPLOY') => authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', level)
 
-async function findGroup(db: Tx, projectId: string, rawName: string): Promise<ApiProxyGroup> {
+export async function findGroup(db: Tx, projectId: string, rawName: string): Promise<ApiProxyGroup> {
   const name = pathName(rawName, 'apiProxyGroupName')
   const group = await db.apiProxyGroup.findUnique({ where: { projectId_name: { projectId, name } } })
   if (!group) throw groupNotFound(name)
@@ -97,25 +100,35 @@ async function groupTarget(deps: Deps, actor: Actor, projectName: string, groupN
 
 /**
  * POST …/apiProxyGroups/{group}/environments/{env}/: deploys the group with all its proxies to one environment in
- * one message; each acknowledged member counts as deployed there at its current revision.
+ * one message; each acknowledged member counts as deployed there at its current revision. The optional body
+ * (description, persistent) annotates the deploy history record.
  */
-export async function deployGroup(deps: Deps, actor: Actor, projectName: string, groupName: string, environmentName: string): Promise<DeploymentOutcome> {
+export async function deployGroup(deps: Deps, actor: Actor, projectName: string, groupName: string, environmentName: string, body?: unknown): Promise<DeploymentOutcome> {
   const { access, group, environment } = await groupTarget(deps, actor, projectName, groupName, environmentName)
+  const notes = parseInput(deployHistoryInput, body ?? {})
+  return deployGroupTo(deps, access, group, [environment], { ...notes, username: actorName(actor) })
+}
+
+/** Pushes the group with its members to `environments`, records where it runs and its deploy history. */
+export async function deployGroupTo(deps: Deps, access: ProjectAccess, group: ApiProxyGroup, environments: DeployEnvironment[], history: HistoryMeta): Promise<DeploymentOutcome> {
   const members = await deps.prisma.apiProxy.findMany({ where: { groups: { some: { id: group.id } } }, orderBy: { name: 'asc' } })
   const configs = await runtimeConfigsOf(deps, members)
-  const outcome = await deps.deployer.push([environment], {
+  const outcome = await deps.deployer.push(environments, {
     action: 'DEPLOY', project: access.project.name, kind: 'API_PROXY_GROUP', name: group.name, revision: 0,
     config: { description: group.description, clientRoute: group.clientRoute, apiProxies: members.map((m, i) => ({ name: m.name, revision: m.revision, config: configs[i] })) },
   })
-  if (outcome.success) {
+  const names = outcome.environmentResults.filter((r) => r.success).map((r) => r.environmentName)
+  if (names.length) {
     const ids = members.map((m) => m.id)
     await deps.prisma.$transaction([
-      deps.prisma.apiProxyGroupDeployment.deleteMany({ where: { groupId: group.id, environmentName: environment.name } }),
-      deps.prisma.apiProxyGroupDeployment.create({ data: { groupId: group.id, environmentName: environment.name } }),
-      deps.prisma.apiProxyDeployment.deleteMany({ where: { apiProxyId: { in: ids }, environmentName: environment.name } }),
-      deps.prisma.apiProxyDeployment.createMany({ data: members.map((m) => ({ apiProxyId: m.id, environmentName: environment.name, revision: m.revision })) }),
+      deps.prisma.apiProxyGroupDeployment.deleteMany({ where: { groupId: group.id, environmentName: { in: names } } }),
+      deps.prisma.apiProxyGroupDeployment.createMany({ data: names.map((environmentName) => ({ groupId: group.id, environmentName })) }),
+      deps.prisma.apiProxyDeployment.deleteMany({ where: { apiProxyId: { in: ids }, environmentName: { in: names } } }),
+      deps.prisma.apiProxyDeployment.createMany({ data: names.flatMap((environmentName) => members.map((m) => ({ apiProxyId: m.id, environmentName, revision: m.revision }))) }),
     ])
   }
+  const snapshot = { description: group.description, clientRoute: group.clientRoute, apiProxies: members.map((m) => m.name) }
+  await recordGroupHistory(deps, group, outcome, 'DEPLOY', history, snapshot)
   return outcome
 }
 
@@ -132,6 +145,7 @@ export async function undeployGroup(deps: Deps, actor: Actor, projectName: strin
       deps.prisma.apiProxyDeployment.deleteMany({ where: { apiProxyId: { in: members.map((m) => m.id) }, environmentName: environment.name } }),
     ])
   }
+  await recordGroupHistory(deps, group, outcome, 'UNDEPLOY', { username: actorName(actor) }, null)
   return outcome
 }
 

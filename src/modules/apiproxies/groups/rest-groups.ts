@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { deploymentResult, describes, legacyBody, legacyListBody, successBody } from '../../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
 import { groupDeploymentResult } from '../shared/deployment-shapes.js'
+import { deployHistoryInput } from '../deployments/record.js'
 import { createGroup, deleteGroup, deployGroup, groupEnvironments, groupInput, groupView, listGroups, setGroupMembership, undeployGroup, updateGroup } from './groups.js'
 
 // Vendor pages 09-api-proxy-groups (crud, api-proxies, deployment), legacy envelope (spec §7.1).
@@ -64,6 +65,7 @@ const push = (method: 'post' | 'delete'): RouteDef => ({
   auth: 'token',
   tag: 'apiProxyGroups',
   summary: method === 'post' ? 'Deploy an API proxy group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
+  ...(method === 'post' ? { body: { kind: 'json' as const, required: false, schema: deployHistoryInput } } : {}),
   audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
   response: legacyBody({ success: z.literal(true), deploymentResult }),
   responses: {
@@ -73,7 +75,9 @@ const push = (method: 'post' | 'delete'): RouteDef => ({
   },
   async handle(ctx, input) {
     const p = input.params
-    const outcome = await (method === 'post' ? deployGroup : undeployGroup)(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyGroupName!, p.environmentName!)
+    const outcome = method === 'post'
+      ? await deployGroup(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyGroupName!, p.environmentName!, input.body)
+      : await undeployGroup(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyGroupName!, p.environmentName!)
     return ok({ deploymentResult: groupDeploymentResult(outcome) })
   },
 })

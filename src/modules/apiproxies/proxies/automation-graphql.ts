@@ -69,8 +69,15 @@ export class ApiProxyAutomationResolver {
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Deploys an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
-  async deployApiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('environmentName', () => String) environmentName: string) {
-    return DeploymentResultType.from(await deployProxy(ctx.deps, requireViewer(ctx), projectName, name, environmentName))
+  async deployApiProxy(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('name', () => String) name: string,
+    @Arg('environmentName', () => String) environmentName: string,
+    @Arg('description', () => String, { nullable: true, description: 'notes for the deploy history record' }) description?: string | null,
+    @Arg('persistent', () => Boolean, { nullable: true, description: 'keep the deploy history record from automatic deletion' }) persistent?: boolean | null,
+  ) {
+    return DeploymentResultType.from(await deployProxy(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Undeploys an API proxy from one environment where it runs (API_MANAGEMENT DEPLOY_UNDEPLOY)' })

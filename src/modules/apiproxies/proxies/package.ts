@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ApiProxy } from '../../../generated/prisma/client.js'
-import type { Actor } from '../../../platform/auth/actor.js'
+import { actorName, type Actor } from '../../../platform/auth/actor.js'
 import { requireAnyPermission, requirePermission, type ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
@@ -109,5 +109,5 @@ export async function importProxyOverride(deps: Deps, actor: Actor, projectName:
   const { pkg, advisories } = readProxyPackage(deps.keyring, file)
   const environments = meta.deploy ? await environmentsNamed(deps.prisma, access, meta.deployTargetEnvironmentNameList ?? []) : []
   const proxy = await deps.prisma.$transaction((tx) => replaceFromPackage(tx, deps.keyring, access.project.id, target.data, pkg, meta))
-  return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!meta.deploy, environments), advisories }
+  return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!meta.deploy, environments, { username: actorName(actor) }), advisories }
 }

@@ -8,6 +8,7 @@ import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { runtimeRouting } from '../ai/routing-store.js'
 import { openPolicySecrets } from '../policies/policy-secrets.js'
 import { runtimeSettings } from '../settings/settings.js'
+import { proxySnapshot, recordProxyHistory, type HistoryMeta } from '../deployments/record.js'
 
 // Per-environment deployment of a whole API proxy (kind API_PROXY): its settings, policies and endpoints in one
 // message. What each environment acknowledged is recorded (ApiProxyDeployment), so reads can say deployed and
@@ -69,17 +70,22 @@ export async function record(db: Tx, proxy: Pick<ApiProxy, 'id' | 'revision'>, o
   await db.apiProxyDeployment.createMany({ data: names.map((environmentName) => ({ apiProxyId: proxy.id, environmentName, revision: proxy.revision })) })
 }
 
-/** Pushes the proxy to `environments` and records the acknowledgements. */
-export async function pushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[]): Promise<DeploymentOutcome> {
-  const [config] = await runtimeConfigsOf(deps, [proxy])
+/**
+ * Pushes the proxy to `environments` and records the acknowledgements; with `history` (an explicit deploy, not the
+ * redeploy that follows a change) each acknowledging environment also gets a deploy history row with the snapshot.
+ */
+export async function pushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[], history?: HistoryMeta): Promise<DeploymentOutcome> {
+  const [[config], snapshot] = await Promise.all([runtimeConfigsOf(deps, [proxy]), history ? proxySnapshot(deps.prisma, deps.keyring, proxy) : null])
   const outcome = await deps.deployer.push(environments, { action: 'DEPLOY', project: projectName, kind: 'API_PROXY', name: proxy.name, revision: proxy.revision, config })
   await record(deps.prisma, proxy, outcome, 'DEPLOY')
+  if (history) await recordProxyHistory(deps, proxy, outcome, 'DEPLOY', history, snapshot)
   return outcome
 }
 
-export async function unpushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[]): Promise<DeploymentOutcome> {
+export async function unpushProxy(deps: Deps, projectName: string, proxy: ApiProxy, environments: DeployEnvironment[], history?: HistoryMeta): Promise<DeploymentOutcome> {
   const outcome = await deps.deployer.push(environments, { action: 'UNDEPLOY', project: projectName, kind: 'API_PROXY', name: proxy.name, revision: proxy.revision, config: { proxyKind: proxy.kind } })
   await record(deps.prisma, proxy, outcome, 'UNDEPLOY')
+  if (history) await recordProxyHistory(deps, proxy, outcome, 'UNDEPLOY', history, null)
   return outcome
 }
 
@@ -87,12 +93,12 @@ export async function unpushProxy(deps: Deps, projectName: string, proxy: ApiPro
  * A write's requested deployment (`deploy: true`): pushed when the caller holds API_MANAGEMENT DEPLOY_UNDEPLOY,
  * otherwise saved and reported as not deployed (spec §5's pattern). null when no deployment was asked for.
  */
-export async function requestedDeployment(deps: Deps, access: ProjectAccess, proxy: ApiProxy, deploy: boolean, environments: DeployEnvironment[]): Promise<DeploymentOutcome | null> {
+export async function requestedDeployment(deps: Deps, access: ProjectAccess, proxy: ApiProxy, deploy: boolean, environments: DeployEnvironment[], history?: HistoryMeta): Promise<DeploymentOutcome | null> {
   if (!deploy) return null
   if (!can(access, 'API_MANAGEMENT', 'DEPLOY_UNDEPLOY')) {
     return notDeployed(environments, `deploying needs API_MANAGEMENT DEPLOY_UNDEPLOY in project '${access.project.name}'`)
   }
-  return pushProxy(deps, access.project.name, proxy, environments)
+  return pushProxy(deps, access.project.name, proxy, environments, history)
 }
 
 /** Redeploys the proxy where it runs now (after a change to its policies): the environments with a deployment row. */

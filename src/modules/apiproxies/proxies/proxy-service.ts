@@ -1,5 +1,5 @@
 import type { ApiProxy, Prisma } from '../../../generated/prisma/client.js'
-import type { Actor } from '../../../platform/auth/actor.js'
+import { actorName, type Actor } from '../../../platform/auth/actor.js'
 import type { ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
@@ -8,6 +8,7 @@ import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { kindWithArticle } from '../shared/kinds.js'
 import { deleteApiProxyAndUndeploy } from './delete.js'
+import { deployHistoryInput } from '../deployments/record.js'
 import { deploymentListOf, environmentsNamed, pushProxy, requestedDeployment, unpushProxy } from './proxy-deploy.js'
 import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './proxy-inputs.js'
 import { routingViewOf } from '../ai/routing-store.js'
@@ -33,7 +34,7 @@ const json = (v: unknown) => v as Prisma.InputJsonValue
 
 export const settingsOf = (proxy: Pick<ApiProxy, 'settings'>) => (proxy.settings ?? null) as ProxySettings | null
 
-async function findProxy(db: Tx, projectId: string, rawName: string): Promise<ApiProxy> {
+export async function findProxy(db: Tx, projectId: string, rawName: string): Promise<ApiProxy> {
   const name = pathName(rawName, 'apiProxyName')
   const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId, name } } })
   if (!proxy) throw proxyNotFound(name)
@@ -108,7 +109,7 @@ export async function createProxyFromSpec(deps: Deps, actor: Actor, projectName:
     if (endpoints?.length) await replaceSpecEndpoints(tx, proxy.id, endpoints)
     return proxy
   }).catch(raceOnName(name))
-  return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!input.deploy, environments) }
+  return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!input.deploy, environments, { username: actorName(actor) }) }
 }
 
 /**
@@ -155,7 +156,7 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
       },
     })
   })
-  return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!input.deploy, environments) }
+  return { proxy, deploymentResult: await requestedDeployment(deps, access, proxy, !!input.deploy, environments, { username: actorName(actor) }) }
 }
 
 /** GET …/apiProxies/: every proxy of the project by name (API_MANAGEMENT VIEW). */
@@ -202,10 +203,14 @@ async function deploymentTarget(deps: Deps, actor: Actor, projectName: string, p
   return { access, proxy, environment: environment! }
 }
 
-/** POST …/apiProxies/{name}/environments/{env}/: (re)deploys the proxy to one environment. */
-export async function deployProxy(deps: Deps, actor: Actor, projectName: string, proxyName: string, environmentName: string): Promise<DeploymentOutcome> {
+/**
+ * POST …/apiProxies/{name}/environments/{env}/: (re)deploys the proxy to one environment; the optional body
+ * (description, persistent) annotates its deploy history record.
+ */
+export async function deployProxy(deps: Deps, actor: Actor, projectName: string, proxyName: string, environmentName: string, body?: unknown): Promise<DeploymentOutcome> {
   const { access, proxy, environment } = await deploymentTarget(deps, actor, projectName, proxyName, environmentName)
-  return pushProxy(deps, access.project.name, proxy, [environment])
+  const notes = parseInput(deployHistoryInput, body ?? {})
+  return pushProxy(deps, access.project.name, proxy, [environment], { ...notes, username: actorName(actor) })
 }
 
 /** DELETE …/apiProxies/{name}/environments/{env}/: undeploys the proxy from one environment where it runs. */
@@ -213,7 +218,7 @@ export async function undeployProxy(deps: Deps, actor: Actor, projectName: strin
   const { access, proxy, environment } = await deploymentTarget(deps, actor, projectName, proxyName, environmentName)
   const row = await deps.prisma.apiProxyDeployment.findUnique({ where: { apiProxyId_environmentName: { apiProxyId: proxy.id, environmentName: environment.name } } })
   if (!row) throw malformed(`API proxy '${proxy.name}' is not deployed to environment '${environment.name}'`, { apiProxy: proxy.name, environment: environment.name })
-  return unpushProxy(deps, access.project.name, proxy, [environment])
+  return unpushProxy(deps, access.project.name, proxy, [environment], { username: actorName(actor) })
 }
 
 /** Several pushes (the proxy and its endpoint versions) as one result per environment. */

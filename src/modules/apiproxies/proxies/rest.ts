@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type RouteInput } from '../../../platform/http/routes.js'
 import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
+import { deployHistoryInput } from '../deployments/record.js'
 import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
 import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } from './package.js'
 import { PACKAGE_LIMITS } from '../../transfer/package/zip.js'
@@ -156,7 +157,8 @@ const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
   style: 'legacy',
   auth: 'token',
   tag: 'apiProxies',
-  summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
+  summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment; the optional body (description, persistent) annotates the deploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
+  ...(method === 'post' ? { body: { kind: 'json' as const, required: false, schema: deployHistoryInput } } : {}),
   // the object is the proxy, not the environment (the last path parameter)
   audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
   response: legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema }),
@@ -167,8 +169,9 @@ const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
   },
   async handle(ctx, input) {
     const p = input.params
-    const push = method === 'post' ? deployProxy : undeployProxy
-    const outcome = await push(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!)
+    const outcome = method === 'post'
+      ? await deployProxy(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!, input.body)
+      : await undeployProxy(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!)
     return { body: legacySuccess({ success: true, deploymentResult: proxyDeploymentResult(outcome) }) }
   },
 })
