@@ -20,6 +20,7 @@ import { graphqlBodyGuard, operationLimits } from './platform/graphql/limits.js'
 import { graphqlMultipart } from './platform/graphql/upload.js'
 import { drainAwareness, drainHttpServer } from './platform/http/drain.js'
 import { closeAfterEarlyAnswer } from './platform/http/linger.js'
+import { consoleRouter } from './platform/http/console.js'
 import { buildOpenApi, openApiYaml } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
 import { mountRoutes } from './platform/http/router.js'
@@ -112,6 +113,7 @@ export async function createApp(deps: Deps): Promise<App> {
   })
   await apollo.start()
   app.use(explorerRouter())
+  app.use(consoleRouter())
   app.use(
     '/graphql',
     (_req, res, next) => {

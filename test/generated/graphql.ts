@@ -348,7 +348,7 @@ export type CreateUserInput = {
   enabled?: boolean | null | undefined;
   locked?: boolean | null | undefined;
   password: string;
-  /** ADMIN or USER (default) */
+  /** ADMIN, ANALYZER (reads every project, changes nothing) or USER (default) */
   role?: string | null | undefined;
   tokenLifetimeSeconds?: number | null | undefined;
   username: string;

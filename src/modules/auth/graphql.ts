@@ -1,10 +1,11 @@
-import { Arg, Args, Ctx, Field, GraphQLISODateTime, Int, Mutation, ObjectType, Query, Resolver, InputType } from 'type-graphql'
+import { Arg, Args, Ctx, Field, FieldResolver, GraphQLISODateTime, Int, Mutation, ObjectType, Query, Resolver, Root, InputType } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import type { IssuedToken } from '../../platform/auth/tokens.js'
 import { createOwnToken, listOwnTokens, regenerateToken, revokeTokenByKey, revokeTokenByValue, signIn } from './service.js'
 import { createUser, deleteUser, getUser, listUsers, updateUser } from './users.js'
+import { initialPasswordStands } from './initial-password.js'
 
 @ObjectType('User')
 export class UserType {
@@ -119,6 +120,11 @@ export class UserResolver {
   @Mutation(() => UserType, { description: 'Locking or disabling stops every token of the user on its next call' })
   async updateUser(@Ctx() ctx: GqlContext, @Arg('username', () => String) username: string, @Arg('input', () => UpdateUserInputType) input: UpdateUserInputType) {
     return updateUser(ctx.deps.prisma, requireViewer(ctx), username, withoutNulls(input, ['tokenLifetimeSeconds']), ctx.deps.config.dataDir)
+  }
+
+  @FieldResolver(() => Boolean, { description: 'true while the first-run admin still has its generated initial password (RUNTIME.md §3.1): a console leads it to change it' })
+  initialPassword(@Ctx() ctx: GqlContext, @Root() user: UserType) {
+    return initialPasswordStands(ctx.deps.config.dataDir, user.username)
   }
 
   @Mutation(() => Boolean)

@@ -14,3 +14,7 @@ export const initialPasswordFile = (dataDir: string) => path.join(dataDir, INITI
 export function forgetInitialPassword(dataDir: string | undefined, username: string) {
   if (dataDir && username === FIRST_RUN_ADMIN) fs.rmSync(initialPasswordFile(dataDir), { force: true })
 }
+
+/** Whether the user is the first-run admin still signing in with the generated password (its file is there). */
+export const initialPasswordStands = (dataDir: string | undefined, username: string) =>
+  Boolean(dataDir) && username === FIRST_RUN_ADMIN && fs.existsSync(initialPasswordFile(dataDir!))

@@ -1,0 +1,120 @@
+import { useState } from 'preact/hooks'
+import {
+  ConsoleApiProxiesDocument, ConsoleApiProxyDocument, ConsoleCreateApiProxyDocument, ConsoleDeleteApiProxyDocument,
+  ConsoleDeployApiProxyDocument, ConsoleDeploymentOutcomesDocument, ConsoleUndeployApiProxyDocument,
+  type ConsoleDeploymentOutcomesSubscription,
+} from '../gql/graphql'
+import { Link, navigate } from '../router'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, Section, SmallForm, Table, useMutation, useQuery, useSubscription, when } from '../ui'
+
+export function ApiProxiesPage({ projectName }: { projectName: string }) {
+  const [page, setPage] = useState(0)
+  const q = useQuery(ConsoleApiProxiesDocument, { projectName, page, size: PAGE_SIZE })
+  const create = useMutation(ConsoleCreateApiProxyDocument)
+  return (
+    <>
+      <h1>API proxies</h1>
+      {!q.data ? <Loading error={q.error} /> : (
+        <>
+          <Table caption={`API proxies of ${projectName}`} rowKey={(p) => p.name} rows={q.data.apiProxies.items} columns={[
+            ['Name', (p) => <Link href={`/api-proxies/${encodeURIComponent(p.name)}`}>{p.name}</Link>],
+            ['Kind', (p) => p.kind],
+            ['Path', (p) => p.relativePath ?? '—'],
+            ['Revision', (p) => p.revision],
+            ['Updated', (p) => when(p.updatedAt)],
+          ]} />
+          <Pager label="API proxies" page={q.data.apiProxies.page} totalPages={q.data.apiProxies.totalPages} totalElements={q.data.apiProxies.totalElements} onPage={setPage} />
+        </>
+      )}
+      <SmallForm title="New API proxy" submitLabel="Create API proxy" error={create.error} busy={create.busy}
+        fields={[{ name: 'name', label: 'API proxy name', required: true }]}
+        submit={async (v) => {
+          const r = await create.run({ projectName, input: { name: v.name } })
+          if (r) navigate(`/api-proxies/${encodeURIComponent(r.createApiProxy.name)}`)
+          return Boolean(r)
+        }} />
+    </>
+  )
+}
+
+type Outcome = ConsoleDeploymentOutcomesSubscription['deploymentOutcomes']
+
+export function ApiProxyPage({ projectName, name }: { projectName: string; name: string }) {
+  const q = useQuery(ConsoleApiProxyDocument, { projectName, name })
+  const deploy = useMutation(ConsoleDeployApiProxyDocument)
+  const undeploy = useMutation(ConsoleUndeployApiProxyDocument)
+  const remove = useMutation(ConsoleDeleteApiProxyDocument)
+  const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({})
+  const [results, setResults] = useState<Record<string, string>>({})
+  // each environment's outcome as the pushes and outbox retries report it
+  useSubscription(ConsoleDeploymentOutcomesDocument, { projectName }, (d) => {
+    const o = d.deploymentOutcomes
+    if (o.kind === 'API_PROXY' && (o.name === name || o.name.startsWith(`${name}/`))) setOutcomes((prev) => ({ ...prev, [o.environmentName]: o }))
+  })
+  if (!q.data) return <Loading error={q.error} />
+  const { apiProxy, gatewayEndpoints, apiProxyPolicies, apiProxyDeployments, apiProxySettings } = q.data
+  const act = async (environmentName: string, action: 'deploy' | 'undeploy') => {
+    const m = action === 'deploy' ? deploy : undeploy
+    const r = await m.run({ projectName, name, environmentName })
+    if (!r) return
+    const result = 'deployApiProxy' in r ? r.deployApiProxy : r.undeployApiProxy
+    setResults((prev) => ({ ...prev, [environmentName]: result.message }))
+    q.reload()
+  }
+  const policies = [
+    ...apiProxyPolicies.requestPolicyList.map((p) => ({ ...p, pipeline: 'request' })),
+    ...apiProxyPolicies.responsePolicyList.map((p) => ({ ...p, pipeline: 'response' })),
+    ...apiProxyPolicies.errorPolicyList.map((p) => ({ ...p, pipeline: 'error' })),
+  ]
+  return (
+    <>
+      <h1>API proxy {apiProxy.name}</h1>
+      <p>{apiProxy.kind} · path {apiProxy.relativePath ?? '—'} · revision {apiProxy.revision}{apiProxy.description ? ` · ${apiProxy.description}` : ''}</p>
+      <Section title="Deployments">
+        <Table caption="Deployment per environment" rowKey={(d) => d.environmentName} rows={apiProxyDeployments} columns={[
+          ['Environment', (d) => d.environmentName],
+          ['Deployed', (d) => (d.deployed ? (d.redeployRequired ? 'yes (redeploy required)' : 'yes') : 'no')],
+          ['Last result', (d) => results[d.environmentName] ?? '—'],
+          ['Live outcome', (d) => {
+            const o = outcomes[d.environmentName]
+            return <span aria-live="polite">{o ? `${o.action} ${o.acknowledged ? 'acknowledged' : 'failed'} (revision ${o.revision}, ${when(o.at)})` : '—'}</span>
+          }],
+          ['Actions', (d) => (
+            <span class="row">
+              <button type="button" onClick={() => act(d.environmentName, 'deploy')}>Deploy to {d.environmentName}</button>
+              <button type="button" onClick={() => act(d.environmentName, 'undeploy')}>Undeploy from {d.environmentName}</button>
+            </span>
+          )],
+        ]} />
+        <ErrorBox error={deploy.error ?? undeploy.error} />
+      </Section>
+      <Section title="Endpoints">
+        <Table caption={`Endpoints (${gatewayEndpoints.totalElements})`} rowKey={(e) => `${e.version}/${e.operationId}`} rows={gatewayEndpoints.items} columns={[
+          ['Method', (e) => e.method],
+          ['Path', (e) => e.fullPath],
+          ['Operation', (e) => e.operationId],
+          ['Backend', (e) => `${e.backendMethod} ${e.backendPath}`],
+          ['Enabled', (e) => (e.enabled ? 'yes' : 'no')],
+        ]} />
+      </Section>
+      <Section title="Policies">
+        <Table caption="Policies by pipeline" rowKey={(p) => `${p.pipeline}/${p.name}`} rows={policies} columns={[
+          ['Pipeline', (p) => p.pipeline],
+          ['Name', (p) => p.name],
+          ['Type', (p) => p.type],
+          ['Active', (p) => (p.active ? 'yes' : 'no')],
+        ]} />
+      </Section>
+      <Section title="Settings">
+        <details>
+          <summary>All settings sections</summary>
+          <pre tabIndex={0}>{JSON.stringify(apiProxySettings, null, 2)}</pre>
+        </details>
+      </Section>
+      <button type="button" class="danger" onClick={async () => {
+        if (await remove.run({ projectName, name })) navigate('/api-proxies')
+      }}>Delete API proxy</button>
+      <ErrorBox error={remove.error} />
+    </>
+  )
+}
