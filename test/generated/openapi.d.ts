@@ -9604,6 +9604,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10106,6 +10108,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10149,6 +10153,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10193,6 +10199,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10236,6 +10244,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10280,6 +10290,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10323,6 +10335,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10367,6 +10381,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10410,6 +10426,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10454,6 +10472,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10497,6 +10517,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10541,6 +10563,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10584,6 +10608,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10628,6 +10654,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10671,6 +10699,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10715,6 +10745,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -10758,6 +10790,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -26628,6 +26662,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyDeployStatus"][];
                     };
                 };
@@ -26672,6 +26708,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyRouteHealth"][];
                     };
                 };
@@ -26715,6 +26753,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyInvokeInfo"][];
                     };
                 };
@@ -26758,6 +26798,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyDeployHistory"][];
                     };
                 };
@@ -26802,6 +26844,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyDeployHistory"][];
                     };
                 };
@@ -26847,6 +26891,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         resultMessage: string;
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -26894,6 +26940,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         resultMessage: string;
                         deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -26936,6 +26984,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyGroupDeployHistory"][];
                     };
                 };
@@ -26980,6 +27030,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
                         resultList?: components["schemas"]["ApiProxyGroupDeployHistory"][];
                     };
                 };
@@ -27025,6 +27077,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         resultMessage: string;
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -27072,6 +27126,8 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         resultMessage: string;
                         deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
@@ -27230,6 +27286,8 @@ export interface operations {
                             description: string | null;
                             active: boolean;
                         }[];
+                        /** @constant */
+                        success?: true;
                     };
                 };
             };
