@@ -41,7 +41,7 @@ beforeAll(async () => {
 describe('deploy, deploy status and deploy history of an API proxy', () => {
   it("records the deploy page's example body; deploy-status and the history read as the pages show", async () => {
     const never = await proxies('petstore-api/environments/dev/deploy-status/', bed.frank)
-    expect(never.body).toEqual({ status: 'SUCCESS', resultList: [{ deployed: false, lastDeployTime: null, revision: null, redeployRequired: false }], resultCount: 1 })
+    expect(never.body).toEqual({ status: 'SUCCESS', success: true, resultList: [{ deployed: false, lastDeployTime: null, revision: null, redeployRequired: false }], resultCount: 1 })
 
     const deployed = await proxies('petstore-api/environments/dev/', bed.gina, 'POST', { description: 'v2.1 release', persistent: true })
     expect(deployed.body).toMatchObject({ status: 'SUCCESS', success: true, deploymentResult: { success: true } })
@@ -49,12 +49,12 @@ describe('deploy, deploy status and deploy history of an API proxy', () => {
 
     const list = await proxies('petstore-api/deploy-histories/', bed.frank)
     expect(list.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       resultList: [{ revision: 1, username: 'gina', deploymentTime: expect.any(String), description: 'v2.1 release', environment: 'dev', deploy: true, persistent: true, backendApiVersion: '1.0.0' }],
       resultCount: 1,
     })
     const detail = await proxies('petstore-api/deploy-histories/1/', bed.frank)
-    expect(detail.body).toEqual({ status: 'SUCCESS', resultList: list.body.resultList, resultCount: 1 })
+    expect(detail.body).toEqual({ status: 'SUCCESS', success: true, resultList: list.body.resultList, resultCount: 1 })
 
     const status = await proxies('petstore-api/environments/dev/deploy-status/', bed.frank)
     expect(status.body.resultList).toEqual([{ deployed: true, lastDeployTime: list.body.resultList[0].deploymentTime, revision: 1, redeployRequired: false }])
@@ -102,7 +102,7 @@ describe('route health', () => {
   it("answers per worker from what it acknowledged, and names a disagreement with the manager's record", async () => {
     const dev = await proxies('petstore-api/environments/dev/route-health/', bed.frank)
     expect(dev.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       resultList: [{
         routeActive: true, servedPath: '/petstore', methods: ['GET', 'POST'], apinizerRootContext: '', podsResponded: 1, podsActive: 1, deployedInManager: true, inconsistent: false,
         pods: [{ routeActive: true, servedPath: '/petstore', methods: ['GET', 'POST'], workerPodIp: bed.dev.url, apinizerRootContext: '' }],
@@ -129,7 +129,7 @@ describe('invoke info', () => {
     const res = await proxies('petstore-api/invoke-info/', bed.frank)
     const common = { rootContext: '', fullPaths: ['/petstore'], methods: ['GET', 'POST'] }
     expect(res.body).toEqual({
-      status: 'SUCCESS',
+      status: 'SUCCESS', success: true,
       resultList: [
         { environmentName: 'dev', gatewayBaseUrl: null, ...common, schemes: ['http'], deployed: true },
         { environmentName: 'prod', gatewayBaseUrl: 'https://gateway.example.com', ...common, schemes: ['https'], deployed: false },
@@ -204,7 +204,7 @@ describe('rollback', () => {
 
   it('deletes a record: no rollback to it afterwards', async () => {
     const del = await proxies('petstore-api/deploy-histories/2/', bed.erin, 'DELETE')
-    expect(del.body).toEqual({ status: 'SUCCESS', resultMessage: 'Deploy history record deleted successfully.' })
+    expect(del.body).toEqual({ status: 'SUCCESS', success: true, resultMessage: 'Deploy history record deleted successfully.' })
     await refused(() => proxies('petstore-api/deploy-histories/2/rollback/', bed.gina, 'POST'), /revision \(2\) is not found/)
     const gql = await bed.svc.graphql('mutation { deleteApiProxyDeployHistory(projectName: "payments", name: "petstore-api", revision: 3) { revision deploy } }', {}, bed.erin)
     expect(gql.body.data.deleteApiProxyDeployHistory).toEqual({ revision: 3, deploy: false })
@@ -219,7 +219,7 @@ describe('API proxy groups', () => {
     const deployed = await groups('PaymentAPIGroup/environments/dev/', bed.gina, 'POST', { description: 'v2.1 group release', persistent: true })
     expect(deployed.body).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true } })
     const list = await groups('PaymentAPIGroup/deploy-histories/', bed.frank)
-    expect(list.body).toEqual({ status: 'SUCCESS', resultList: [{ revision: 1, username: 'gina', date: expect.any(String), description: 'v2.1 group release', environment: 'dev', deploy: true, persistent: true }], resultCount: 1 })
+    expect(list.body).toEqual({ status: 'SUCCESS', success: true, resultList: [{ revision: 1, username: 'gina', date: expect.any(String), description: 'v2.1 group release', environment: 'dev', deploy: true, persistent: true }], resultCount: 1 })
     expect((await groups('PaymentAPIGroup/deploy-histories/1/', bed.frank)).body.resultList).toEqual(list.body.resultList)
 
     await groups('', bed.erin, 'PUT', { name: 'PaymentAPIGroup', description: 'v2', clientRoute: { relativePathList: ['/api/v2/payment'] } })
@@ -236,7 +236,7 @@ describe('API proxy groups', () => {
     await refused(() => groups('PaymentAPIGroup/deploy-histories/1/', bed.frank, 'DELETE'), /lacks permission API_MANAGEMENT MANAGE/)
     await refused(() => groups('PaymentAPIGroup/environments/dev/', bed.gina, 'POST', { persistent: 1 }), /^persistent:/)
     const del = await groups('PaymentAPIGroup/deploy-histories/1/', bed.erin, 'DELETE')
-    expect(del.body).toEqual({ status: 'SUCCESS', resultMessage: 'Proxy Group deploy history record deleted successfully.' })
+    expect(del.body).toEqual({ status: 'SUCCESS', success: true, resultMessage: 'Proxy Group deploy history record deleted successfully.' })
     const gql = await bed.svc.graphql('query { apiProxyGroupDeployHistories(projectName: "payments", name: "PaymentAPIGroup") { revision description } }', {}, bed.frank)
     expect(gql.body.data.apiProxyGroupDeployHistories).toEqual([{ revision: 2, description: 'Rollback to deploy history revision (1)' }])
   })

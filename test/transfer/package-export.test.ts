@@ -35,7 +35,7 @@ describe('the type registry', () => {
     expect(Object.keys(byType).sort()).toEqual([
       'API_CREATOR', 'API_PROXY', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
     ])
-    expect(byType.CERTIFICATE).toEqual({ type: 'CERTIFICATE', category: 'CERTIFICATE', kinds: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'], secretFields: ['privateKey', 'password', 'keyPassword', 'privateJwk', 'file'], scope: 'PROJECT', source: 'stored-objects' })
+    expect(byType.CERTIFICATE).toEqual({ type: 'CERTIFICATE', category: 'CERTIFICATE', kinds: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'], secretFields: ['privateKey', 'secretKey', 'password', 'keyPassword', 'privateJwk', 'file'], scope: 'PROJECT', source: 'stored-objects' })
     expect(byType.CREDENTIAL).toMatchObject({ kinds: null, secretFields: ['password'], source: 'credentials' })
     expect(byType.WEBHOOK_CONNECTION).toMatchObject({ scope: 'INSTALLATION', source: 'webhooks' })
     expect(byType.CONNECTION).toMatchObject({ category: 'CONNECTION', kinds: null, scope: 'PROJECT', source: 'connections', secretFields: expect.arrayContaining(['password', 'connectionFactoryPassword']) })

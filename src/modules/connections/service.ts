@@ -168,6 +168,8 @@ export async function getConnection(db: Tx, actor: Actor, projectName: string, n
  */
 export async function listConnections(db: Tx, actor: Actor, projectName: string, rawType?: string | null, { typeRequired = false } = {}): Promise<ConnectionView[]> {
   const access = await connectionAccess(db, actor, projectName, 'VIEW')
+  // a repeated ?type= reaches here as a list: one type per request
+  if (rawType != null && typeof rawType !== 'string') throw malformed(`type: must be one connection type (one of ${CONNECTION_TYPES.join(', ')})`, { field: 'type' })
   if (typeRequired && (rawType == null || rawType.trim() === '')) {
     throw malformed(`type: you must specify the connection type (one of ${CONNECTION_TYPES.join(', ')})`, { field: 'type', reason: 'connectionTypeRequired' })
   }
