@@ -160,10 +160,31 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     })),
     // reports
     'GET /apiops/reports/api-proxies': 'apiProxyReport', 'GET /apiops/reports/organization-api-data-model-access': 'organizationAccessReport',
+    // a credential's security material (issue 32 §1): one mutation per direction, the slot as an argument
+    [`PUT ${P}/credentials/:username/certificate/:certificateName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/certificate/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/keystore/:keystoreName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/keystore/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/truststore/:keystoreName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/truststore/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/privateKey/:keyName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/privateKey/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/publicKey/:keyName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/publicKey/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/secretKey/:secretKeyName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/secretKey/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/jwk/validation/:jwkName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/jwk/validation/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/jwk/encryption/:jwkName/`]: 'setCredentialMaterial', [`DELETE ${P}/credentials/:username/jwk/encryption/`]: 'removeCredentialMaterial',
+    [`PUT ${P}/credentials/:username/token/`]: 'setCredentialTokenSettings',
+    // the API proxy lifecycle (issue 32 §2)
+    [`GET ${PROXY}/environments/:environmentName/deploy-status/`]: 'apiProxyDeployStatus', [`GET ${PROXY}/environments/:environmentName/route-health/`]: 'apiProxyRouteHealth',
+    [`GET ${PROXY}/invoke-info/`]: 'apiProxyInvokeInfo', [`GET ${PROXY}/deploy-histories/`]: 'apiProxyDeployHistories', [`GET ${PROXY}/deploy-histories/:revision/`]: 'apiProxyDeployHistory',
+    [`DELETE ${PROXY}/deploy-histories/:revision/`]: 'deleteApiProxyDeployHistory', [`POST ${PROXY}/deploy-histories/:revision/rollback/`]: 'rollbackApiProxy',
+    [`GET ${P}/apiProxyGroups/:apiProxyGroupName/deploy-histories/`]: 'apiProxyGroupDeployHistories', [`GET ${P}/apiProxyGroups/:apiProxyGroupName/deploy-histories/:revision/`]: 'apiProxyGroupDeployHistory',
+    [`DELETE ${P}/apiProxyGroups/:apiProxyGroupName/deploy-histories/:revision/`]: 'deleteApiProxyGroupDeployHistory', [`POST ${P}/apiProxyGroups/:apiProxyGroupName/deploy-histories/:revision/rollback/`]: 'rollbackApiProxyGroup',
+    [`GET ${PROXY}/methods/`]: 'apiProxyMethods', [`POST ${PROXY}/methods/policies/`]: 'ApiProxyEndpoint.policies',
+    // declarative configuration (issue 29)
+    [`GET ${P}/declarative-state`]: 'declarativeState', [`POST ${P}/declarative-plans`]: 'createDeclarativePlan', [`POST ${P}/declarative-plans/:planId/apply`]: 'applyDeclarativePlan',
+    [`POST ${P}/declarative-validations`]: 'validateDeclarativeDocument', [`GET ${P}/declarative-drift`]: 'declarativeDrift',
   })
 
 /** Routes with no GraphQL twin, each with the reason. */
 export const NO_TWIN: Record<string, string> = {
   'GET /apiops/test/healthcheck': 'diagnostics: plain text OK for probes of the REST surface; GraphQL has /healthz and the introspection query',
+  'GET /apiops/declarative/schema.json': 'a JSON Schema file for editors, not an operation: GraphQL clients get the same rules from the schema of createDeclarativePlan',
   'GET /apiops/test/hello/:name': 'diagnostics: checks that a token works on the REST surface; on GraphQL `me` answers the same question',
 }

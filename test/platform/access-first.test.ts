@@ -15,13 +15,15 @@ import { startTestbed, type StartedTestbed } from '../support/testbed.js'
 
 const PASSWORDS = {
   root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
-  apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
+  apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', projectViewer: 'project-viewer-pass-1', projectManager: 'project-manager-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
 } as const
 type User = keyof typeof PASSWORDS
 /** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
 const HOLDERS: Record<string, User> = {
   'API_MANAGEMENT MANAGE': 'apiManager',
   'API_MANAGEMENT VIEW': 'apiViewer',
+  'PROJECT_MANAGEMENT VIEW': 'projectViewer',
+  'PROJECT_MANAGEMENT MANAGE': 'projectManager',
   'IDENTITY MANAGE': 'identityManager',
   'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
 }

@@ -1,4 +1,4 @@
-import { defineRoutes, requireActor, type RouteInput } from '../../platform/http/routes.js'
+import { ANY_CATEGORY, defineRoutes, requireActor, type RouteInput } from '../../platform/http/routes.js'
 import { plainBody } from '../../platform/http/response-schemas.js'
 import { applyPlan } from './apply.js'
 import { stateJsonSchema } from './document.js'
@@ -56,6 +56,8 @@ export const declarativeRoutes = defineRoutes([
     tag: 'declarative',
     summary: 'Plan a state document against the project: changes in dependency order, pinned to baseRevision. Writes no audit event',
     body: { kind: 'json', schema: planInput, required: true },
+    // decided before the document is read; the service then checks each listed collection's category
+    access: { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'VIEW' },
     audit: false,
     response: plainBody(declarativePlanSchema),
     responses: {
@@ -74,6 +76,7 @@ export const declarativeRoutes = defineRoutes([
     auth: 'token',
     tag: 'declarative',
     summary: 'Apply exactly that plan in one transaction, or nothing; then push. One audit event per change (plan id, X-Change-Reference)',
+    access: { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'MANAGE' },
     headers: [
       { name: 'Idempotency-Key', description: 'optional: a retry with the same key answers the first apply\'s outcome' },
       { name: 'X-Change-Reference', description: 'optional: recorded with every audit event of the apply (e.g. a commit SHA)' },
@@ -103,6 +106,7 @@ export const declarativeRoutes = defineRoutes([
     tag: 'declarative',
     summary: 'Validate a state document as an apply would (every object through its write rules, in a transaction rolled back). Writes nothing',
     body: { kind: 'json', schema: planInput, required: true },
+    access: { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'VIEW' },
     audit: false,
     response: plainBody(validationSchema),
     responses: { 200: 'valid: the plan summary; invalid: errors with paths', 400: 'malformedRequest (the document)', ...COMMON_ERRORS },

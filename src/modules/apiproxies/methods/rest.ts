@@ -35,6 +35,7 @@ export const methodRoutes = defineRoutes([
     tag: 'apiProxyEndpoints',
     summary: 'One method (endpoint) of an API proxy named by the body (name, httpMethod) with its request, response and error policy lists; writes nothing (API_MANAGEMENT VIEW)',
     body: { kind: 'json', required: true, schema: endpointIdentifierInput },
+    access: { category: 'API_MANAGEMENT', level: 'VIEW' },
     audit: false,
     response: legacyBody({ ...vendorEndpointDetailFields, ...vendorEndpointPolicyLists }),
     responses: { 200: 'status SUCCESS, the method fields and the three policy lists', 400: `${READ_400}, name or httpMethod missing, no endpoint of that name and method`, ...COMMON },
