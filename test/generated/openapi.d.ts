@@ -31170,6 +31170,15 @@ export interface operations {
                     "application/json": components["schemas"]["DeclarativeStateDocument"];
                 };
             };
+            /** @description malformedRequest: a query parameter the platform refuses (e.g. a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
         };
     };
     getApiopsProjectsProjectNameDeclarativeState: {

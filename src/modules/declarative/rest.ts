@@ -29,7 +29,7 @@ export const declarativeRoutes = defineRoutes([
     tag: 'declarative',
     summary: 'The JSON Schema of the declarative state document (generated from the zod schemas the server validates with)',
     response: plainBody(stateDocumentBody),
-    responses: { 200: 'JSON Schema (draft 2020-12)' },
+    responses: { 200: 'JSON Schema (draft 2020-12)', 400: 'malformedRequest: a query parameter the platform refuses (e.g. a NUL character)' },
     async handle() {
       return { body: stateJsonSchema(), headers: { 'Cache-Control': 'public, max-age=300' } }
     },
