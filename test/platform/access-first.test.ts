@@ -3,19 +3,22 @@
 // without access to the project and (b) a member holding only VIEW, on every write; each answers the access refusal
 // of its envelope (spec §5, §7.1, §7.3) and nothing is written or pushed: the caller learns nothing of the body's
 // rules or of the objects the path names. (c) A route that declares its permission lets a member holding exactly
-// that permission past the router (the declaration is no wider than what the operation checks).
+// that permission past the router (the declaration is no wider than what the operation checks). Routes whose project
+// is not in the path or the query (accessProject: named in the body, or owning the object a key names) get bodies
+// naming the project and keys of real objects of it: the refusal must not tell whether the key exists.
 // One service, one database, every call in sequence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routeTables } from '../../src/routes.js'
 import { ASSET_CATEGORIES } from '../../src/platform/auth/permissions.js'
 import type { RouteDef } from '../../src/platform/http/routes.js'
+import { customRate } from '../limits/limit-bulk-helpers.js'
 import { databaseDigest } from '../support/database-digest.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { startTestbed, type StartedTestbed } from '../support/testbed.js'
 
 const PASSWORDS = {
   root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
-  apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', projectViewer: 'project-viewer-pass-1', projectManager: 'project-manager-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
+  apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', projectViewer: 'project-viewer-pass-1', projectManager: 'project-manager-pass-1', identityManager: 'identity-manager-pass-1', identityViewer: 'identity-viewer-pass-1', exporter: 'exporter-pass-1',
 } as const
 type User = keyof typeof PASSWORDS
 /** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
@@ -25,6 +28,7 @@ const HOLDERS: Record<string, User> = {
   'PROJECT_MANAGEMENT VIEW': 'projectViewer',
   'PROJECT_MANAGEMENT MANAGE': 'projectManager',
   'IDENTITY MANAGE': 'identityManager',
+  'IDENTITY VIEW': 'identityViewer',
   'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
 }
 
@@ -51,6 +55,18 @@ beforeAll(async () => {
 })
 afterAll(async () => started?.close())
 
+/** Real objects of the project named by key (an API client of the sample installation, a limit default made here). */
+beforeAll(async () => {
+  VALUES.apiClientKey = (await bed().svc.deps.prisma.apiClient.findFirstOrThrow({ where: { clientId: 'checkout-web-id' } })).apiClientKey
+  const created = await bed().svc.http('/api/limit-defaults', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bed().root}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ owner: { type: 'PROJECT', projectId: 'payments' }, content: customRate() }),
+  })
+  expect(created.status).toBe(201)
+  VALUES.defaultKey = ((await created.json()) as { defaultKey: string }).defaultKey
+})
+
 /** Path values naming objects of the sample installation: whether they exist must not show. */
 const VALUES: Record<string, string> = {
   projectName: 'payments', apiProxyName: 'orders-api', apiProxyGroupName: 'retail', username: 'shop-frontend', keystoreName: 'edge-ks',
@@ -59,13 +75,34 @@ const VALUES: Record<string, string> = {
 const paramsOf = (route: RouteDef) => Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, name]) => [name, VALUES[name!] ?? `probe-${name}`]))
 const urlOf = (route: RouteDef) => {
   const path = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(paramsOf(route)[name]!))
-  // the manager surface names the project in the query
-  return route.path.startsWith('/api/') ? `${path}?projectId=payments` : path
+  // the manager surface names the project in the query, where the route takes it there
+  return route.path.startsWith('/api/') && route.query?.shape.projectId ? `${path}?projectId=payments` : path
 }
 
 const inProject = (route: RouteDef) => route.path.includes('/:projectName')
+/** Manager-surface routes whose project is the owner of the object a key of the path names (not named in the query). */
+const byKey = (route: RouteDef) => route.path.startsWith('/api/') && /\/:\w+Key(\/|$)/.test(route.path) && !route.query?.shape.projectId
+/** Manager-surface routes whose project is named in the body (a field naming it, at any depth), not in the query. */
+const byBody = (route: RouteDef) => route.path.startsWith('/api/') && !byKey(route) && !route.query?.shape.projectId && namesProject(shapeOf(route.body?.schema))
 /** Every route but GET, less the reads sent as POST that declare VIEW (the body-identified endpoint reads). */
 const writes = (route: RouteDef) => route.method !== 'get' && !(typeof route.access === 'object' && route.access.level === 'VIEW')
+
+/** Body fields that name the project: they name it, so that the access decision has a project to decide on. */
+const PROJECT_FIELDS = new Set(['projectName', 'projectId'])
+type Shape = Record<string, unknown>
+/** The object shape of a body schema, through optional, default and refinement wrappers (zod 4 definitions). */
+function shapeOf(schema: unknown): Shape | undefined {
+  let s = schema as { _zod?: { def: { type: string; shape?: Shape; innerType?: unknown; in?: unknown } } } | undefined
+  while (s?._zod && s._zod.def.type !== 'object') s = (s._zod.def.innerType ?? s._zod.def.in) as typeof s
+  return s?._zod?.def.shape
+}
+const namesProject = (shape: Shape | undefined): boolean => Object.entries(shape ?? {}).some(([f, schema]) => PROJECT_FIELDS.has(f) || namesProject(shapeOf(schema)))
+/** Every field of the wrong kind, nested objects field by field, the project's fields naming the project. */
+const invalidFields = (shape: Shape): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(shape).map(([f, schema]) => {
+    const nested = shapeOf(schema)
+    return [f, PROJECT_FIELDS.has(f) ? 'payments' : f === 'email' ? 'not-an-email' : nested && Object.keys(nested).length ? invalidFields(nested) : { probe: [1] }]
+  }))
 
 /** A body no route accepts: every declared field of the wrong kind (an object where a string, a number, a list goes). */
 function invalidBody(route: RouteDef): { headers: Record<string, string>; body?: string | FormData } {
@@ -77,17 +114,16 @@ function invalidBody(route: RouteDef): { headers: Record<string, string>; body?:
     return { headers: {}, body: data }
   }
   if (kind === 'form') return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'probe=x' }
-  const shape = (route.body?.schema as { shape?: Record<string, unknown> } | undefined)?.shape
-  const fields = shape && Object.keys(shape).length ? Object.keys(shape) : ['name', 'email', 'type']
-  const body = Object.fromEntries(fields.map((f) => [f, f === 'email' ? 'not-an-email' : { probe: [1] }]))
+  const shape = shapeOf(route.body?.schema)
+  const body = invalidFields(shape && Object.keys(shape).length ? shape : { name: null, email: null, type: null })
   return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
 }
 
 interface Answer { route: string; style: RouteDef['style']; status: number; body: any }
 
-async function call(route: RouteDef, user: User): Promise<Answer> {
+async function call(route: RouteDef, user: User, url = urlOf(route)): Promise<Answer> {
   const { headers, body } = invalidBody(route)
-  const res = await bed().svc.http(urlOf(route), {
+  const res = await bed().svc.http(url, {
     method: route.method.toUpperCase(),
     headers: { authorization: `Bearer ${bed()[user]}`, 'idempotency-key': 'access-first-probe', ...headers },
     body,
@@ -150,8 +186,33 @@ describe('access before validation on every route of the route tables (issue 28 
     expect(await refusalsOtherThan(routes, 'outsider', unknownProject)).toEqual([])
   })
 
+  it('(a) on the manager surface, a project named in the body the caller cannot see is the unknown project, whatever else the body holds', async () => {
+    const routes = routeTables.filter(byBody)
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['post /api/api-clients', 'post /api/limit-defaults', 'post /api/limit-defaults/actions/validate']))
+    expect(await refusalsOtherThan(routes, 'outsider', unknownProject)).toEqual([])
+  })
+
+  it('(a) on the manager surface, an object of a project the caller cannot see is not found, the same answer as for an unknown key, whatever the body', async () => {
+    const routes = routeTables.filter(byKey)
+    expect(routes.length).toBeGreaterThanOrEqual(13)
+    const wrong: string[] = []
+    for (const route of routes) {
+      const [, param] = /:(\w+Key)/.exec(route.path)!
+      const key = VALUES[param!]!
+      expect(key, `a real ${param} for ${route.path}`).toMatch(/^[a-z]+_/)
+      const unknown = `${key}x`
+      const seen = await call(route, 'outsider')
+      const unseen = await call(route, 'outsider', urlOf(route).replace(key, unknown))
+      const sameAnswer = JSON.stringify({ ...unseen, body: { ...unseen.body, correlationId: undefined } }).replaceAll(unknown, key) === JSON.stringify({ ...seen, body: { ...seen.body, correlationId: undefined } })
+      if (seen.status !== 404 || seen.body?.errorKey !== 'resourceNotFound' || !seen.body?.message.endsWith(`'${key}' not found`) || !sameAnswer) {
+        wrong.push(`${seen.route} → ${seen.status} ${JSON.stringify(seen.body).slice(0, 240)} / unknown key → ${unseen.status} ${JSON.stringify(unseen.body).slice(0, 240)}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
   it('(b) a member holding only VIEW is refused on every write under a project, whatever the body and the path name', async () => {
-    const routes = routeTables.filter((r) => inProject(r) && writes(r))
+    const routes = routeTables.filter((r) => (inProject(r) || byBody(r) || byKey(r)) && writes(r))
     expect(routes.length).toBeGreaterThan(150)
     expect(await refusalsOtherThan(routes, 'viewer', lacksPermission)).toEqual([])
   })

@@ -1,9 +1,10 @@
-import { defineRoutes, requireActor, type RouteDef, type RouteResult } from '../../platform/http/routes.js'
+import { defineRoutes, requireActor, type RouteAccess, type RouteDef, type RouteResult } from '../../platform/http/routes.js'
+import { unvalidatedText } from '../../platform/validation/common.js'
 import { apiClientSummary } from '../identity/views.js'
 import { createApiClientInput, updateApiClientInput } from './inputs.js'
 import { apiClientOfPortalApplication, apiClientsOfPortalApplication } from './portal.js'
 import {
-  activateApiClient, createManagedApiClient, getApiClientRuntimeDeployment, getManagedApiClient, revokeApiClient,
+  activateApiClient, apiClientNotFound, apiClientProjectName, createManagedApiClient, getApiClientRuntimeDeployment, getManagedApiClient, revokeApiClient,
   rotateApiClientSecret, suspendApiClient, updateManagedApiClient, type ApiClientWrite,
 } from './service.js'
 import { managedApiClientView, runtimeDeploymentView } from './views.js'
@@ -41,6 +42,19 @@ const WRITE_RESPONSES = {
   409: 'lifecycleConflict (params.reason: apiClient.revokedIsFinal, apiClient.alreadyActive, apiClient.alreadySuspended, apiClient.notActive, apiClient.notReady) or versionConflict',
 }
 
+// Access before validation (issue 28 §6): decided by the router on the project owning the client the key names (a
+// caller who cannot see it gets the key's not found, as for an unknown key), or on the project a create body names.
+const MANAGE: RouteAccess = { category: 'IDENTITY', level: 'MANAGE' }
+const VIEW: RouteAccess = { category: 'IDENTITY', level: 'VIEW' }
+const keyProject: RouteDef['accessProject'] = async (db, { params }) => ({
+  name: await apiClientProjectName(db, params.apiClientKey!),
+  unseen: apiClientNotFound(params.apiClientKey!),
+})
+const bodyProject: RouteDef['accessProject'] = async (_db, request) => {
+  const name = unvalidatedText(await request.body(), 'projectName')
+  return name === undefined ? undefined : { name }
+}
+
 const action = (segment: string, summary: string, run: typeof activateApiClient, extra: Record<number, string> = {}): RouteDef => ({
   method: 'post',
   path: `${BASE}/:apiClientKey/actions/${segment}`,
@@ -48,6 +62,8 @@ const action = (segment: string, summary: string, run: typeof activateApiClient,
   auth: 'token',
   tag: 'api-clients',
   summary,
+  access: MANAGE,
+  accessProject: keyProject,
   response: writeAnswer,
   responses: { ...WRITE_RESPONSES, ...extra },
   async handle(ctx, input) {
@@ -62,6 +78,8 @@ const update = (method: 'patch' | 'put'): RouteDef => ({
   auth: 'token',
   tag: 'api-clients',
   summary: 'Update name, validity window and issuance fields (absent fields keep their value, null clears); optional version must match',
+  access: MANAGE,
+  accessProject: keyProject,
   body: { kind: 'json', required: true, schema: updateApiClientInput },
   response: writeAnswer,
   responses: WRITE_RESPONSES,
@@ -78,6 +96,8 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'api-clients',
     summary: 'Create a DRAFT API client owned by an application or a consumer of the project; its first secret is shown once',
+    access: MANAGE,
+    accessProject: bodyProject,
     body: { kind: 'json', required: true, schema: createApiClientInput },
     response: writeAnswer,
     responses: { ...WRITE_RESPONSES, 200: 'apiClient, clientSecret (unless issueSecret is false), runtimeDeployment', 404: 'resourceNotFound: project, application or consumer', 409: 'nameAlreadyExists (clientId) or lifecycleConflict apiClient.ownerTerminal' },
@@ -92,6 +112,8 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'api-clients',
     summary: 'An API client (IDENTITY VIEW); never its secret',
+    access: VIEW,
+    accessProject: keyProject,
     response: plainBody(managedApiClientSchema),
     responses: { 200: 'the API client', 401: 'missing or invalid token', 403: 'permissionDenied', 404: 'resourceNotFound' },
     async handle(ctx, input) {
@@ -115,6 +137,8 @@ export const apiClientRoutes = defineRoutes([
     auth: 'token',
     tag: 'api-clients',
     summary: 'The durable runtime deployment record (IDENTITY VIEW); writes nothing',
+    access: VIEW,
+    accessProject: keyProject,
     response: plainBody(apiClientDeploymentSchema),
     responses: {
       200: 'apiClient, runtimeDeployment { state, revision, environments[] }',

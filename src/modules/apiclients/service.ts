@@ -6,6 +6,7 @@ import { DomainError, lifecycleConflict, malformed, notFound } from '../../platf
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject, refusePlatformScope, resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { unvalidatedText } from '../../platform/validation/common.js'
 import { createApiClientInput, updateApiClientInput, type IssuanceInput } from './inputs.js'
 import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from './runtime.js'
 import { issueClientSecret, retireClientSecrets } from './secrets.js'
@@ -23,6 +24,13 @@ const loadClient = (db: Tx, where: Prisma.ApiClientWhereUniqueInput) => db.apiCl
  * Resolves a client by key and the caller's rights in the client's project. A caller who cannot see that
  * project gets the same not found as for an unknown key, so keys of other projects cannot be probed.
  */
+/** The name of the project owning a client, for the access decision before the body is read; unknown: not found. */
+export async function apiClientProjectName(db: Tx, apiClientKey: string): Promise<string> {
+  const client = await db.apiClient.findUnique({ where: { apiClientKey }, select: { project: { select: { name: true } } } })
+  if (!client) throw apiClientNotFound(apiClientKey)
+  return client.project.name
+}
+
 export async function authorizeApiClient(deps: Deps, actor: Actor, apiClientKey: string, level: PermissionLevel): Promise<{ client: ClientWithOwners; access: ProjectAccess }> {
   const client = await loadClient(deps.prisma, { apiClientKey })
   if (!client) throw apiClientNotFound(apiClientKey)
@@ -82,9 +90,12 @@ async function resolveOwner(db: Tx, projectId: string, b: { applicationKey?: str
 
 /** POST /api/api-clients: a DRAFT client of an application or consumer, with its first secret unless told otherwise. */
 export async function createManagedApiClient(deps: Deps, actor: Actor, raw: unknown): Promise<ApiClientWrite> {
+  // access before validation (issue 28 §6): the project the body names is decided on before the body's rules
+  const named = unvalidatedText(raw, 'projectName')
+  refusePlatformScope(named)
+  const early = named === undefined ? undefined : await authorizeInProject(deps.prisma, actor, named, IDENTITY, 'MANAGE')
   const input = parseInput(createApiClientInput, raw)
-  refusePlatformScope(input.projectName)
-  const access = await authorizeInProject(deps.prisma, actor, input.projectName, IDENTITY, 'MANAGE')
+  const access = early ?? (await authorizeInProject(deps.prisma, actor, input.projectName, IDENTITY, 'MANAGE'))
   const owner = await resolveOwner(deps.prisma, access.project.id, input)
   checkWindow(input.validFrom, input.expiresAt)
   const clientId = input.clientId ?? mintPublicKey('cid')
@@ -145,13 +156,12 @@ function assertAllowed(client: ClientWithOwners, action: Action) {
  */
 async function writeClient(
   deps: Deps,
-  actor: Actor,
-  apiClientKey: string,
+  client: ClientWithOwners,
   action: Action,
   data: (client: ClientWithOwners) => Prisma.ApiClientUpdateManyMutationInput,
   inTransaction?: (tx: Tx, client: ClientWithOwners) => Promise<string | undefined>,
 ): Promise<ApiClientWrite> {
-  const { client } = await authorizeApiClient(deps, actor, apiClientKey, 'MANAGE')
+  const apiClientKey = client.apiClientKey
   assertAllowed(client, action)
   const clientSecret = await deps.prisma.$transaction(async (tx) => {
     const { count } = await tx.apiClient.updateMany({ where: { id: client.id, version: client.version }, data: { ...data(client), version: { increment: 1 } } })
@@ -168,32 +178,36 @@ async function writeClient(
 const versionConflict = (expected: number, current: number | null) =>
   new DomainError('conflict', 'versionConflict', `API client version is ${current}, not ${expected}`, { entity: 'apiClient', expected, current })
 
+/** A write on the client a key names, by a caller holding IDENTITY MANAGE in its project. */
+const managedClient = async (deps: Deps, actor: Actor, apiClientKey: string) => (await authorizeApiClient(deps, actor, apiClientKey, 'MANAGE')).client
+
 export async function updateManagedApiClient(deps: Deps, actor: Actor, apiClientKey: string, raw: unknown): Promise<ApiClientWrite> {
+  const found = await managedClient(deps, actor, apiClientKey)
   const input = parseInput(updateApiClientInput, raw)
-  return writeClient(deps, actor, apiClientKey, 'update', (client) => {
+  return writeClient(deps, found, 'update', (client) => {
     if (input.version !== undefined && input.version !== client.version) throw versionConflict(input.version, client.version)
     checkWindow(input.validFrom === undefined ? client.validFrom : input.validFrom, input.expiresAt === undefined ? client.expiresAt : input.expiresAt)
     return { name: input.name, validFrom: input.validFrom, expiresAt: input.expiresAt, ...issuanceData(input) }
   })
 }
 
-export const activateApiClient = (deps: Deps, actor: Actor, apiClientKey: string) =>
-  writeClient(deps, actor, apiClientKey, 'activate', () => ({ operationalState: 'ACTIVE' }))
+export const activateApiClient = async (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(deps, await managedClient(deps, actor, apiClientKey), 'activate', () => ({ operationalState: 'ACTIVE' }))
 
-export const suspendApiClient = (deps: Deps, actor: Actor, apiClientKey: string) =>
-  writeClient(deps, actor, apiClientKey, 'suspend', () => ({ operationalState: 'SUSPENDED' }))
+export const suspendApiClient = async (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(deps, await managedClient(deps, actor, apiClientKey), 'suspend', () => ({ operationalState: 'SUSPENDED' }))
 
 /** A new secret version, shown once; the previous version is retired at once. A PENDING_SECRET client becomes READY. */
-export const rotateApiClientSecret = (deps: Deps, actor: Actor, apiClientKey: string) =>
+export const rotateApiClientSecret = async (deps: Deps, actor: Actor, apiClientKey: string) =>
   writeClient(
-    deps, actor, apiClientKey, 'rotateSecret',
+    deps, await managedClient(deps, actor, apiClientKey), 'rotateSecret',
     (client) => (client.readiness === 'PENDING_SECRET' ? { readiness: 'READY' } : {}),
     async (tx, client) => (await issueClientSecret(tx, deps.keyring, client.id)).clientSecret,
   )
 
 /** Terminal: the client is undeployed everywhere; environments that miss it are retried by the outbox (PENDING). */
-export const revokeApiClient = (deps: Deps, actor: Actor, apiClientKey: string) =>
-  writeClient(deps, actor, apiClientKey, 'revoke', () => ({ operationalState: 'REVOKED' }), async (tx, client) => {
+export const revokeApiClient = async (deps: Deps, actor: Actor, apiClientKey: string) =>
+  writeClient(deps, await managedClient(deps, actor, apiClientKey), 'revoke', () => ({ operationalState: 'REVOKED' }), async (tx, client) => {
     await retireClientSecrets(tx, client.id)
     return undefined
   })

@@ -111,11 +111,16 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
         guardUrlInput(req.params, req.query as Record<string, unknown>)
         const result = await withPrefetchedProject(prefetched, async () => {
           // access first: a caller without it learns nothing of the body's rules or the objects the path names
-          await decideRouteAccess(deps.prisma, route, actor, req.params as Record<string, string>, req.query as Record<string, unknown>)
+          const params = req.params as Record<string, string>
+          const query = req.query as Record<string, unknown>
+          // read once: an accessProject hook may need it to find the project (e.g. a create naming it in the body)
+          let body: Promise<unknown> | undefined
+          const bodyOnce = () => (body ??= readBody(route, req))
+          await decideRouteAccess(deps.prisma, route, actor, { params, query, body: bodyOnce })
           const input: RouteInput = {
-            params: req.params as Record<string, string>,
-            query: req.query as Record<string, unknown>,
-            body: await readBody(route, req),
+            params,
+            query,
+            body: await bodyOnce(),
             headers: req.headers,
             clientAddress: req.socket.remoteAddress ?? 'unknown',
           }

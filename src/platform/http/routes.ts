@@ -3,8 +3,8 @@ import type { z } from 'zod'
 import type { Actor } from '../auth/actor.js'
 import type { PermissionLevel } from '../auth/permissions.js'
 import type { Surface } from '../auth/tokens.js'
-import type { Deps } from '../context.js'
-import { unauthenticated } from '../errors/domain-error.js'
+import type { Deps, Tx } from '../context.js'
+import { unauthenticated, type DomainError } from '../errors/domain-error.js'
 import type { Logger } from './logger.js'
 import type { ResponseBody } from './response-schemas.js'
 
@@ -94,6 +94,12 @@ export interface RouteDef {
    * the operation decides the rest. Declare the permission when the operation reads its input before checking it.
    */
   access?: RouteAccess
+  /**
+   * The project of a request whose path and query do not name it, for the access decision (access.ts): the project
+   * the body names, or the one owning the object a key of the path names. Absent: the path's projectName, or on
+   * the manager surface the projectId query parameter.
+   */
+  accessProject?: (db: Tx, request: AccessRequest) => Promise<RequestProject | undefined>
   handle(ctx: RouteContext, input: RouteInput): Promise<RouteResult>
 }
 
@@ -106,6 +112,24 @@ export interface RouteDef {
 export type RouteAccess =
   | { category: string | readonly string[] | ((params: Record<string, string>, query: Record<string, unknown>) => readonly string[]); level: PermissionLevel }
   | 'systemAdmin'
+
+/** What an accessProject hook may read: the body only on demand (read once, through the input guards, not validated). */
+export interface AccessRequest {
+  params: Record<string, string>
+  query: Record<string, unknown>
+  body(): Promise<unknown>
+}
+
+/**
+ * The project a request addresses. `unseen`: the refusal for a caller who cannot see it, when the request names an
+ * object rather than the project (the object's own not found, which the hook also throws for an unknown key, so the
+ * keys of other projects cannot be probed). undefined from the hook: no project (a platform-owned object or a body
+ * that names none); the operation decides.
+ */
+export interface RequestProject {
+  name: string
+  unseen?: DomainError
+}
 
 /** In a RouteAccess category list: the level held in any category (an export whose type the body names). */
 export const ANY_CATEGORY = '*'

@@ -7,6 +7,8 @@ import { DomainError, lifecycleConflict, malformed, notFound } from '../../../pl
 import { parseInput } from '../../../platform/errors/validation.js'
 import { canonicalHash } from '../../../platform/hashing/canonical.js'
 import { mintPublicKey } from '../../../platform/keys.js'
+import { PLATFORM_PROJECT } from '../../../platform/scope/project-scope.js'
+import { unvalidatedText } from '../../../platform/validation/common.js'
 import { assignmentProject } from '../assignments/access.js'
 import { resolvePlanKeys, validateAssignmentContent, type AssignmentContent } from '../assignments/service.js'
 import { PLATFORM_SCOPE } from '../shared/scope.js'
@@ -21,7 +23,7 @@ export const DEFAULT_SORT = { defaultSort: 'createdAt,desc', supported: ['create
 
 interface Owner { type: OwnerType; project: { id: string; name: string } | null; organization: { id: string; code: string } | null }
 
-const defaultNotFound = (defaultKey: string) => notFound(`Limit default '${defaultKey}' not found`, { defaultKey })
+export const defaultNotFound = (defaultKey: string) => notFound(`Limit default '${defaultKey}' not found`, { defaultKey })
 
 /** Who may read or write the owner's defaults: system administrators for the platform, IDENTITY or AI_BUDGETS in the project otherwise. */
 async function resolveOwner(db: Tx, actor: Actor, owner: OwnerInput, level: 'VIEW' | 'MANAGE'): Promise<Owner> {
@@ -40,6 +42,31 @@ async function resolveOwner(db: Tx, actor: Actor, owner: OwnerInput, level: 'VIE
   const org = await db.organization.findUnique({ where: { projectId_code: { projectId: project.id, code: owner.organizationCode } } })
   if (!org) throw notFound(`Organization '${owner.organizationCode}' not found`, { organization: owner.organizationCode })
   return { type: 'ORGANIZATION', project, organization: { id: org.id, code: org.code } }
+}
+
+/**
+ * The project owning a default (its project, or its organization's), for the access decision before the body is
+ * read; undefined for a platform default (the operation decides); unknown: not found.
+ */
+export async function limitDefaultProjectName(db: Tx, defaultKey: string): Promise<string | undefined> {
+  const row = await db.limitDefault.findUnique({ where: { defaultKey }, select: { projectId: true } })
+  if (!row) throw defaultNotFound(defaultKey)
+  return row.projectId ? (await db.project.findUnique({ where: { id: row.projectId }, select: { name: true } }))?.name : undefined
+}
+
+/** The project a create body's owner names, read before the body's rules (undefined: none, or the platform project). */
+export function ownerProjectNamed(body: unknown): string | undefined {
+  const name = unvalidatedText(body, 'owner', 'projectId')
+  return name === PLATFORM_PROJECT ? undefined : name
+}
+
+/**
+ * Access before validation (issue 28 §6): a caller who cannot see the project a create body names, or who lacks the
+ * permission there, is refused before the body's rules say anything.
+ */
+async function checkNamedOwner(db: Tx, actor: Actor, body: unknown): Promise<void> {
+  const name = ownerProjectNamed(body)
+  if (name !== undefined) await assignmentProject(db, actor, name, 'MANAGE')
 }
 
 /** A stored default with the caller's right to it checked against its owner; out of scope is not found. */
@@ -124,6 +151,7 @@ export async function listLimitDefaults(db: Tx, actor: Actor, rawQuery: unknown)
 /** Validate: the create body's every check, nothing written. */
 export async function validateLimitDefault(db: Tx, actor: Actor, body: unknown): Promise<void> {
   if (body === undefined || body === null) throw malformed('Request body is required', { reason: 'bodyRequired' })
+  await checkNamedOwner(db, actor, body)
   const input = parseInput(createDefaultInput, body)
   const owner = await resolveOwner(db, actor, input.owner, 'MANAGE')
   await validContent(db, owner, input.content)
@@ -131,6 +159,7 @@ export async function validateLimitDefault(db: Tx, actor: Actor, body: unknown):
 
 export async function createLimitDefault(db: Tx, actor: Actor, body: unknown): Promise<DefaultView> {
   if (body === undefined || body === null) throw malformed('Request body is required', { reason: 'bodyRequired' })
+  await checkNamedOwner(db, actor, body)
   const input = parseInput(createDefaultInput, body)
   const owner = await resolveOwner(db, actor, input.owner, 'MANAGE')
   const content = await validContent(db, owner, input.content)
@@ -163,9 +192,9 @@ async function scopeTaken(db: Tx, key: string) {
 
 /** Replaces name, description and content; family and actor scope may change only while DISABLED would not clash. */
 export async function updateLimitDefault(db: Tx, actor: Actor, defaultKey: string, body: unknown): Promise<DefaultView> {
+  const { row, owner } = await loadDefault(db, actor, defaultKey, 'MANAGE')
   if (body === undefined || body === null) throw malformed('Request body is required', { reason: 'bodyRequired' })
   const input = parseInput(updateDefaultInput, body)
-  const { row, owner } = await loadDefault(db, actor, defaultKey, 'MANAGE')
   if (input.version !== undefined && input.version !== row.version) throw versionConflict(input.version, row.version)
   const content = await validContent(db, owner, input.content)
   try {
@@ -192,8 +221,8 @@ export async function updateLimitDefault(db: Tx, actor: Actor, defaultKey: strin
 }
 
 async function move(db: Tx, actor: Actor, defaultKey: string, body: unknown, to: 'ACTIVE' | 'DISABLED'): Promise<DefaultView> {
-  const version = parseInput(versionInput, body ?? undefined)?.version
   const { row, owner } = await loadDefault(db, actor, defaultKey, 'MANAGE')
+  const version = parseInput(versionInput, body ?? undefined)?.version
   if (version !== undefined && version !== row.version) throw versionConflict(version, row.version)
   if (row.status === to) {
     throw lifecycleConflict(to === 'ACTIVE' ? 'limit.default.alreadyActive' : 'limit.default.alreadyDisabled', `Limit default '${defaultKey}' is already ${to}`)
