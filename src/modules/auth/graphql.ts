@@ -4,7 +4,7 @@ import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import type { IssuedToken } from '../../platform/auth/tokens.js'
 import { createOwnToken, listOwnTokens, regenerateToken, revokeTokenByKey, revokeTokenByValue, signIn } from './service.js'
-import { createUser, deleteUser, getUser, listUsers, updateUser } from './users.js'
+import { changeOwnPassword, createUser, deleteUser, getUser, listUsers, updateUser } from './users.js'
 import { initialPasswordStands } from './initial-password.js'
 
 @ObjectType('User')
@@ -120,6 +120,11 @@ export class UserResolver {
   @Mutation(() => UserType, { description: 'Locking or disabling stops every token of the user on its next call' })
   async updateUser(@Ctx() ctx: GqlContext, @Arg('username', () => String) username: string, @Arg('input', () => UpdateUserInputType) input: UpdateUserInputType) {
     return updateUser(ctx.deps.prisma, requireViewer(ctx), username, withoutNulls(input, ['tokenLifetimeSeconds']), ctx.deps.config.dataDir)
+  }
+
+  @Mutation(() => UserType, { description: 'Any signed-in user changes its own password, giving the current one (a wrong one is malformedRequest, field currentPassword)' })
+  async changeMyPassword(@Ctx() ctx: GqlContext, @Arg('currentPassword', () => String) currentPassword: string, @Arg('newPassword', () => String) newPassword: string) {
+    return changeOwnPassword(ctx.deps.prisma, requireViewer(ctx), { currentPassword, newPassword }, ctx.deps.config.dataDir)
   }
 
   @FieldResolver(() => Boolean, { description: 'true while the first-run admin still has its generated initial password (RUNTIME.md §3.1): a console leads it to change it' })

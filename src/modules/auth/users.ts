@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
-import { hashPassword } from '../../platform/auth/passwords.js'
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Deps, Tx } from '../../platform/context.js'
-import { DomainError, notFound } from '../../platform/errors/domain-error.js'
+import { DomainError, malformedReason, notFound, permissionDenied } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { orderByFor, parsePaging, findPage, type PagingQuery, containsText } from '../../platform/envelopes/paging.js'
 import { objectName } from '../../platform/validation/common.js'
@@ -57,6 +57,32 @@ export async function updateUser(db: Tx, actor: Actor, username: string, raw: Up
   if (clear !== undefined) data.passwordHash = await hashPassword(clear)
   const updated = await db.user.update({ where: { id: user.id }, data })
   if (clear !== undefined) forgetInitialPassword(dataDir, username) // RUNTIME.md §3.1
+  return updated
+}
+
+export const ownPasswordChange = z.object({
+  currentPassword: z.string({ error: 'is required' }).min(1, 'must not be empty').max(1024),
+  newPassword: password,
+})
+export type OwnPasswordChange = z.input<typeof ownPasswordChange>
+
+/**
+ * Any signed-in user replaces its own password, proving the current one: a token alone (a session left open) is
+ * not enough. A wrong current password is a 400 naming the field currentPassword; the first-run admin's initial
+ * password file goes once the password is its own (RUNTIME.md §3.1).
+ */
+export async function changeOwnPassword(db: Tx, actor: Actor, raw: OwnPasswordChange, dataDir?: string) {
+  if (actor.kind !== 'user') throw permissionDenied('Only a signed-in user has a password to change')
+  const input = parseInput(ownPasswordChange, raw)
+  const user = await db.user.findUnique({ where: { id: actor.userId } })
+  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw malformedReason('wrongCurrentPassword', 'currentPassword: is not your current password', { field: 'currentPassword' })
+  }
+  if (input.newPassword === input.currentPassword) {
+    throw malformedReason('passwordUnchanged', 'newPassword: must differ from the current password', { field: 'newPassword' })
+  }
+  const updated = await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(input.newPassword) } })
+  forgetInitialPassword(dataDir, user.username)
   return updated
 }
 

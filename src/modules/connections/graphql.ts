@@ -1,8 +1,8 @@
 import { JSONResolver } from 'graphql-scalars'
-import { Arg, Ctx, Extensions, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
+import { Arg, Args, Ctx, Extensions, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
-import { DeploymentResultType } from '../../platform/graphql/types.js'
-import { createConnection, deleteConnection, getConnection, listConnections, updateConnection, type ConnectionWrite } from './service.js'
+import { DeploymentResultType, PageOf, SearchPagingArgs } from '../../platform/graphql/types.js'
+import { createConnection, deleteConnection, getConnection, listConnections, pageConnections, updateConnection, type ConnectionWrite } from './service.js'
 import { testConnection } from './testers/index.js'
 import { CONNECTION_TYPES, TYPE_DEFS, type ConnectionType } from './types/index.js'
 import type { ConnectionView } from './views.js'
@@ -64,8 +64,22 @@ const bodyOf = (type: string, name: string, fields: { description?: string | nul
   ...(fields.enabled != null ? { enabled: fields.enabled } : {}),
 })
 
+@ObjectType('ConnectionPage')
+export class ConnectionPage extends PageOf(ConnectionGqlType, 'ConnectionPage') {}
+
 @Resolver(() => ConnectionGqlType)
 export class ConnectionResolver {
+  @Query(() => ConnectionPage, { description: 'One page of connections (every type, or one), searched on the name; CONNECTION (or PROJECT_MANAGEMENT) VIEW' })
+  async connectionsPage(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('type', () => String, { nullable: true }) type: string | null,
+    @Args(() => SearchPagingArgs) paging: SearchPagingArgs,
+  ) {
+    const page = await pageConnections(ctx.deps.prisma, requireViewer(ctx), projectName, { ...paging, type })
+    return { ...page, items: page.items.map(toGql) }
+  }
+
   @Query(() => [ConnectionGqlType], { description: `CONNECTION (or PROJECT_MANAGEMENT) VIEW; of one type (${TYPES}) when given` })
   async connections(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('type', () => String, { nullable: true }) type: string | null) {
     return (await listConnections(ctx.deps.prisma, requireViewer(ctx), projectName, type)).map(toGql)

@@ -5,6 +5,7 @@ import type { Deps, Tx } from '../../platform/context.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, malformed, notFound } from '../../platform/errors/domain-error.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { containsText, NAME_SORT, parsePaging, parseSearch, toPage, type SearchQuery } from '../../platform/envelopes/paging.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { bodyObject, ownFields, parseCommon, parseTyped, typeOfBody } from './body.js'
 import { CONNECTION_CATEGORIES, CONNECTION_KIND, notPushed, pushConnection } from './push.js'
@@ -168,6 +169,14 @@ export async function getConnection(db: Tx, actor: Actor, projectName: string, n
  */
 export async function listConnections(db: Tx, actor: Actor, projectName: string, rawType?: string | null, { typeRequired = false } = {}): Promise<ConnectionView[]> {
   const access = await connectionAccess(db, actor, projectName, 'VIEW')
+  const type = typeFilter(rawType, typeRequired)
+  const typed: StoredConnection[] = type === 'webhook' ? [] : (await db.connection.findMany({ where: { projectId: access.project.id, ...(type ? { type } : {}) } })).map((row) => ({ type: row.type as Exclude<ConnectionType, 'webhook'>, row }))
+  const webhooks: StoredConnection[] = type && type !== 'webhook' ? [] : (await db.webhookConnection.findMany({ where: { projectId: access.project.id } })).map((row) => ({ type: 'webhook', row }))
+  return [...typed, ...webhooks].sort((a, b) => keyOf(a.row.name).localeCompare(keyOf(b.row.name))).map(connectionView)
+}
+
+/** The `type` of a list: one connection type or none (every type). */
+function typeFilter(rawType: unknown, typeRequired: boolean): ConnectionType | null {
   // a repeated ?type= reaches here as a list: one type per request
   if (rawType != null && typeof rawType !== 'string') throw malformed(`type: must be one connection type (one of ${CONNECTION_TYPES.join(', ')})`, { field: 'type' })
   if (typeRequired && (rawType == null || rawType.trim() === '')) {
@@ -175,9 +184,39 @@ export async function listConnections(db: Tx, actor: Actor, projectName: string,
   }
   const type = rawType == null || rawType === '' ? null : connectionTypeOf(rawType)
   if (rawType && !type) throw malformed(`type: must be one of ${CONNECTION_TYPES.join(', ')}`, { field: 'type', value: rawType })
-  const typed: StoredConnection[] = type === 'webhook' ? [] : (await db.connection.findMany({ where: { projectId: access.project.id, ...(type ? { type } : {}) } })).map((row) => ({ type: row.type as Exclude<ConnectionType, 'webhook'>, row }))
-  const webhooks: StoredConnection[] = type && type !== 'webhook' ? [] : (await db.webhookConnection.findMany({ where: { projectId: access.project.id } })).map((row) => ({ type: 'webhook', row }))
-  return [...typed, ...webhooks].sort((a, b) => keyOf(a.row.name).localeCompare(keyOf(b.row.name))).map(connectionView)
+  return type
+}
+
+/**
+ * One page of listConnections (same order: by name, both tables), those whose name contains the search when one
+ * is given. The two tables' names are read and ordered first (a project holds tens of connections), then only the
+ * page's rows.
+ */
+export async function pageConnections(db: Tx, actor: Actor, projectName: string, query: SearchQuery & { type?: string | null }) {
+  const access = await connectionAccess(db, actor, projectName, 'VIEW')
+  const type = typeFilter(query.type, false)
+  const page = parsePaging(query, NAME_SORT)
+  const search = parseSearch(query.search)
+  const named = { projectId: access.project.id, ...(search ? { name: containsText(search) } : {}) }
+  const select = { id: true, name: true } as const
+  const [typedNames, webhookNames] = await Promise.all([
+    type === 'webhook' ? [] : db.connection.findMany({ where: { ...named, ...(type ? { type } : {}) }, select }),
+    type && type !== 'webhook' ? [] : db.webhookConnection.findMany({ where: named, select }),
+  ])
+  const sign = page.sort[0]?.direction === 'desc' ? -1 : 1
+  const ordered = [...typedNames.map((n) => ({ ...n, webhook: false })), ...webhookNames.map((n) => ({ ...n, webhook: true }))]
+    .sort((a, b) => sign * keyOf(a.name).localeCompare(keyOf(b.name)))
+  const window = ordered.slice(page.skip, page.skip + page.take)
+  const idsOf = (webhook: boolean) => window.filter((n) => n.webhook === webhook).map((n) => n.id)
+  const [typedRows, webhookRows] = await Promise.all([
+    idsOf(false).length ? db.connection.findMany({ where: { id: { in: idsOf(false) } } }) : [],
+    idsOf(true).length ? db.webhookConnection.findMany({ where: { id: { in: idsOf(true) } } }) : [],
+  ])
+  const byId = new Map<string, StoredConnection>([
+    ...typedRows.map((row) => [row.id, { type: row.type as Exclude<ConnectionType, 'webhook'>, row }] as const),
+    ...webhookRows.map((row) => [row.id, { type: 'webhook', row }] as const),
+  ] as [string, StoredConnection][])
+  return toPage(page, window.flatMap((n) => { const c = byId.get(n.id); return c ? [connectionView(c)] : [] }), ordered.length)
 }
 
 /** For the connection test and export: the stored connection, after VIEW (or the caller's own check). */

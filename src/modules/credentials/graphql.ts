@@ -1,10 +1,10 @@
-import { Arg, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
+import { Arg, Args, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
 import type { Credential } from '../../generated/prisma/client.js'
 import { byKey, requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { applicationLoader, organizationLoader } from '../../platform/graphql/loaders.js'
-import { DeploymentResultType } from '../../platform/graphql/types.js'
-import { changeCredentialPassword, createCredential, deleteCredential, getCredential, listCredentials, resetCredentialToken, revokeCredential, updateCredential, type CredentialWrite } from './service.js'
+import { DeploymentResultType, PageOf, SearchPagingArgs } from '../../platform/graphql/types.js'
+import { changeCredentialPassword, createCredential, deleteCredential, getCredential, listCredentials, pageCredentials, resetCredentialSecret, resetCredentialToken, revokeCredential, updateCredential, type CredentialWrite } from './service.js'
 import { grantCredentialAccess, listCredentialAccess, revokeCredentialAccess } from './access.js'
 import { ACCESS_TARGET_TYPES, type CredentialWithOwners } from './runtime.js'
 import type { TokenSettings } from './token-settings.js'
@@ -54,6 +54,16 @@ export class CredentialAccessType {
   @Field(() => String, { description: 'API_PROXY or API_PROXY_GROUP' }) type: 'API_PROXY' | 'API_PROXY_GROUP'
 }
 
+@ObjectType('CredentialPage')
+export class CredentialPage extends PageOf(CredentialType, 'CredentialPage') {}
+
+@ObjectType('CredentialSecretResult', { description: 'A credential given a new secret: the secret is in this answer only' })
+export class CredentialSecretResult {
+  @Field(() => CredentialType) credential: Credential
+  @Field(() => String, { description: 'the new password, shown this once: it is never read back' }) secret: string
+  @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
+}
+
 @ObjectType('CredentialWriteResult')
 export class CredentialWriteResult {
   @Field(() => CredentialType) credential: Credential
@@ -101,6 +111,11 @@ export class CredentialResolver {
   @Query(() => CredentialType)
   async credential(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
     return getCredential(ctx.deps, requireViewer(ctx), projectName, username)
+  }
+
+  @Query(() => CredentialPage, { description: 'One page of the credentials of a project (IDENTITY VIEW), searched on user name and full name; sort username (default), fullName, createdAt' })
+  async credentialsPage(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
+    return pageCredentials(ctx.deps, requireViewer(ctx), projectName, paging)
   }
 
   @Query(() => [CredentialType])
@@ -191,6 +206,12 @@ export class CredentialResolver {
   @Mutation(() => CredentialWriteResult, { description: 'Resets the token settings (spec §2.3) and deploys the credential' })
   async resetCredentialToken(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
     return CredentialWriteResult.from(await resetCredentialToken(ctx.deps, requireViewer(ctx), projectName, username))
+  }
+
+  @Mutation(() => CredentialSecretResult, { description: 'Issues a new random password and deploys the credential (IDENTITY MANAGE); the answer carries it this once' })
+  async resetCredentialSecret(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('username', () => String) username: string) {
+    const { secret, ...write } = await resetCredentialSecret(ctx.deps, requireViewer(ctx), projectName, username)
+    return Object.assign(new CredentialSecretResult(), { ...CredentialWriteResult.from(write), secret })
   }
 
   @Mutation(() => CredentialWriteResult)

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
@@ -7,6 +8,7 @@ import { deployIfPermitted, projectEnvironments } from '../../platform/deploy/pr
 import { MAX_BATCH_MESSAGES, outcomeOfMessage, pushMessages, type DeployMessage, type DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { lifecycleConflict, malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { containsText, findPage, orderByFor, parsePaging, parseSearch, type SearchQuery } from '../../platform/envelopes/paging.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { objectName } from '../../platform/validation/common.js'
@@ -204,6 +206,15 @@ export async function changeCredentialPassword(deps: Deps, actor: Actor, project
   return { credential, deploymentResult: await deploy(deps, projectAccess, credential, 'DEPLOY') }
 }
 
+/**
+ * Issues the credential a new random password (its secret for basic authentication), saved sealed and deployed like
+ * a password change. The answer carries the secret this once: no door reads it back.
+ */
+export async function resetCredentialSecret(deps: Deps, actor: Actor, projectName: string, username: string): Promise<CredentialWrite & { secret: string }> {
+  const secret = randomBytes(24).toString('base64url')
+  return { ...(await changeCredentialPassword(deps, actor, projectName, username, { password: secret })), secret }
+}
+
 /** The body of a password change: other fields are ignored (zod drops them). */
 export const passwordChange = z.object({
   password: z.string({ error: 'is required' }).min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
@@ -257,4 +268,23 @@ export async function getCredential(deps: Deps, actor: Actor, projectName: strin
 export async function listCredentials(deps: Deps, actor: Actor, projectName: string) {
   const projectAccess = await access(deps.prisma, actor, projectName, 'VIEW')
   return deps.prisma.credential.findMany({ where: { projectId: projectAccess.project.id }, orderBy: { username: 'asc' }, include: credentialOwners })
+}
+
+export const CREDENTIAL_SORT = { defaultSort: 'username,asc', supported: ['username', 'fullName', 'createdAt'] } as const
+
+/** One page of the project's credentials, those whose user name or full name contains the search when one is given. */
+export async function pageCredentials(deps: Deps, actor: Actor, projectName: string, query: SearchQuery) {
+  const projectAccess = await access(deps.prisma, actor, projectName, 'VIEW')
+  const page = parsePaging(query, CREDENTIAL_SORT)
+  const search = parseSearch(query.search)
+  const where: Prisma.CredentialWhereInput = {
+    projectId: projectAccess.project.id,
+    ...(search ? { OR: [{ username: containsText(search) }, { fullName: containsText(search) }] } : {}),
+  }
+  return findPage(
+    page,
+    // no include: the Credential fields read each relation in one batch per request, and only for the keys that are set
+    deps.prisma.credential.findMany({ where, orderBy: orderByFor(page, 'username'), skip: page.skip, take: page.take }),
+    deps.prisma.credential.count({ where }),
+  )
 }

@@ -1,8 +1,8 @@
-import { Arg, Ctx, Field, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
+import { Arg, Args, Ctx, Field, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
-import { DeploymentResultType } from '../../platform/graphql/types.js'
+import { DeploymentResultType, PageOf, SearchPagingArgs } from '../../platform/graphql/types.js'
 import {
-  createEnvironmentVariable, deleteEnvironmentVariable, getEnvironmentVariable, listEnvironmentVariables, updateEnvironmentVariable,
+  createEnvironmentVariable, deleteEnvironmentVariable, getEnvironmentVariable, listEnvironmentVariables, pageEnvironmentVariables, updateEnvironmentVariable,
   type EnvironmentVariableWrite,
 } from './service.js'
 
@@ -62,8 +62,16 @@ const body = (input: EnvironmentVariableInputType) => ({
   environmentValueList: input.environmentValueList?.map((v) => ({ ...v, visible: v.visible ?? undefined })),
 })
 
+@ObjectType('EnvironmentVariablePage')
+export class EnvironmentVariablePage extends PageOf(EnvironmentVariableType, 'EnvironmentVariablePage') {}
+
 @Resolver(() => EnvironmentVariableType)
 export class EnvironmentVariableResolver {
+  @Query(() => EnvironmentVariablePage, { description: 'One page of environmentVariables, searched on the name (PROJECT_MANAGEMENT VIEW)' })
+  async environmentVariablesPage(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
+    return pageEnvironmentVariables(ctx.deps.prisma, requireViewer(ctx), projectName, paging)
+  }
+
   @Query(() => [EnvironmentVariableType], { description: 'PROJECT_MANAGEMENT VIEW; in project admin every project\'s variables' })
   async environmentVariables(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string) {
     return listEnvironmentVariables(ctx.deps.prisma, requireViewer(ctx), projectName)

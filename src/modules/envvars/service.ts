@@ -7,6 +7,7 @@ import { projectEnvironments } from '../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, malformed, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
+import { containsText, NAME_SORT, orderByFor, parsePaging, parseSearch, toPage, type SearchQuery } from '../../platform/envelopes/paging.js'
 import { authorizeInProject, PLATFORM_PROJECT } from '../../platform/scope/project-scope.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { objectName } from '../../platform/validation/common.js'
@@ -187,4 +188,27 @@ export async function listEnvironmentVariables(db: Tx, actor: Actor, projectName
     orderBy: [{ project: { name: 'asc' } }, { nameKey: 'asc' }],
   })
   return rows.map((row) => variableView(row, row.project.name))
+}
+
+/** One page of listEnvironmentVariables, the variables whose name contains the search when one is given. */
+export async function pageEnvironmentVariables(db: Tx, actor: Actor, projectName: string, query: SearchQuery) {
+  const projectAccess = await access(db, actor, projectName, 'VIEW')
+  const everyProject = projectAccess.project.name === PLATFORM_PROJECT
+  const page = parsePaging(query, NAME_SORT)
+  const search = parseSearch(query.search)
+  const where: Prisma.EnvironmentVariableWhereInput = {
+    ...(everyProject ? {} : { projectId: projectAccess.project.id }),
+    ...(search ? { name: containsText(search) } : {}),
+  }
+  const [rows, total] = await Promise.all([
+    db.environmentVariable.findMany({
+      where,
+      include: { project: { select: { name: true } } },
+      orderBy: [{ project: { name: 'asc' } }, ...orderByFor(page, 'id', { name: 'nameKey' })],
+      skip: page.skip,
+      take: page.take,
+    }),
+    db.environmentVariable.count({ where }),
+  ])
+  return toPage(page, rows.map((row) => variableView(row, row.project.name)), total)
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { containsText, orderByFor, parsePaging, parseSearch, findPage, type SearchQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
@@ -76,10 +76,12 @@ const view = async (db: Tx, actor: Actor, projectName: string) =>
 
 export const API_CLIENT_SORT = { defaultSort: 'name,asc', supported: ['name', 'clientId', 'operationalState', 'createdAt'] } as const
 
-export async function pageApiClients(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
+/** One page of the project's API clients, those whose name or client id contains the search when one is given. */
+export async function pageApiClients(db: Tx, actor: Actor, projectName: string, query: SearchQuery) {
   const project = await view(db, actor, projectName)
   const page = parsePaging(query, API_CLIENT_SORT)
-  const where = { projectId: project.id }
+  const search = parseSearch(query.search)
+  const where = { projectId: project.id, ...(search ? { OR: [{ name: containsText(search) }, { clientId: containsText(search) }] } : {}) }
   return findPage(
     page,
     db.apiClient.findMany({ where, orderBy: orderByFor(page, 'apiClientKey'), skip: page.skip, take: page.take }),

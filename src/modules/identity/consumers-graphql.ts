@@ -1,9 +1,11 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, GraphQLISODateTime, ObjectType, Query, Resolver, Root } from 'type-graphql'
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
 import type { Application, Credential } from '../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { apiClientsOfCredentialLoader, entitlementsOfApplicationLoader, entitlementsOfCredentialLoader, organizationLoader } from '../../platform/graphql/loaders.js'
-import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
+import { DeploymentResultType, PageOf, PagingArgs } from '../../platform/graphql/types.js'
+import type { CredentialWrite } from '../credentials/service.js'
+import { createConsumer, setConsumerEnabled } from './consumer-writes.js'
 import { OrganizationType } from '../projects/graphql.js'
 import { getApplicationByKey } from './application-reads.js'
 import { getConsumer, listConsumers } from './consumers.js'
@@ -28,6 +30,25 @@ export class ConsumerType {
 @ObjectType('ConsumerPage')
 export class ConsumerPage extends PageOf(ConsumerType, 'ConsumerPage') {}
 
+@InputType('ConsumerInput', { description: 'A new consumer: a credential without a password' })
+export class ConsumerInputType {
+  @Field(() => String) username: string
+  @Field(() => String, { nullable: true }) fullName?: string
+  @Field(() => String, { nullable: true }) email?: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => String, { nullable: true }) organizationCode?: string
+}
+
+@ObjectType('ConsumerWriteResult')
+export class ConsumerWriteResult {
+  @Field(() => ConsumerType) consumer: Credential
+  @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
+
+  static from(write: CredentialWrite) {
+    return Object.assign(new ConsumerWriteResult(), { consumer: write.credential, deploymentResult: DeploymentResultType.from(write.deploymentResult) })
+  }
+}
+
 @ArgsType()
 export class ConsumerListArgs extends PagingArgs {
   @Field(() => String, { nullable: true, description: 'only consumers of this organization' }) organizationCode?: string
@@ -47,6 +68,21 @@ export class ConsumerResolver {
   @Query(() => ConsumerType)
   async consumer(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('consumerKey', () => String) consumerKey: string) {
     return getConsumer(ctx.deps.prisma, requireViewer(ctx), projectName, consumerKey)
+  }
+
+  @Mutation(() => ConsumerWriteResult, { description: 'Creates a consumer (a credential without a password) and deploys it (IDENTITY MANAGE)' })
+  async createConsumer(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('input', () => ConsumerInputType) input: ConsumerInputType) {
+    return ConsumerWriteResult.from(await createConsumer(ctx.deps, requireViewer(ctx), projectName, withoutNulls(input)))
+  }
+
+  @Mutation(() => ConsumerWriteResult, { description: 'Disables a consumer and deploys it disabled (IDENTITY MANAGE)' })
+  async disableConsumer(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('consumerKey', () => String) consumerKey: string) {
+    return ConsumerWriteResult.from(await setConsumerEnabled(ctx.deps, requireViewer(ctx), projectName, consumerKey, false))
+  }
+
+  @Mutation(() => ConsumerWriteResult, { description: 'Enables a consumer and deploys it (IDENTITY MANAGE)' })
+  async enableConsumer(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('consumerKey', () => String) consumerKey: string) {
+    return ConsumerWriteResult.from(await setConsumerEnabled(ctx.deps, requireViewer(ctx), projectName, consumerKey, true))
   }
 
   @FieldResolver(() => String, { nullable: true })

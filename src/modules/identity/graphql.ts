@@ -3,7 +3,7 @@ import type { ApiClient, Application } from '../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { apiClientsOfApplicationLoader, applicationLoader, consumersOfApplicationLoader, credentialLoader, organizationLoader } from '../../platform/graphql/loaders.js'
-import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
+import { PageOf, PagingArgs, SearchPagingArgs } from '../../platform/graphql/types.js'
 import { CredentialType } from '../credentials/graphql.js'
 import { createApiClient, deleteApiClient, getApiClient, pageApiClients, type ApiClientInput } from './api-clients.js'
 import { listApplicationViews, type ApplicationListQuery } from './application-reads.js'
@@ -136,7 +136,7 @@ export class ApplicationResolver {
 @Resolver(() => ApiClientType)
 export class ApiClientResolver {
   @Query(() => ApiClientPage, { description: 'API clients of a project (IDENTITY VIEW)' })
-  async apiClients(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => PagingArgs) paging: PagingArgs) {
+  async apiClients(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
     return pageApiClients(ctx.deps.prisma, requireViewer(ctx), projectName, paging)
   }
 

@@ -1,3 +1,4 @@
+import type { SearchQuery } from '../../platform/envelopes/paging.js'
 import { X509Certificate } from 'node:crypto'
 import type { StoredObject } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
@@ -9,7 +10,7 @@ import { writePackageZip } from '../transfer/package/zip.js'
 import { certificateFacts, parseCertificateFile, toPem, validityOf } from './crypto/x509.js'
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
-  createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
+  createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, pageObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requiredName, trustAccess, updateObject, type EnvironmentPush, type ProjectEnvironment,
   refuseWhileCredentialsName,
 } from './store.js'
@@ -223,6 +224,13 @@ export async function listCertificates(deps: Deps, actor: Actor, projectName: st
   const access = await trustAccess(deps, actor, projectName, 'VIEW')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   return (await listObjects(deps.prisma, access.project.id, 'CERTIFICATE')).map((r) => certificateView(r, envs, false))
+}
+
+/** One page of listCertificates, searched by name. */
+export async function pageCertificates(deps: Deps, actor: Actor, projectName: string, query: SearchQuery) {
+  const access = await trustAccess(deps, actor, projectName, 'VIEW')
+  const [page, envs] = await Promise.all([pageObjects(deps.prisma, access.project.id, 'CERTIFICATE', query), environmentsOfProject(deps.prisma, access.project.id)])
+  return { ...page, items: page.items.map((r) => certificateView(r, envs, false)) }
 }
 
 export async function getCertificate(deps: Deps, actor: Actor, projectName: string, rawName: string): Promise<CertificateView> {

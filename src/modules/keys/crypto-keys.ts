@@ -1,3 +1,4 @@
+import type { SearchQuery } from '../../platform/envelopes/paging.js'
 import type { StoredObject } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
@@ -6,7 +7,7 @@ import { DomainError } from '../../platform/errors/domain-error.js'
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import { kindOf, parseKeyBody, type KeyKind } from './key-bodies.js'
 import {
-  createObject, contentOf, environmentsOf, environmentsOfProject, findObject, listObjects, pushPerEnvironment,
+  createObject, contentOf, environmentsOf, environmentsOfProject, findObject, listObjects, pageObjects, pushPerEnvironment,
   refuseWhileCredentialsName, requireBody, requiredName, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
 } from './store.js'
 import { keyNotFound } from './materials.js'
@@ -138,6 +139,13 @@ export async function listKeys(deps: Deps, actor: Actor, projectName: string) {
   const access = await trustAccess(deps, actor, projectName, 'VIEW')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   return (await listObjects(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO')).map((r) => keyView(r, envs))
+}
+
+/** One page of listKeys, searched by name. */
+export async function pageKeys(deps: Deps, actor: Actor, projectName: string, query: SearchQuery) {
+  const access = await trustAccess(deps, actor, projectName, 'VIEW')
+  const [page, envs] = await Promise.all([pageObjects(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO', query), environmentsOfProject(deps.prisma, access.project.id)])
+  return { ...page, items: page.items.map((r) => keyView(r, envs)) }
 }
 
 export async function getKey(deps: Deps, actor: Actor, projectName: string, rawName: string) {

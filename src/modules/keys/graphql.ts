@@ -1,8 +1,8 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql'
+import { Arg, Args, Ctx, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
-import { DeploymentResultType } from '../../platform/graphql/types.js'
-import { createCertificate, deleteCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate } from './certificates.js'
-import { createKey, deleteKey, getKey, listKeys, updateKey } from './crypto-keys.js'
+import { DeploymentResultType, PageOf, SearchPagingArgs } from '../../platform/graphql/types.js'
+import { createCertificate, deleteCertificate, getCertificate, listCertificates, pageCertificates, truststoreCertificates, updateCertificate } from './certificates.js'
+import { createKey, deleteKey, getKey, listKeys, pageKeys, updateKey } from './crypto-keys.js'
 import {
   CertificateInputType, CertificateType, CertificateWriteType, CryptoKeyInputType, CryptoKeyType, CryptoKeyWriteType, JwkGenerateInputType,
   JwkSourceInputType, JwkType, JwkUpdateInputType, JwkWriteType, KeyStoreInputType, KeyStoreType, KeyStoreWriteType,
@@ -19,8 +19,24 @@ const refresh = (updateReferencedJwks: boolean | null, updateScope: string | nul
 
 const certificateInput = (input: CertificateInputType) => ({ ...input, pemEncodedFile: Buffer.from(input.pemEncodedFile ?? '') })
 
+@ObjectType('CertificatePage')
+export class CertificatePage extends PageOf(CertificateType, 'CertificatePage') {}
+
+@ObjectType('CryptoKeyPage')
+export class CryptoKeyPage extends PageOf(CryptoKeyType, 'CryptoKeyPage') {}
+
 @Resolver()
 export class TrustMaterialResolver {
+  @Query(() => CertificatePage, { description: 'One page of certificates, searched on the name (CERTIFICATE VIEW)' })
+  certificatesPage(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
+    return pageCertificates(ctx.deps, requireViewer(ctx), projectName, paging)
+  }
+
+  @Query(() => CryptoKeyPage, { description: 'One page of cryptoKeys, searched on the name (CERTIFICATE VIEW)' })
+  cryptoKeysPage(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
+    return pageKeys(ctx.deps, requireViewer(ctx), projectName, paging)
+  }
+
   @Query(() => [CertificateType], { description: "The project's certificates without their content (CERTIFICATE VIEW)" })
   certificates(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string) {
     return listCertificates(ctx.deps, requireViewer(ctx), projectName)

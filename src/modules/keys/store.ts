@@ -8,6 +8,7 @@ import type { DeployEnvironment, DeploymentOutcome } from '../../platform/deploy
 import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
+import { containsText, findPage, NAME_SORT, orderByFor, parsePaging, parseSearch, type SearchQuery } from '../../platform/envelopes/paging.js'
 
 // Certificates, keys, keystores and JWKs are the kinds of the exportable type CERTIFICATE (RUNTIME.md §3): they
 // live as stored objects (type CERTIFICATE, kind CERTIFICATE / CRYPTO_KEY_INFO / KEY_STORE / JWK) so that the
@@ -33,6 +34,14 @@ export const findObject = (db: Tx, projectId: string, kind: TrustKind, name: str
 
 export const listObjects = (db: Tx, projectId: string, kind: TrustKind) =>
   db.storedObject.findMany({ where: { projectId, type: TYPE, kind }, orderBy: [{ name: 'asc' }, { id: 'asc' }] })
+
+/** One page of the project's objects of one kind by name, those whose name contains the search when one is given. */
+export async function pageObjects(db: Tx, projectId: string, kind: TrustKind, query: SearchQuery) {
+  const page = parsePaging(query, NAME_SORT)
+  const search = parseSearch(query.search)
+  const where = { projectId, type: TYPE, kind, ...(search ? { name: containsText(search) } : {}) }
+  return findPage(page, db.storedObject.findMany({ where, orderBy: orderByFor(page, 'id'), skip: page.skip, take: page.take }), db.storedObject.count({ where }))
+}
 
 export async function createObject(db: Tx, projectId: string, kind: TrustKind, name: string, content: Record<string, unknown>, exists: () => Error) {
   try {
@@ -81,8 +90,9 @@ export interface ProjectEnvironment extends DeployEnvironment { id: string }
 
 /** The environments of the project, by name. */
 export async function environmentsOfProject(db: Tx, projectId: string): Promise<ProjectEnvironment[]> {
-  const links = await db.projectEnvironment.findMany({ where: { projectId }, include: { environment: true } })
-  return links.map((l) => ({ id: l.environment.id, name: l.environment.name, workerUrls: l.environment.workerUrls })).sort((a, b) => a.name.localeCompare(b.name))
+  // one statement through the link table (an include would add a lookup by the links' keys, IN (NULL) when none)
+  const environments = await db.environment.findMany({ where: { projects: { some: { projectId } } }, select: { id: true, name: true, workerUrls: true } })
+  return environments.sort((a, b) => a.name.localeCompare(b.name))
 }
 
 export const environmentNotFound = (name: string) =>

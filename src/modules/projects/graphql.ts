@@ -6,7 +6,7 @@ import type { DomainError } from '../../platform/errors/domain-error.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { childrenOfOrganizationLoader, environmentsOfProjectLoader, organizationLoader } from '../../platform/graphql/loaders.js'
-import { PageOf, PagingArgs } from '../../platform/graphql/types.js'
+import { PageOf, PagingArgs, SearchPagingArgs } from '../../platform/graphql/types.js'
 import { ApiProxyType } from '../apiproxies/proxies/graphql.js'
 import { apiProxiesOfProjects } from '../apiproxies/proxies/service.js'
 import { CredentialType } from '../credentials/graphql.js'
@@ -118,7 +118,7 @@ function guardedRelationLoader<T>(ctx: GqlContext, name: string, read: (db: Tx, 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Projects the caller can see: all for a system administrator, else those it is a member of' })
-  async projects(@Ctx() ctx: GqlContext, @Args(() => PagingArgs) paging: PagingArgs) {
+  async projects(@Ctx() ctx: GqlContext, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
     return pageVisibleProjects(ctx.deps.prisma, requireViewer(ctx), paging)
   }
 

@@ -5,7 +5,7 @@ import { isSystemAdmin } from '../../platform/auth/actor.js'
 import { ASSET_CATEGORIES, grantKey, PERMISSION_LEVELS, requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
 import type { Tx } from '../../platform/context.js'
-import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../platform/envelopes/paging.js'
+import { containsText, orderByFor, parsePaging, parseSearch, findPage, type SearchQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { PLATFORM_PROJECT, projectNotFound, resolveProjectAccess } from '../../platform/scope/project-scope.js'
@@ -75,10 +75,11 @@ export const visibleProjects = (actor: Actor): Prisma.ProjectWhereInput =>
 
 export const PROJECT_SORT = { defaultSort: 'name,asc', supported: ['name', 'createdAt'] } as const
 
-/** One page of the projects the caller can see. */
-export async function pageVisibleProjects(db: Tx, actor: Actor, query: PagingQuery) {
+/** One page of the projects the caller can see, those whose name contains the search when one is given. */
+export async function pageVisibleProjects(db: Tx, actor: Actor, query: SearchQuery) {
   const page = parsePaging(query, PROJECT_SORT)
-  const where = visibleProjects(actor)
+  const search = parseSearch(query.search)
+  const where: Prisma.ProjectWhereInput = { ...visibleProjects(actor), ...(search ? { name: containsText(search) } : {}) }
   return findPage(
     page,
     db.project.findMany({ where, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),

@@ -108,6 +108,25 @@ export const containsText = (search: string) => ({ contains: search.replace(/[\\
 
 export type OrderBy = Record<string, SortDirection>[]
 
+/** Paging plus a list's search text. */
+export interface SearchQuery extends PagingQuery {
+  search?: unknown
+}
+
+export const MAX_SEARCH_LENGTH = 200
+
+/** A list's search text: trimmed, blank is none, at most 200 characters (a 400 naming the field `search`). */
+export function parseSearch(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw malformed('search must be one text', { field: 'search' })
+  const text = value.trim()
+  if (text.length > MAX_SEARCH_LENGTH) throw malformed(`search must be at most ${MAX_SEARCH_LENGTH} characters`, { field: 'search' })
+  return text || undefined
+}
+
+/** Lists ordered by name only (the unpaged REST lists' order). */
+export const NAME_SORT: SortPolicy = { defaultSort: 'name,asc', supported: ['name'] }
+
 /** The same order walked from the other end: every direction flipped (PostgreSQL's default null placement flips with it). */
 const reversed = (orderBy: OrderBy): OrderBy =>
   orderBy.map((o) => Object.fromEntries(Object.entries(o).map(([field, dir]) => [field, dir === 'asc' ? 'desc' : 'asc'])))

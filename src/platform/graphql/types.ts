@@ -39,6 +39,11 @@ export class PagingArgs {
   @Field(() => [String], { nullable: true, description: 'field,direction' }) sort?: string[]
 }
 
+@ArgsType()
+export class SearchPagingArgs extends PagingArgs {
+  @Field(() => String, { nullable: true, description: 'case-insensitive contains on the names the list describes; blank is none' }) search?: string
+}
+
 /** A paged list of T, the GraphQL twin of the Common Contract paged envelope. */
 export function PageOf<T extends object>(item: ClassType<T>, name: string) {
   @ObjectType(name)

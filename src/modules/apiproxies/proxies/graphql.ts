@@ -3,7 +3,7 @@ import type { ApiProxy } from '../../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { withoutNulls } from '../../../platform/graphql/inputs.js'
 import { groupsOfApiProxyLoader } from '../../../platform/graphql/loaders.js'
-import { PageOf, PagingArgs } from '../../../platform/graphql/types.js'
+import { PageOf, SearchPagingArgs } from '../../../platform/graphql/types.js'
 import { deleteApiProxyAndUndeploy } from './delete.js'
 import { API_PROXY_KINDS, createApiProxy, getApiProxy, pageApiProxies, setApiProxyGroups, type ApiProxyInput } from './service.js'
 
@@ -31,7 +31,7 @@ export class ApiProxyInputType {
 @Resolver(() => ApiProxyType)
 export class ApiProxyResolver {
   @Query(() => ApiProxyPage, { description: 'API proxies of a project (API_MANAGEMENT VIEW)' })
-  async apiProxies(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => PagingArgs) paging: PagingArgs) {
+  async apiProxies(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Args(() => SearchPagingArgs) paging: SearchPagingArgs) {
     return pageApiProxies(ctx.deps.prisma, requireViewer(ctx), projectName, paging)
   }
 

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Actor } from '../../../platform/auth/actor.js'
 import { type ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Tx } from '../../../platform/context.js'
-import { orderByFor, parsePaging, findPage, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { containsText, orderByFor, parsePaging, parseSearch, findPage, type SearchQuery } from '../../../platform/envelopes/paging.js'
 import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
@@ -71,10 +71,12 @@ const view = async (db: Tx, actor: Actor, projectName: string) =>
 
 export const API_PROXY_SORT = { defaultSort: 'name,asc', supported: ['name', 'kind', 'createdAt'] } as const
 
-export async function pageApiProxies(db: Tx, actor: Actor, projectName: string, query: PagingQuery) {
+/** One page of the project's API proxies, those whose name or path contains the search when one is given. */
+export async function pageApiProxies(db: Tx, actor: Actor, projectName: string, query: SearchQuery) {
   const project = await view(db, actor, projectName)
   const page = parsePaging(query, API_PROXY_SORT)
-  const where = { projectId: project.id }
+  const search = parseSearch(query.search)
+  const where = { projectId: project.id, ...(search ? { OR: [{ name: containsText(search) }, { relativePath: containsText(search) }] } : {}) }
   return findPage(
     page,
     db.apiProxy.findMany({ where, orderBy: orderByFor(page, 'name'), skip: page.skip, take: page.take }),
