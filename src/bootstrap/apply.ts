@@ -9,6 +9,7 @@ import { fieldPath } from '../platform/errors/validation.js'
 import { createUser } from '../modules/auth/users.js'
 import { ensureFirstRunAdmin } from '../modules/auth/first-run.js'
 import { newCredentialRow } from '../modules/credentials/service.js'
+import { insertCredentialRows } from '../modules/credentials/bulk.js'
 import { findOrganization } from '../modules/projects/organizations.js'
 import { insertApiClient } from '../modules/identity/api-clients.js'
 import { insertApplication } from '../modules/identity/applications.js'
@@ -121,9 +122,6 @@ function storedPassword(entry: BootstrapProject['credentials'][number]): { passw
   return undefined
 }
 
-/** Rows per multi-row INSERT: 13 columns each stay far below PostgreSQL's 65,535 bind parameters. */
-const CREDENTIAL_BATCH = 1000
-
 /**
  * Credentials are the collection that grows (tens of thousands): their existing usernames come from one query,
  * the new rows are sealed in memory and inserted in batches. Usernames are unique across the installation, so
@@ -164,35 +162,8 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, project
     missing.delete(c.username) // listed twice: the second is kept
     created.push({ path, entry: c, project: p.name })
   }
-  for (let i = 0; i < rows.length; i += CREDENTIAL_BATCH) await insertCredentialRows(tx, rows.slice(i, i + CREDENTIAL_BATCH))
+  await insertCredentialRows(tx, rows)
   for (const entry of created) recordCreated(summary, entry)
-}
-
-/** `timestamp(3)` columns hold UTC without a zone, as Prisma writes them. */
-const utc = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString().replace('Z', ''))
-
-/**
- * One INSERT … SELECT per batch from a single JSON parameter: Prisma's createMany costs milliseconds per row on
- * batches this large, and one JSON text is cheaper to send than a PostgreSQL array per column. The id and
- * timestamps are Prisma-side defaults (uuid(), now(), @updatedAt), so they are supplied here.
- */
-async function insertCredentialRows(tx: Tx, rows: Prisma.CredentialCreateManyInput[]) {
-  const now = utc(new Date())
-  const records = rows.map((r) => ({
-    id: crypto.randomUUID(), projectId: r.projectId, username: r.username, consumerKey: r.consumerKey, passwordCipher: r.passwordCipher ?? null,
-    passwordFormat: r.passwordFormat ?? 'SEALED', fullName: r.fullName ?? null, email: r.email ?? null, description: r.description ?? null,
-    enabled: r.enabled ?? true, organizationId: r.organizationId ?? null, expireDate: utc(r.expireDate), syncManaged: r.syncManaged ?? false,
-    tokenSettings: r.tokenSettings ?? null, ipList: Array.isArray(r.ipList) ? r.ipList : [],
-  }))
-  await tx.$executeRaw`
-    INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat", "fullName", email, description,
-      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "ipList", "createdAt", "updatedAt")
-    SELECT id, "projectId", username, "consumerKey", "passwordCipher", "passwordFormat"::"SecretFormat", "fullName", email, description,
-      enabled, "organizationId", "expireDate", "syncManaged", "tokenSettings", "ipList", ${now}::timestamp(3), ${now}::timestamp(3)
-    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-      AS c(id text, "projectId" text, username text, "consumerKey" text, "passwordCipher" text, "passwordFormat" text, "fullName" text,
-        email text, description text, enabled boolean, "organizationId" text, "expireDate" timestamp(3), "syncManaged" boolean,
-        "tokenSettings" jsonb, "ipList" text[])`
 }
 
 /** Parents before children, whatever order the file lists organizations in. */

@@ -43,8 +43,10 @@ describe('declarative GraphQL', { timeout: 180_000 }, () => {
     const other = await bed.svc.graphql(APPLY, { projectName: 'payments', planId, idempotencyKey: 'k-2' }, bed.root)
     expect(other.body.errors![0].extensions).toMatchObject({ errorKey: 'dependencyConflict', params: { reason: 'declarativePlanAlreadyApplied' } })
     const events = await bed.svc.http('/apiops/projects/payments/audit-events?size=5', { headers: { authorization: `Bearer ${bed.root}` } })
-    const items = ((await events.json()) as { items: { surface: string; operation: string; objectName: string }[] }).items
-    expect(items.filter((e) => e.operation.startsWith('declarative.')).map((e) => [e.surface, e.objectName])).toEqual([['GRAPHQL', 'gql-app']])
+    const items = ((await events.json()) as { items: Record<string, unknown>[] }).items
+    // one event, under the mutation's own name, with the plan and the change reference in their own fields
+    expect(items.filter((e) => e.declarativePlanId === planId).map((e) => [e.surface, e.operation, e.declarativeAction, e.changeReference, e.objectName]))
+      .toEqual([['GRAPHQL', 'applyDeclarativePlan', 'create', 'f00d', 'gql-app']])
 
     const none = await bed.svc.graphql(DRIFT, { projectName: 'payments' }, bed.root)
     expect(none.body.data.declarativeDrift).toMatchObject({ drift: [], summary: { changed: 0, deleted: 0 } })

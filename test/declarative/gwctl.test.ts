@@ -135,12 +135,17 @@ describe('gwctl against the service', { timeout: 300_000 }, () => {
     expect(rows.map((c) => c.username).sort()).toEqual(['billing', 'shop-frontend'])
     expect(rows.find((c) => c.username === 'shop-frontend').email).toBe('shop-new@example.test')
     const events = (await rest('GET', '/apiops/projects/payments/audit-events?size=10')).body.items as Doc[]
-    const mine = events.filter((e) => e.operation.startsWith('declarative.'))
-    expect(mine.map((e) => [e.operation, e.objectType, e.objectName]).sort()).toEqual([
-      [`declarative.delete plan=${result.planId} ref=abc1234`, 'credentials', 'ldap-synced'],
-      [`declarative.update plan=${result.planId} ref=abc1234`, 'credentials', 'billing'],
-      [`declarative.update plan=${result.planId} ref=abc1234`, 'credentials', 'shop-frontend'],
+    // once per change: the real operation, the plan and the change reference in their own fields
+    const mine = events.filter((e) => e.declarativePlanId === result.planId)
+    const operation = 'POST /apiops/projects/:projectName/declarative-plans/:planId/apply'
+    expect(mine.map((e) => [e.operation, e.declarativeAction, e.changeReference, e.objectType, e.objectName]).sort()).toEqual([
+      [operation, 'delete', 'abc1234', 'credentials', 'ldap-synced'],
+      [operation, 'update', 'abc1234', 'credentials', 'billing'],
+      [operation, 'update', 'abc1234', 'credentials', 'shop-frontend'],
     ])
+    expect(new Set(mine.map((e) => e.correlationId)).size).toBe(1)
+    expect(mine[0]!.correlationId).not.toBe(result.planId)
+    expect(mine.every((e) => e.surface === 'REST_APIOPS' && e.outcome === 'SUCCEEDED' && e.projectName === 'payments')).toBe(true)
     expect(await auditCount('payments')).toBe(before + 3)
 
     // the same file again: nothing to change, nothing written (no audit event), exit 0
@@ -197,7 +202,7 @@ describe('gwctl against the service', { timeout: 300_000 }, () => {
     const apply = await gwctl(['apply', '--project', 'payments', '-f', f])
     expect(apply.code).toBe(1)
     expect(apply.stderr).toMatch(/declarativeApplyRefused/)
-    expect(apply.stderr).toMatch(/credentials\[101\]: .*copy-shop-frontend/)
+    expect(apply.stderr).toMatch(/credentials\[101\]\.username: .*copy-shop-frontend/)
     expect((await credentials('payments')).length).toBe(before.rows)
     expect(await auditCount('payments')).toBe(before.audit)
     // the online validation finds the same, writing nothing

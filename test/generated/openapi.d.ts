@@ -5062,6 +5062,12 @@ export interface components {
             outcome: string;
             httpStatus: number | null;
             correlationId: string;
+            /** @description a declarative apply's change: the plan applied */
+            declarativePlanId?: string;
+            /** @description a declarative apply's change: create, update or delete */
+            declarativeAction?: string | null;
+            /** @description a declarative apply's change: its X-Change-Reference (e.g. a commit SHA) */
+            changeReference?: string | null;
         };
         /** @description A certificate of a project, per environment */
         Certificate: {

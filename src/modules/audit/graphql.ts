@@ -17,6 +17,9 @@ export class AuditEventType {
   @Field(() => String, { description: 'SUCCEEDED, ACCEPTED (finishing in the background) or DEPLOY_FAILED (saved, push failed)' }) outcome: string
   @Field(() => Int, { nullable: true }) httpStatus: number | null
   @Field(() => String) correlationId: string
+  @Field(() => String, { nullable: true, description: 'a declarative apply\'s change: the plan applied' }) declarativePlanId?: string | null
+  @Field(() => String, { nullable: true, description: 'a declarative apply\'s change: create, update or delete' }) declarativeAction?: string | null
+  @Field(() => String, { nullable: true, description: 'a declarative apply\'s change: its X-Change-Reference (e.g. a commit SHA)' }) changeReference?: string | null
 }
 
 @ObjectType()

@@ -88,6 +88,7 @@ export type AuditEventView = ReturnType<typeof auditEventView>
 export function auditEventView(e: {
   id: bigint; at: Date; surface: string; actor: string; projectName: string | null; operation: string
   objectType: string | null; objectName: string | null; outcome: string; httpStatus: number | null; correlationId: string
+  declarativePlanId?: string | null; declarativeAction?: string | null; changeReference?: string | null
 }) {
   return {
     id: e.id.toString(),
@@ -101,5 +102,7 @@ export function auditEventView(e: {
     outcome: e.outcome,
     httpStatus: e.httpStatus,
     correlationId: e.correlationId,
+    // a declarative apply's change (issue 29 §4): the plan and the change reference, only on those events
+    ...(e.declarativePlanId ? { declarativePlanId: e.declarativePlanId, declarativeAction: e.declarativeAction ?? null, changeReference: e.changeReference ?? null } : {}),
   }
 }

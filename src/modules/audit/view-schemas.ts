@@ -18,6 +18,9 @@ export const auditEventSchema = describes<AuditEventView>()(
       outcome: z.string(),
       httpStatus: z.number().int().nullable(),
       correlationId: z.string(),
+      declarativePlanId: z.string().optional().describe('a declarative apply\'s change: the plan applied'),
+      declarativeAction: z.string().nullable().optional().describe('a declarative apply\'s change: create, update or delete'),
+      changeReference: z.string().nullable().optional().describe('a declarative apply\'s change: its X-Change-Reference (e.g. a commit SHA)'),
     })
     .meta({ id: 'AuditEvent', description: 'One audited write: who, when, on which surface and object, with what outcome' }),
 )

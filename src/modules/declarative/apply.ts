@@ -5,11 +5,11 @@ import type { Deps, Tx } from '../../platform/context.js'
 import { canonicalJson } from '../../platform/hashing/canonical.js'
 import { DomainError, malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { advisoryLine } from '../transfer/import.js'
-import type { AdapterContext, Advisory, ImportWriteOptions, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import { refusalsOf, type AdapterContext, type Advisory, type ImportWriteOptions, type PortableObject, type TransferAdapter } from '../transfer/registry.js'
 import { adapterOf, collectionByKey, type Collection } from './collections.js'
 import { lifecycleOf, type Removed } from './lifecycle.js'
-import { readNames } from './live.js'
-import { currentRevision, declarativeContext, listedCollections, summaryOf, type PlanContent, type PlanProblem } from './plan.js'
+import { readNames, type LiveObject, type LiveSet } from './live.js'
+import { currentRevision, declarativeContext, listedCollections, summaryOf, type PlanContent, type PlannedWrite, type PlanProblem } from './plan.js'
 
 /**
  * POST …/declarative-plans/{id}/apply: exactly that plan, in one transaction, or nothing. The live objects are read
@@ -35,9 +35,10 @@ export interface ApplyResult {
   advisories: string[]
 }
 
-export interface ApplyOptions { changeReference?: string; idempotencyKey?: string; surface: AuditSurface }
+/** How the call came in: its audit events carry the door's operation name and correlation id, as every write's do. */
+export interface ApplyOptions { changeReference?: string; idempotencyKey?: string; surface: AuditSurface; operation: string; correlationId: string }
 
-const AUDIT_COLUMNS = ['surface', 'actor', 'projectName', 'operation', 'objectType', 'objectName', 'outcome', 'httpStatus', 'correlationId'] as const
+const AUDIT_COLUMNS = ['surface', 'actor', 'projectName', 'operation', 'objectType', 'objectName', 'outcome', 'httpStatus', 'correlationId', 'declarativePlanId', 'declarativeAction', 'changeReference'] as const
 
 /** One audit event per change, in batches of 500 rows, inside the apply's transaction. */
 async function auditChanges(db: Tx, rows: Record<(typeof AUDIT_COLUMNS)[number], string | null>[]) {
@@ -51,6 +52,13 @@ async function auditChanges(db: Tx, rows: Record<(typeof AUDIT_COLUMNS)[number],
     await db.$executeRawUnsafe(`INSERT INTO "AuditEvent" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}`, ...args)
   }
 }
+
+/** Objects per set-based write (one savepoint each). */
+const WRITE_BATCH = 1000
+
+const objectError = (type: string, name: string, path: string, e: { reason: string; message: string; field?: string }): ObjectError => ({
+  type, name, path: e.field ? `${path}.${e.field.replace(/^.*?:\s*/, '')}` : path, reason: e.reason, message: e.message,
+})
 
 const errorOf = (err: unknown): { reason: string; message: string; field?: string } => {
   if (err instanceof DomainError) {
@@ -88,7 +96,7 @@ export async function applyPlan(deps: Deps, actor: Actor, projectName: string, p
     const txCtx: AdapterContext = { ...ctx, db: tx }
     const claimed = await tx.declarativePlan.updateMany({ where: { id: plan.id, appliedAt: null }, data: { appliedAt: new Date(), idempotencyKey: key } })
     if (claimed.count !== 1) throw new DomainError('conflict', 'dependencyConflict', `Declarative plan '${planId}' was already applied; plan again`, { reason: 'declarativePlanAlreadyApplied', declarativePlan: planId })
-    const { baseRevision } = await currentRevision(txCtx, list)
+    const { baseRevision, live } = await currentRevision(txCtx, list)
     if (baseRevision !== plan.baseRevision) {
       throw new DomainError('conflict', 'dependencyConflict', 'The project changed since the plan was made (its baseRevision no longer matches): plan again', {
         reason: 'declarativePlanStale', expectedBaseRevision: plan.baseRevision, currentBaseRevision: baseRevision,
@@ -97,7 +105,7 @@ export async function applyPlan(deps: Deps, actor: Actor, projectName: string, p
     if (!content.changes.length) {
       // nothing to write, no audit event, no push; the drift baseline becomes what the file and the project now agree
       // on when it differs (objects changed outside the file and then written into it), else it is left as it is
-      await recordState(txCtx, plan.id, plan.namespace, mode, content, actorName(actor))
+      await recordState(txCtx, plan.id, plan.namespace, mode, content, actorName(actor), live)
       return
     }
     const errors = await writePlanned(txCtx, content, written, removed, advisories)
@@ -108,10 +116,11 @@ export async function applyPlan(deps: Deps, actor: Actor, projectName: string, p
     }
     const who = actorName(actor)
     await auditChanges(tx, content.changes.map((change) => ({
-      surface: options.surface, actor: who, projectName, operation: `declarative.${change.action} plan=${plan.id}${changeReference ? ` ref=${changeReference}` : ''}`,
-      objectType: change.type, objectName: change.name, outcome: 'SUCCEEDED', httpStatus: '200', correlationId: plan.id,
+      surface: options.surface, actor: who, projectName, operation: options.operation,
+      objectType: change.type, objectName: change.name, outcome: 'SUCCEEDED', httpStatus: '200', correlationId: options.correlationId,
+      declarativePlanId: plan.id, declarativeAction: change.action, changeReference,
     })))
-    await recordState(txCtx, plan.id, plan.namespace, mode, content, who)
+    await recordState(txCtx, plan.id, plan.namespace, mode, content, who, live)
   }, { maxWait: 30_000, timeout: 600_000 })
 
   const pushes = content.changes.length ? await pushAfterCommit(deps, ctx, written, removed) : []
@@ -144,25 +153,58 @@ export async function writePlanned(
       await tx.$executeRawUnsafe('RELEASE SAVEPOINT declarative_object')
     } catch (err) {
       await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT declarative_object')
-      const e = errorOf(err)
-      errors.push({ type, name, path: e.field ? `${path}.${e.field.replace(/^.*?:\s*/, '')}` : path, reason: e.reason, message: e.message })
+      errors.push(objectError(type, name, path, errorOf(err)))
     }
   }
-  for (const w of content.writes) {
-    const c = collectionByKey(w.collection)!
+  const portableOf = (c: Collection, w: PlannedWrite): PortableObject => ({
+    type: c.type, kind: c.kind, name: w.name, data: w.data, dependencies: [],
+    secrets: Object.fromEntries(Object.entries(w.sealedSecrets).map(([k, v]) => [k, deps.keyring.decrypt(v)])),
+    uncarriedSecrets: w.keptSecrets,
+  })
+  const writeOne = async (c: Collection, w: PlannedWrite) => {
     const adapter = adapterOf(c)
-    const portable: PortableObject = {
-      type: c.type, kind: c.kind, name: w.name, data: w.data, dependencies: [],
-      secrets: Object.fromEntries(Object.entries(w.sealedSecrets).map(([k, v]) => [k, deps.keyring.decrypt(v)])),
-      uncarriedSecrets: w.keptSecrets,
-    }
     await attempt(c.key, w.name, `${c.key}[${w.index}]`, async () => {
       if (w.renamedFrom) await lifecycleOf(c.type)!.rename(txCtx, c.kind, w.renamedFrom, w.name)
-      const refusal = await adapter.checkImport?.(txCtx, portable)
+      const refusal = await adapter.checkImport?.(txCtx, portableOf(c, w))
       if (refusal) throw malformedReason(refusal.code, refusal.detail)
-      advisories.push(...(await adapter.write(txCtx, portable, w.existing, writeOptions)))
+      advisories.push(...(await adapter.write(txCtx, portableOf(c, w), w.existing, writeOptions)))
     })
-    written.push({ collection: c, name: w.name })
+  }
+  /**
+   * Consecutive objects of one collection (no rename) in one set-based writeMany under one savepoint. A batch it
+   * refuses reports each refused object; any other failure is retried object by object, so the error still names
+   * its object.
+   */
+  const writeBatch = async (c: Collection, batch: PlannedWrite[]) => {
+    await tx.$executeRawUnsafe('SAVEPOINT declarative_batch')
+    try {
+      advisories.push(...(await adapterOf(c).writeMany!(txCtx, batch.map((w) => ({ object: portableOf(c, w), existing: w.existing })), writeOptions)))
+      await tx.$executeRawUnsafe('RELEASE SAVEPOINT declarative_batch')
+    } catch (err) {
+      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT declarative_batch')
+      const refusals = refusalsOf(err)
+      if (!refusals) {
+        errorOf(err) // anything but a refusal of the data is not the file's fault: thrown
+        for (const w of batch) await writeOne(c, w)
+        return
+      }
+      const byName = new Map(batch.map((w) => [w.name, w]))
+      for (const r of refusals) {
+        const w = byName.get(r.name)
+        errors.push(objectError(c.key, r.name, `${c.key}[${w?.index ?? '?'}]`, { reason: r.code, message: r.detail, field: r.field }))
+      }
+    }
+  }
+  const writes = content.writes
+  for (let i = 0; i < writes.length; ) {
+    const c = collectionByKey(writes[i]!.collection)!
+    let j = i + 1
+    const batchable = (w: PlannedWrite) => w.collection === c.key && !w.renamedFrom
+    if (adapterOf(c).writeMany && batchable(writes[i]!)) while (j < writes.length && j - i < WRITE_BATCH && batchable(writes[j]!)) j++
+    if (j - i > 1) await writeBatch(c, writes.slice(i, j))
+    else await writeOne(c, writes[i]!)
+    for (const w of writes.slice(i, j)) written.push({ collection: c, name: w.name })
+    i = j
   }
   for (const d of content.deletes) {
     const c = collectionByKey(d.collection)!
@@ -182,19 +224,32 @@ function requireManage(ctx: AdapterContext, list: Collection[]) {
   }
 }
 
-/** The namespace's state after the apply: each object it owns as it now stands (the drift baseline). */
-async function recordState(ctx: AdapterContext, planId: string, namespace: string, mode: 'apply' | 'sync', content: PlanContent, appliedBy: string) {
+/**
+ * The namespace's state after the apply: each object it owns as it now stands (the drift baseline). What the plan
+ * did not write is as the apply read it (live); only the written objects, and kept ones of unlisted collections,
+ * are read again.
+ */
+async function recordState(ctx: AdapterContext, planId: string, namespace: string, mode: 'apply' | 'sync', content: PlanContent, appliedBy: string, live: LiveSet) {
   const previous = await ctx.db.declarativeState.findUnique({ where: { projectId_namespace: { projectId: ctx.access.project.id, namespace } } })
   const kept = mode === 'apply' && previous ? (previous.objects as unknown as StateObject[]) : []
   const owned = new Map<string, Set<string>>()
   for (const o of kept) owned.set(o.collection, (owned.get(o.collection) ?? new Set()).add(o.name))
   for (const [key, names] of Object.entries(content.owned)) for (const n of names) owned.set(key, (owned.get(key) ?? new Set()).add(n))
+  const rewritten = new Set(content.writes.map((w) => `${w.collection}\u0000${w.name}`))
+  const renames = content.writes.some((w) => w.renamedFrom)
   const objects: StateObject[] = []
   for (const [key, names] of owned) {
     const c = collectionByKey(key)
     if (!c) continue
-    const live = await readNames(ctx, c, [...names])
-    for (const [name, o] of live) objects.push({ collection: key, name, fingerprint: o.fingerprint, data: o.portable.data, secrets: o.secretPrints })
+    const read = live.get(key)
+    // a rename can change how other objects name the renamed one (an RLCL's credentials): everything is read again
+    const unread = [...names].filter((n) => renames || !read?.has(n) || rewritten.has(`${key}\u0000${n}`))
+    const fresh = unread.length ? await readNames(ctx, c, unread) : new Map<string, LiveObject>()
+    const stale = new Set(unread)
+    for (const name of names) {
+      const o = stale.has(name) ? fresh.get(name) : read!.get(name)
+      if (o) objects.push({ collection: key, name, fingerprint: o.fingerprint, data: o.portable.data, secrets: o.secretPrints })
+    }
   }
   if (previous && canonicalJson(previous.objects) === canonicalJson(objects)) return
   const data = { planId, objects: objects as object[], appliedBy, appliedAt: new Date() }

@@ -132,7 +132,7 @@ export class DeclarativeResolver {
     @Arg('changeReference', () => String, { nullable: true }) changeReference: string | null,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
   ) {
-    return applyPlan(ctx.deps, requireViewer(ctx), projectName, planId, { changeReference: changeReference ?? undefined, idempotencyKey: idempotencyKey ?? undefined, surface: 'GRAPHQL' })
+    return applyPlan(ctx.deps, requireViewer(ctx), projectName, planId, { changeReference: changeReference ?? undefined, idempotencyKey: idempotencyKey ?? undefined, surface: 'GRAPHQL', operation: 'applyDeclarativePlan', correlationId: ctx.correlationId })
   }
 
   @Mutation(() => DeclarativeValidationType, { description: 'Validates a state document as an apply would, writing nothing' })

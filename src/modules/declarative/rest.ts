@@ -94,6 +94,7 @@ export const declarativeRoutes = defineRoutes([
       return {
         body: await applyPlan(ctx.deps, requireActor(ctx), input.params.projectName, input.params.planId, {
           changeReference: header(input, 'x-change-reference'), idempotencyKey: header(input, 'idempotency-key'), surface: ctx.surface === 'apiops' ? 'REST_APIOPS' : 'REST_API',
+          operation: `POST ${BASE}/declarative-plans/:planId/apply`, correlationId: ctx.correlationId,
         }),
       }
     },

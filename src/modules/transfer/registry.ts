@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/auth/actor.js'
 import type { ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
-import { malformedReason } from '../../platform/errors/domain-error.js'
+import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
 
 /**
  * The registry of exportable object types. Each type is one adapter object; a module that owns a type
@@ -105,12 +105,36 @@ export interface TransferAdapter {
    * transaction (ctx.db); must not push to environments. Returns advisories such as unresolved references.
    */
   write(ctx: AdapterContext, object: PortableObject, existing: boolean, options: ImportWriteOptions): Promise<Advisory[]>
-  /** Optional batch form of write for many objects of this type (same contract, same transaction). */
+  /**
+   * Optional batch form of write for many objects of this type (same contract, same transaction). It makes
+   * checkImport's checks itself, for the whole batch: objects it refuses are thrown together (`batchRefused`),
+   * nothing of the batch written.
+   */
   writeMany?(ctx: AdapterContext, objects: { object: PortableObject; existing: boolean }[], options: ImportWriteOptions): Promise<Advisory[]>
   /** After the import committed: push written objects to the environments when the type deploys. */
   afterImport?(deps: Deps, access: ProjectAccess, written: ObjectRef[]): Promise<Advisory[]>
   /** A file name for a one-object package other than `<name>.zip` (e.g. the webhook pattern of §2.17). */
   packageFileName?(object: ObjectRef, exportedAt: Date): string
+}
+
+/** One object of a writeMany batch that was refused: its stable code, message and field inside the object. */
+export interface ObjectRefusal { name: string; code: string; detail: string; field?: string }
+
+/** The error a writeMany throws when objects of its batch are refused: all of them in params.refusals. */
+export const batchRefused = (refusals: ObjectRefusal[]) =>
+  malformedReason(refusals[0]!.code, refusals.slice(0, 20).map((r) => `${r.name}: ${r.detail}`).join('; '), {
+    ...(refusals[0]!.field ? { field: refusals[0]!.field } : {}), refusals,
+  })
+
+/** The refusals a batchRefused error carries, or null for any other error. */
+export const refusalsOf = (err: unknown): ObjectRefusal[] | null =>
+  err instanceof DomainError && Array.isArray(err.params.refusals) ? (err.params.refusals as ObjectRefusal[]) : null
+
+/** An error a write threw, as the refusal of one object (reason first, else the error key); null when it is not a domain error. */
+export function refusalOf(name: string, err: unknown): ObjectRefusal | null {
+  if (!(err instanceof DomainError)) return null
+  const code = typeof err.params.reason === 'string' ? err.params.reason : err.errorKey
+  return { name, code, detail: err.message, ...(typeof err.params.field === 'string' ? { field: err.params.field } : {}) }
 }
 
 const adapters = new Map<string, TransferAdapter>()

@@ -1,10 +1,12 @@
+import crypto from 'node:crypto'
 import { Prisma } from '../../../generated/prisma/client.js'
 import { can } from '../../../platform/auth/permissions.js'
 import { parseInput } from '../../../platform/errors/validation.js'
-import { credentialInput, insertCredential, pushCredentialsByIds } from '../../credentials/service.js'
+import { credentialInput, insertCredential, newCredentialRow, pushCredentialsByIds } from '../../credentials/service.js'
+import { insertCredentialRows, replaceRolesOfMany, updateCredentialRows, type CredentialRowUpdate, type NewCredentialRow } from '../../credentials/bulk.js'
 import { credentialOwners, roleNamesOf, type CredentialWithOwners } from '../../credentials/runtime.js'
 import { replaceCredentialRoles } from '../../credentials/roles.js'
-import type { AdapterContext, Advisory, PortableObject, TransferAdapter } from '../registry.js'
+import { batchRefused, refusalOf, type AdapterContext, type Advisory, type ImportRefusal, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../registry.js'
 
 const TYPE = 'CREDENTIAL'
 /** what the credentials module stores as a REFERENCE password: a `${variable}`, never a value */
@@ -51,20 +53,67 @@ function toPortable(ctx: AdapterContext, c: CredentialWithOwners): PortableObjec
 
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
 
-async function resolveOwners(ctx: AdapterContext, object: PortableObject) {
-  const advisories: Advisory[] = []
+interface Owners { organizationId: string | null; applicationId: string | null; roleIds: string[]; advisories: Advisory[] }
+
+/** The organization, application and roles each object names, resolved in the project with one query each. */
+async function resolveOwnersMany(ctx: AdapterContext, objects: PortableObject[]): Promise<Owners[]> {
   const projectId = ctx.access.project.id
-  const orgCode = str(object.data.organizationCode)
-  const appName = str(object.data.applicationName)
-  const org = orgCode ? await ctx.db.organization.findUnique({ where: { projectId_code: { projectId, code: orgCode } } }) : null
-  const app = appName ? await ctx.db.application.findUnique({ where: { projectId_name: { projectId, name: appName } } }) : null
-  if (orgCode && !org) advisories.push(unresolved(object, 'ORGANIZATION', orgCode))
-  if (appName && !app) advisories.push(unresolved(object, 'APPLICATION', appName))
-  const roleNames = Array.isArray(object.data.roleNameList) ? object.data.roleNameList.filter(isRoleName) : []
-  const roles = roleNames.length ? await ctx.db.credentialRole.findMany({ where: { projectId, name: { in: roleNames } }, select: { id: true, name: true } }) : []
-  for (const name of roleNames) if (!roles.some((r) => r.name === name)) advisories.push(unresolved(object, 'CREDENTIAL_ROLE', name))
-  return { organizationId: org?.id ?? null, applicationId: app?.id ?? null, roleIds: roles.map((r) => r.id), advisories }
+  const codes = [...new Set(objects.flatMap((o) => str(o.data.organizationCode) ?? []))]
+  const appNames = [...new Set(objects.flatMap((o) => str(o.data.applicationName) ?? []))]
+  const roleNamesOfObject = (o: PortableObject) => (Array.isArray(o.data.roleNameList) ? o.data.roleNameList.filter(isRoleName) : [])
+  const roleNames = [...new Set(objects.flatMap(roleNamesOfObject))]
+  const orgs = new Map(codes.length ? (await ctx.db.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [])
+  const apps = new Map(appNames.length ? (await ctx.db.application.findMany({ where: { projectId, name: { in: appNames } }, select: { id: true, name: true } })).map((a) => [a.name, a.id]) : [])
+  const roles = new Map(roleNames.length ? (await ctx.db.credentialRole.findMany({ where: { projectId, name: { in: roleNames } }, select: { id: true, name: true } })).map((r) => [r.name, r.id]) : [])
+  return objects.map((object) => {
+    const advisories: Advisory[] = []
+    const orgCode = str(object.data.organizationCode)
+    const appName = str(object.data.applicationName)
+    if (orgCode && !orgs.has(orgCode)) advisories.push(unresolved(object, 'ORGANIZATION', orgCode))
+    if (appName && !apps.has(appName)) advisories.push(unresolved(object, 'APPLICATION', appName))
+    const names = roleNamesOfObject(object)
+    for (const name of names) if (!roles.has(name)) advisories.push(unresolved(object, 'CREDENTIAL_ROLE', name))
+    return {
+      organizationId: (orgCode && orgs.get(orgCode)) || null,
+      applicationId: (appName && apps.get(appName)) || null,
+      roleIds: names.flatMap((n) => roles.get(n) ?? []),
+      advisories,
+    }
+  })
 }
+
+/**
+ * A reference is stored and pushed as it stands (not sealed): anything but `${variable}` would be a password kept
+ * in clear, so a package cannot smuggle one in through this field.
+ */
+function referenceRefusal(object: PortableObject): ImportRefusal | null {
+  const reference = object.data.passwordReference
+  if (reference !== undefined && reference !== null && (typeof reference !== 'string' || !VARIABLE_REFERENCE.test(reference))) {
+    return { code: 'packageEntryInvalid', detail: `passwordReference of credential '${object.name}' must be a \${variable} reference` }
+  }
+  return null
+}
+
+const takenRefusal = (name: string): ImportRefusal => ({ code: 'credentialUsernameTaken', detail: `Credential username '${name}' is already taken in another project` })
+
+/** The portable object as the credentials module's own input, validated by its schema (credentialInput). */
+function inputOf(object: PortableObject) {
+  const d = object.data
+  return parseInput(credentialInput, {
+    username: object.name,
+    password: object.secrets.password ?? null,
+    fullName: d.fullName ?? null,
+    email: d.email ?? null,
+    description: d.description ?? null,
+    enabled: d.enabled ?? true,
+    expireDate: d.expireDate ?? null,
+    syncManaged: d.syncManaged ?? false,
+    tokenSettings: d.tokenSettings ?? null,
+    ipList: d.ipList ?? [],
+  })
+}
+
+const trafficLogOf = (d: Record<string, unknown>) => (typeof d.trafficLogDisabled === 'boolean' ? d.trafficLogDisabled : null)
 
 /** A role name a package may carry; anything else (a hostile entry) is ignored rather than queried. */
 const isRoleName = (n: unknown): n is string => typeof n === 'string' && n.length > 0 && n.length <= 200 && !n.includes('\u0000')
@@ -102,39 +151,21 @@ export const credentialAdapter: TransferAdapter = {
 
   /** usernames are unique across the installation: one held by another project cannot be imported here */
   async checkImport(ctx, object) {
-    // a reference is stored and pushed as it stands (not sealed): anything but `${variable}` would be a
-    // password kept in clear, so a package cannot smuggle one in through this field
-    const reference = object.data.passwordReference
-    if (reference !== undefined && reference !== null && (typeof reference !== 'string' || !VARIABLE_REFERENCE.test(reference))) {
-      return { code: 'packageEntryInvalid', detail: `passwordReference of credential '${object.name}' must be a \${variable} reference` }
-    }
+    const refusal = referenceRefusal(object)
+    if (refusal) return refusal
     const holder = await ctx.db.credential.findUnique({ where: { username: object.name }, select: { projectId: true } })
-    if (holder && holder.projectId !== ctx.access.project.id) {
-      return { code: 'credentialUsernameTaken', detail: `Credential username '${object.name}' is already taken in another project` }
-    }
-    return null
+    return holder && holder.projectId !== ctx.access.project.id ? takenRefusal(object.name) : null
   },
 
   async write(ctx, object, existing) {
     const d = object.data
     const reference = str(d.passwordReference)
-    const input = parseInput(credentialInput, {
-      username: object.name,
-      password: object.secrets.password ?? null,
-      fullName: d.fullName ?? null,
-      email: d.email ?? null,
-      description: d.description ?? null,
-      enabled: d.enabled ?? true,
-      expireDate: d.expireDate ?? null,
-      syncManaged: d.syncManaged ?? false,
-      tokenSettings: d.tokenSettings ?? null,
-      ipList: d.ipList ?? [],
-    })
-    const owners = await resolveOwners(ctx, object)
+    const input = inputOf(object)
+    const [owners] = await resolveOwnersMany(ctx, [object])
     const extra: Prisma.CredentialUncheckedUpdateInput = {
       organizationId: owners.organizationId,
       applicationId: owners.applicationId,
-      trafficLogDisabled: typeof d.trafficLogDisabled === 'boolean' ? d.trafficLogDisabled : null,
+      trafficLogDisabled: trafficLogOf(d),
       ...(reference ? { passwordCipher: reference, passwordFormat: 'REFERENCE' as const } : {}),
     }
     if (!existing) {
@@ -164,6 +195,70 @@ export const credentialAdapter: TransferAdapter = {
     })
     await replaceCredentialRoles(ctx.db, current.id, owners.roleIds)
     return owners.advisories
+  },
+
+  /**
+   * Many credentials, set-based (declarative applies of thousands): checkImport's checks and credentialInput for the
+   * whole batch (every refused object reported, nothing written), then one INSERT for the new ones, one UPDATE for
+   * the others and one replacement of their role grants, with the same values the one-object write stores.
+   */
+  async writeMany(ctx, objects) {
+    const projectId = ctx.access.project.id
+    const refusals: ObjectRefusal[] = []
+    const valid: { object: PortableObject; existing: boolean; input: ReturnType<typeof inputOf> }[] = []
+    for (const { object, existing } of objects) {
+      const refusal = referenceRefusal(object)
+      if (refusal) {
+        refusals.push({ name: object.name, ...refusal, field: 'passwordReference' })
+        continue
+      }
+      try {
+        valid.push({ object, existing, input: inputOf(object) })
+      } catch (err) {
+        const refusal = refusalOf(object.name, err)
+        if (!refusal) throw err
+        refusals.push(refusal)
+      }
+    }
+    const holders = new Map((await ctx.db.credential.findMany({ where: { username: { in: objects.map((o) => o.object.name) } }, select: { id: true, username: true, projectId: true } }))
+      .map((h) => [h.username, h]))
+    for (const { object } of valid) {
+      const holder = holders.get(object.name)
+      if (holder && holder.projectId !== projectId) refusals.push({ name: object.name, ...takenRefusal(object.name), field: 'username' })
+    }
+    if (refusals.length) throw batchRefused(refusals)
+    const owners = await resolveOwnersMany(ctx, valid.map((v) => v.object))
+    const inserts: NewCredentialRow[] = []
+    const updates: CredentialRowUpdate[] = []
+    const grants: { credentialId: string; roleIds: string[] }[] = []
+    valid.forEach(({ object, existing, input }, i) => {
+      const o = owners[i]!
+      const reference = str(object.data.passwordReference)
+      const password = reference ? { passwordCipher: reference, passwordFormat: 'REFERENCE' as const } : null
+      const holder = holders.get(object.name)
+      if (existing && holder) {
+        updates.push({
+          id: holder.id, fullName: input.fullName ?? null, email: input.email ?? null, description: input.description ?? null, enabled: input.enabled,
+          organizationId: o.organizationId, applicationId: o.applicationId, expireDate: input.expireDate ?? null, syncManaged: input.syncManaged,
+          trafficLogDisabled: trafficLogOf(object.data), tokenSettings: input.tokenSettings ?? null, ipList: input.ipList ?? [],
+          passwordCipher: password?.passwordCipher ?? (input.password ? ctx.deps.keyring.encrypt(input.password) : null),
+          passwordFormat: password?.passwordFormat ?? (input.password ? 'SEALED' : null),
+        })
+        grants.push({ credentialId: holder.id, roleIds: o.roleIds })
+        return
+      }
+      // newCredentialRow mints a new consumerKey: a consumerKey is never copied between projects
+      const id = crypto.randomUUID()
+      inserts.push({
+        ...newCredentialRow(ctx.deps.keyring, projectId, { ...input, organizationCode: null }, o.organizationId),
+        id, applicationId: o.applicationId, trafficLogDisabled: trafficLogOf(object.data), ...(password ?? {}),
+      })
+      if (o.roleIds.length) grants.push({ credentialId: id, roleIds: o.roleIds })
+    })
+    await insertCredentialRows(ctx.db, inserts)
+    await updateCredentialRows(ctx.db, updates)
+    await replaceRolesOfMany(ctx.db, grants)
+    return owners.flatMap((o) => o.advisories)
   },
 
   /** Imported credentials reach the gateway when the caller may deploy them; otherwise deployRequired. */
