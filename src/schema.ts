@@ -46,6 +46,7 @@ import { RlclResolver } from './modules/rlcl/graphql.js'
 import { ApiClientMigrationResolver } from './modules/migration/graphql.js'
 import { PortalLimitResolver } from './modules/limits/manager/portal-graphql.js'
 import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
+import { KeyFilesResolver } from './modules/keys/files/graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
@@ -109,6 +110,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiClientMigrationResolver,
   PortalLimitResolver,
   KeysDoorsResolver,
+  KeyFilesResolver,
   ReportResolver,
   DeclarativeResolver,
 ]

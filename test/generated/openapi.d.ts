@@ -4123,6 +4123,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/certificates/{certificateName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same download as …/export/ (the name the key, keystore and JWK file downloads use). Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate (permission: CERTIFICATE VIEW) */
+        get: operations["getApiopsProjectsProjectNameCertificatesCertificateNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a certificate file (PEM or DER) into environmentList, or the export ZIP, each entry into its environment; the environments not named keep theirs (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameCertificatesImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/truststore/{environmentName}/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register every certificate of a bundle (a ZIP of certificate files, or one file) for the environment, in the admin project: each named and aliased after its file (namePrefix first); an existing one gets this environment's entry replaced (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/truststore/{environmentName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download what an environment trusts (the admin project's certificates deployed to it) as a ZIP of PEM files named <alias>.cer (permission: CERTIFICATE VIEW) */
+        get: operations["getApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keys/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a key file (PEM, or base64; a SECRET_KEY's bytes or their base64) into environmentList, or the export ZIP; a new key, or with override=true the existing one (the environments not named keep theirs) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeysImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keys/{keyName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a key's material (decrypted: the PKCS#8 PEM of a PRIVATE_KEY, the PEM of a PUBLIC_KEY, the base64 of a SECRET_KEY): one environment's <keyName>-<environmentName>.pem, or all in <keyName>-keys.zip (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeysKeyNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a keystore file (.jks, .p12, .pfx) into environmentList, or the export ZIP, opened with password; a new keystore, or with override=true the existing one (the environments not named keep theirs) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeystoresImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/{keystoreName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a keystore file as it was uploaded (its extension kept; else .p12 for PKCS12, .jks): one environment's, or all in <keystoreName>-keystores.zip; the password is never in it (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeystoresKeystoreNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/jwks/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a JWK from an uploaded JWK or JWK Set document (parsed as the clipboard create parses jwkStr; kid picks the key) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameJwksImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/jwks/{jwkName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a JWK as a JWK Set document <jwkName>.json (private members included), or with publicOnly=true <jwkName>-public.json (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameJwksJwkNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/keys/": {
         parameters: {
             query?: never;
@@ -5705,6 +5875,8 @@ export interface components {
                 keyStoreType?: string | null;
                 /** @description the default alias: an entry of the file; absent on update keeps the stored one */
                 alias?: string | null;
+                /** @description the name of the uploaded file: export-file gives the file back with its extension */
+                fileName?: string;
             } & {
                 [key: string]: unknown;
             })[];
@@ -27658,6 +27830,550 @@ export interface operations {
                 };
             };
             /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCertificatesCertificateNameExportFile: {
+        parameters: {
+            query?: {
+                format?: "ZIP" | "PEM" | "DER";
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                certificateName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/octet-stream ZIP, application/x-pem-file or application/pkix-cert) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/x-pem-file": string;
+                    "application/pkix-cert": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCertificatesImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the certificate to create or update */
+                    certificateName: string;
+                    /** @description the alias the certificate is stored under (unique per environment) */
+                    alias: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    certificateDescription?: string;
+                    /** @description a PEM or DER certificate, or the ZIP of …/export-file/ (<certificateName>-<environmentName>.cer entries) */
+                    certificateFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, warnings, resultList with the certificate, unresolvedReferences when part of the upload was not carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        warnings: string[];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; alias used by another certificate */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description put before every certificate name, e.g. partner- */
+                    namePrefix?: string;
+                    /** @description a ZIP of certificate files (each named after its file), or one certificate file */
+                    truststoreFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList (the certificate names registered), resultCount, unresolvedReferences (the entries that failed, with why) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment; empty bundle; no certificate of the bundle could be imported */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ZIP (application/octet-stream), Content-Disposition <environmentName>-truststore.zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment; no certificate deployed to it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeysImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the key to create, or with override=true update */
+                    keyName: string;
+                    /** @description SECRET_KEY, PRIVATE_KEY or PUBLIC_KEY */
+                    keyType: string;
+                    /** @description AES, DES, DESede or RSA (any case): required for a new SECRET_KEY; with override the stored one is kept when absent */
+                    algorithm?: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    keyDescription?: string;
+                    alias?: string;
+                    /**
+                     * @description true updates the existing object of that name (its environments not named keep theirs); default false creates
+                     * @enum {string}
+                     */
+                    override?: "true" | "false";
+                    /** @description the key: PEM, or base64 of PEM or DER; a SECRET_KEY's raw bytes or their base64; or the ZIP of …/export-file/ */
+                    keyFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the key (public parts only), unresolvedReferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; name taken without override; override of an unknown key; unknown keyType or algorithm; algorithm missing for a new SECRET_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeysKeyNameExportFile: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                keyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/x-pem-file) or the ZIP (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; key not found; no material for the environment (the message lists those that have it); no material at all */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeystoresImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the keystore to create, or with override=true update */
+                    keystoreName: string;
+                    /** @description the keystore password */
+                    password: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    /** @description JKS or PKCS12; by the file extension (.jks, .keystore, .p12, .pfx), else the file itself, when absent */
+                    keyStoreType?: string;
+                    keystoreDescription?: string;
+                    /** @description the default alias: an entry of the keystore */
+                    alias?: string;
+                    /**
+                     * @description true updates the existing object of that name (its environments not named keep theirs); default false creates
+                     * @enum {string}
+                     */
+                    override?: "true" | "false";
+                    /** @description the .jks, .p12 or .pfx file, or the ZIP of …/export-file/ */
+                    keystoreFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the keystore (type and entries), unresolvedReferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; name taken without override; override of an unknown keystore; unknown keyStoreType; wrong password; alias not an entry */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeystoresKeystoreNameExportFile: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                keystoreName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file or the ZIP (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; keystore not found; no material for the environment (the message lists those that have it); no material at all */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameJwksImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the JWK to create */
+                    jwkName: string;
+                    /** @description the key ID of the key to load from the document */
+                    kid: string;
+                    jwkDescription?: string;
+                    /** @description a JWK or JWK Set JSON document */
+                    jwkFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the JWK (public members) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; jwkName, kid or jwkFile empty; not a JWK document; kid not in it; name taken */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameJwksJwkNameExportFile: {
+        parameters: {
+            query?: {
+                publicOnly?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                jwkName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the JWK Set document (application/json) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: ({
+                            kty: string;
+                            kid?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; JWK not found; publicOnly not true or false; publicOnly=true for a symmetric (oct) key */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -30,7 +30,7 @@ export interface CertificateInput {
   pemEncodedFile?: Buffer | null
 }
 
-function environmentNames(value: unknown): string[] {
+export function environmentNames(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []
   const names = [...new Set(list.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean))]
   if (!names.length) throw malformed('environmentList value can not be empty!', { field: 'environmentList' })
@@ -56,7 +56,7 @@ function parseInput(input: CertificateInput, projectEnvs: ProjectEnvironment[]):
 }
 
 /** Expired and not-yet-valid certificates are accepted; the answer says so. */
-function warningsOf(name: string, leaf: X509Certificate, now = new Date()): string[] {
+export function warningsOf(name: string, leaf: X509Certificate, now = new Date()): string[] {
   const facts = certificateFacts(leaf)
   const { expired, notYetValid } = validityOf(facts, now)
   const warnings: string[] = []
@@ -65,7 +65,7 @@ function warningsOf(name: string, leaf: X509Certificate, now = new Date()): stri
   return warnings
 }
 
-async function checkAliasFree(deps: Deps, projectId: string, alias: string, envs: string[], except: string | null) {
+export async function checkAliasFree(deps: Deps, projectId: string, alias: string, envs: string[], except: string | null) {
   for (const row of await listObjects(deps.prisma, projectId, 'CERTIFICATE')) {
     if (row.id === except) continue
     const taken = Object.entries(environmentsOf(row)).some(([env, entry]) => envs.includes(env) && entry.alias === alias)
@@ -73,14 +73,16 @@ async function checkAliasFree(deps: Deps, projectId: string, alias: string, envs
   }
 }
 
+/** One environment's stored entry: the alias, the DER of the leaf and its chain, and the facts read from it. */
+export const certificateEntry = (alias: string, leaf: X509Certificate, chain: X509Certificate[]) => ({
+  alias,
+  base64EncodedContent: leaf.raw.toString('base64'),
+  chain: chain.map((c) => c.raw.toString('base64')),
+  ...certificateFacts(leaf),
+})
+
 function contentFor(parsed: ParsedCertificateInput) {
-  const facts = certificateFacts(parsed.leaf)
-  const entry = {
-    alias: parsed.alias,
-    base64EncodedContent: parsed.leaf.raw.toString('base64'),
-    chain: parsed.chain.map((c) => c.raw.toString('base64')),
-    ...facts,
-  }
+  const entry = certificateEntry(parsed.alias, parsed.leaf, parsed.chain)
   return { description: parsed.description, environments: Object.fromEntries(parsed.environments.map((e) => [e.name, entry])) }
 }
 
@@ -94,7 +96,7 @@ function runtimeConfig(name: string, envName: string, entry: Record<string, unkn
   }
 }
 
-function pushesFor(row: StoredObject, envs: ProjectEnvironment[], previous: string[] = []): EnvironmentPush[] {
+export function certificatePushes(row: StoredObject, envs: ProjectEnvironment[], previous: string[] = []): EnvironmentPush[] {
   const current = environmentsOf(row)
   const byName = new Map(envs.map((e) => [e.name, e]))
   const deploys = Object.entries(current).flatMap(([env, entry]) => (byName.has(env) ? [{ env: byName.get(env)!, action: 'DEPLOY' as const, config: runtimeConfig(row.name, env, entry) }] : []))
@@ -109,14 +111,14 @@ export async function createCertificate(deps: Deps, actor: Actor, projectName: s
   const name = requiredName(input.certificateName, 'certificateName')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const parsed = parseInput(input, envs)
-  if (await findObject(deps.prisma, access.project.id, 'CERTIFICATE', name)) throw exists(name)
+  if (await findObject(deps.prisma, access.project.id, 'CERTIFICATE', name)) throw certificateExists(name)
   await checkAliasFree(deps, access.project.id, parsed.alias, parsed.environments.map((e) => e.name), null)
-  const row = await createObject(deps.prisma, access.project.id, 'CERTIFICATE', name, contentFor(parsed), () => exists(name))
-  const outcome = await pushPerEnvironment(deps, access, 'CERTIFICATE', name, row.revision, pushesFor(row, envs))
+  const row = await createObject(deps.prisma, access.project.id, 'CERTIFICATE', name, contentFor(parsed), () => certificateExists(name))
+  const outcome = await pushPerEnvironment(deps, access, 'CERTIFICATE', name, row.revision, certificatePushes(row, envs))
   return { outcome, warnings: warningsOf(name, parsed.leaf), certificate: certificateView(row, envs, true), updatedJwks: [] }
 }
 
-const exists = (name: string) => new DomainError('validation', 'certificateAlreadyExists', `Certificate (name: ${name}) is already exist!`, { certificateName: name })
+export const certificateExists = (name: string) => new DomainError('validation', 'certificateAlreadyExists', `Certificate (name: ${name}) is already exist!`, { certificateName: name })
 
 /** Replaces the certificate (file, alias, environments); environments no longer listed are undeployed. */
 export async function updateCertificate(deps: Deps, actor: Actor, projectName: string, rawName: string, input: CertificateInput, refresh: RefreshOptions): Promise<CertificateWrite> {
@@ -129,7 +131,7 @@ export async function updateCertificate(deps: Deps, actor: Actor, projectName: s
   await checkAliasFree(deps, access.project.id, parsed.alias, parsed.environments.map((e) => e.name), current.id)
   const previous = Object.keys(environmentsOf(current))
   const row = await updateObject(deps.prisma, current, contentFor(parsed))
-  const outcome = await pushPerEnvironment(deps, access, 'CERTIFICATE', name, row.revision, pushesFor(row, envs, previous))
+  const outcome = await pushPerEnvironment(deps, access, 'CERTIFICATE', name, row.revision, certificatePushes(row, envs, previous))
   const updatedJwks = await refreshReferencedJwks(deps, access, row, refresh)
   return { outcome, warnings: warningsOf(name, parsed.leaf), certificate: certificateView(row, envs, true), updatedJwks }
 }

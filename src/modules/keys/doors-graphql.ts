@@ -10,10 +10,10 @@ import { createJwk } from './jwks.js'
 // The GraphQL twins of the keys pages that had none (rest.ts): the certificate download and the five parse-from-*
 // doors of the JWKs. The same services; each door's input type is generated from the zod schema of its REST body.
 
-@ObjectType('CertificateFile', { description: 'A certificate download returned inline (base64): GraphQL has no binary responses. Decode contentBase64 and save it as fileName' })
+@ObjectType('CertificateFile', { description: 'A download of the keys pages (certificate, trust store, key, keystore, JWK) returned inline (base64): GraphQL has no binary responses. Decode contentBase64 and save it as fileName' })
 export class CertificateFileType {
   @Field(() => String) fileName: string
-  @Field(() => String, { description: 'application/octet-stream (ZIP), application/x-pem-file or application/pkix-cert (DER)' }) contentType: string
+  @Field(() => String, { description: 'application/octet-stream (a ZIP, a keystore), application/x-pem-file, application/pkix-cert (DER) or application/json (a JWK Set)' }) contentType: string
   @Field(() => Int) sizeBytes: number
   @Field(() => String) contentBase64: string
 }

@@ -40,6 +40,7 @@ export class CertificateWriteType {
   @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
   @Field(() => [String], { description: 'expired or not yet valid: accepted, said here' }) warnings: string[]
   @Field(() => [String], { description: 'JWKs re-derived (updateReferencedJwks)' }) updatedJwks: string[]
+  @Field(() => [String], { nullable: true, description: 'the file imports only: what the upload held that was not imported, and why' }) unresolvedReferences?: string[]
 }
 
 @InputType('CertificateInput')
@@ -82,6 +83,7 @@ export class CryptoKeyWriteType {
   @Field(() => CryptoKeyType) key: CryptoKeyType
   @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
   @Field(() => [String]) updatedJwks: string[]
+  @Field(() => [String], { nullable: true, description: 'the file imports only: what the upload held that was not imported, and why' }) unresolvedReferences?: string[]
 }
 
 @InputType('CryptoKeyEnvironmentInput')
@@ -147,6 +149,7 @@ export class KeyStoreWriteType {
   @Field(() => KeyStoreType) keyStore: KeyStoreType
   @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
   @Field(() => [String]) updatedJwks: string[]
+  @Field(() => [String], { nullable: true, description: 'the file imports only: what the upload held that was not imported, and why' }) unresolvedReferences?: string[]
 }
 
 @InputType('KeyStoreEnvironmentInput')

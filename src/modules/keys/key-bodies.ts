@@ -73,7 +73,7 @@ export function kindOf(row: StoredObject): KeyKind {
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined)
 const given = (v: unknown) => v !== undefined && v !== null
 
-function decodeSecret(value: string, algorithm: string, field: string): Buffer {
+export function decodeSecret(value: string, algorithm: string, field: string): Buffer {
   const compact = value.replace(/\s+/g, '')
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw malformed(`${field} must be the base64 of the secret key bytes`, { field, reason: 'notBase64' })
   const bytes = Buffer.from(compact, 'base64')

@@ -43,6 +43,7 @@ export const keystoreBodySchema = z.looseObject({
     type: z.string().optional().describe('the keystore type (e.g. JKS, PKCS12); detected when absent'),
     keyStoreType: z.string().nullable().optional().describe('the newest pages\' name of type: JKS or PKCS12'),
     alias: z.string().nullable().optional().describe('the default alias: an entry of the file; absent on update keeps the stored one'),
+    fileName: z.string().max(200).optional().describe('the name of the uploaded file: export-file gives the file back with its extension'),
   })).min(1),
 }).meta({ id: 'KeystoreWriteBody' })
 
@@ -91,6 +92,7 @@ function parseKeystoreBody(deps: Deps, body: Record<string, unknown>, envs: Proj
       alias: defaultAlias(raw.alias, opened.entries, null, at),
       entries: opened.entries,
       fileSize: bytes.length,
+      ...(typeof raw.fileName === 'string' && raw.fileName.trim() ? { fileName: raw.fileName.trim() } : {}),
       file: seal(deps, bytes.toString('base64')),
       password: seal(deps, raw.password),
       ...(keyPassword ? { keyPassword: seal(deps, keyPassword) } : {}),

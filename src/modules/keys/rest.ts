@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { legacyDeploymentResult, legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
+import { legacyList } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteContext, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
 import {
   createCertificate, deleteCertificate, exportCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate, type CertificateInput,
@@ -10,30 +10,16 @@ import { jwkCreateBodySchema, jwkGenerateBodySchema, jwkSourceBodyOf } from './j
 import { refreshOptions } from './jwk-refresh.js'
 import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
 import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
-import { deploymentResult, fileBody, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { fileBody, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { AUTH_401, BASE, DENIED, MANAGE, project, TAG, VIEW, written, writtenBody, writtenFields } from './rest-shapes.js'
+import { keyFileRoutes } from './files/rest.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
-
-/** The write answers: success and deploymentResult, the saved object in resultList (none on delete). */
-const writtenFields = { success: z.literal(true), deploymentResult }
-const writtenBody = (item: z.ZodType, extra: z.ZodRawShape = {}) => legacyListBody(item, { ...writtenFields, ...extra })
-const deletedBody = legacyBody(writtenFields)
 
 // The keys and secrets pages of /apiops (legacy envelope): certificates, keys, keystores and JWKs. Asset category
 // CERTIFICATE: VIEW for reads, MANAGE for writes; a write is pushed only with DEPLOY_UNDEPLOY as well (else it is
-// saved and its deploymentResult says why it was not pushed).
+// saved and its deploymentResult says why it was not pushed). Their files (import-file, export-file): files/rest.ts.
 
-const BASE = '/apiops/projects/:projectName'
-const TAG = 'keys-secrets'
-const AUTH_401 = 'missing, invalid, expired or revoked token'
-const VIEW = '(permission: CERTIFICATE VIEW)'
-const MANAGE = '(permission: CERTIFICATE MANAGE; pushed to the gateways with CERTIFICATE DEPLOY_UNDEPLOY)'
-const DENIED = 'unknown project or missing CERTIFICATE permission'
-
-const project = (input: RouteInput) => input.params.projectName!
-
-/** The pages' write answer: success and deploymentResult, beside status SUCCESS; the saved object in resultList. */
-const written = (outcome: DeploymentOutcome, item?: unknown, extra: Record<string, unknown> = {}) =>
-  legacySuccess({ success: true, deploymentResult: legacyDeploymentResult(outcome), ...(item === undefined ? {} : { resultList: [item], resultCount: 1 }), ...extra })
+const deletedBody = legacyBody(writtenFields)
 
 /** The update queries of certificates, keys and keystores: what happens to the JWKs taken from the object. */
 const refreshQuery = z.object({
@@ -98,9 +84,9 @@ const certificateRoutes: RouteDef[] = [
     responses: { 200: 'status SUCCESS, resultList with the certificate', 400: `${DENIED}; certificate not found`, 401: AUTH_401 },
     handle: async (ctx, input) => ({ body: legacyList([await getCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!)]) }),
   },
-  {
-    method: 'get', path: `${BASE}/certificates/:certificateName/export/`, style: 'legacy', auth: 'token', tag: TAG,
-    summary: `Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate ${VIEW}`,
+  ...(['export', 'export-file'] as const).map((segment): RouteDef => ({
+    method: 'get', path: `${BASE}/certificates/:certificateName/${segment}/`, style: 'legacy', auth: 'token', tag: TAG,
+    summary: `${segment === 'export' ? '' : 'The same download as …/export/ (the name the key, keystore and JWK file downloads use). '}Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate ${VIEW}`,
     query: z.object({ format: z.enum(['ZIP', 'PEM', 'DER']).optional(), environmentName: z.string().optional() }),
     // the content type the export chose (certificates.ts exportCertificate): ZIP, PEM text, DER
     response: fileBody('application/octet-stream', 'application/x-pem-file', 'application/pkix-cert'),
@@ -110,7 +96,7 @@ const certificateRoutes: RouteDef[] = [
       const file = await exportCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!, typeof q.format === 'string' ? q.format : undefined, typeof q.environmentName === 'string' ? q.environmentName : undefined)
       return { body: file.bytes, headers: { 'content-type': file.contentType, 'content-disposition': contentDisposition(file.fileName) } }
     },
-  },
+  })),
   {
     method: 'post', path: `${BASE}/certificates/`, style: 'legacy', auth: 'token', tag: TAG, body: multipart, query: certificateQuery,
     audit: { objectType: 'CERTIFICATE', objectName: certName },
@@ -286,4 +272,4 @@ const jwkDoors: RouteDef[] = PARSE_DOORS.map((d) => ({
   },
 }))
 
-export const keysRoutes = defineRoutes([...certificateRoutes, ...keyRoutes, ...keystoreRoutes, ...jwkDoors, ...jwkCrud])
+export const keysRoutes = defineRoutes([...certificateRoutes, ...keyFileRoutes, ...keyRoutes, ...keystoreRoutes, ...jwkDoors, ...jwkCrud])
