@@ -48,6 +48,8 @@ import { PortalLimitResolver } from './modules/limits/manager/portal-graphql.js'
 import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
+import { UtilityLookupResolver } from './modules/utility/graphql.js'
+import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -111,6 +113,8 @@ export const resolvers: NonEmptyArray<Function> = [
   KeysDoorsResolver,
   ReportResolver,
   DeclarativeResolver,
+  UtilityLookupResolver,
+  ExportImportResolver,
 ]
 
 /**
