@@ -49,6 +49,8 @@ import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
 import { KeyFilesResolver } from './modules/keys/files/graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
+import { UtilityLookupResolver } from './modules/utility/graphql.js'
+import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -113,6 +115,8 @@ export const resolvers: NonEmptyArray<Function> = [
   KeyFilesResolver,
   ReportResolver,
   DeclarativeResolver,
+  UtilityLookupResolver,
+  ExportImportResolver,
 ]
 
 /**

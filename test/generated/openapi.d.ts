@@ -2806,6 +2806,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/export-import/types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The object types this installation can export and import (VIEW in some category of the project) */
+        get: operations["getApiopsProjectsProjectNameExportImportTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/export-import/{type}/objects/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The objects of one type in the project: the names the export expects, with their kind for the multi-kind types (VIEW on the type's category or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameExportImportTypeObjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/export-import/{type}/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a package of one type (all or nothing); override=true replaces same-named objects. Imported objects are not deployed */
+        post: operations["postApiopsProjectsProjectNameExportImportTypeImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/export-import/{type}/export/": {
         parameters: {
             query?: never;
@@ -4825,6 +4876,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/utility/apiProxies/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of API proxys by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityApiProxiesBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/apiProxies/{apiProxyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API proxy by id (VIEW on its project) */
+        get: operations["getApiopsUtilityApiProxiesApiProxyId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/connections/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of connections by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityConnectionsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connection by id (VIEW on its project) */
+        get: operations["getApiopsUtilityConnectionsConnectionId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/connections/{connectionId}/full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connection by id (VIEW on its project) */
+        get: operations["getApiopsUtilityConnectionsConnectionIdFull"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/environments/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of environments by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityEnvironmentsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/environments/{environmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One environment by id (VIEW on its project) */
+        get: operations["getApiopsUtilityEnvironmentsEnvironmentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/projects/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of projects by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityProjectsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project by id (VIEW on its project) */
+        get: operations["getApiopsUtilityProjectsProjectId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/proxyGroups/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of API proxy groups by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityProxyGroupsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/proxyGroups/{proxyGroupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API proxy group by id (VIEW on its project) */
+        get: operations["getApiopsUtilityProxyGroupsProxyGroupId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5081,6 +5319,10 @@ export interface components {
             schemes: string[];
             deployed: boolean;
         };
+        ApiProxyName: {
+            name: string;
+            description: string | null;
+        };
         ApiProxyPolicies: {
             name: string;
             /** @description the proxy kind */
@@ -5273,6 +5515,11 @@ export interface components {
             enabled: boolean;
         } & {
             [key: string]: unknown;
+        };
+        ConnectionName: {
+            id: string;
+            name: string;
+            description: string | null;
         };
         Consumer: {
             consumerKey: string;
@@ -5514,6 +5761,11 @@ export interface components {
                 visible: boolean;
                 valueSet: boolean;
             }[] | null;
+        };
+        ExportImportObject: {
+            name: string;
+            /** @description only for the multi-kind types (CERTIFICATE, API_CREATOR, IDENTITY_SERVICE) */
+            kind?: string;
         };
         GeolocationDeploymentResult: {
             success: boolean;
@@ -6322,6 +6574,10 @@ export interface components {
             created: string;
             updated: string;
         };
+        NameById: {
+            id: string;
+            name: string;
+        };
         ParsedSkill: {
             id: string;
             name: string;
@@ -6536,6 +6792,33 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
+        };
+        /** @description the connection as its project's read shows it (secrets null with <field>Set), plus projectName */
+        UtilityConnection: {
+            type: string;
+            name: string;
+            description: string | null;
+            deployToWorker: boolean;
+            enabled: boolean;
+            projectName: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UtilityEnvironment: {
+            name: string;
+            description: string | null;
+            type: string;
+            /** @enum {string} */
+            status: "PUBLISHED" | "UNPUBLISHED" | "REPUBLISH_REQUIRED";
+            accessUrl: string | null;
+            deployed: boolean;
+            redeployRequired: boolean;
+        };
+        /** @description ids as our answers show them (e.g. ApiProxy.id in GraphQL) */
+        UtilityIdList: string[];
+        UtilityProject: {
+            name: string;
+            description: string | null;
         };
         /** @description A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet */
         VectorDb: {
@@ -21920,6 +22203,168 @@ export interface operations {
             };
         };
     };
+    getApiopsProjectsProjectNameExportImportTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of type names (upper case), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description project not found, or no VIEW in it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameExportImportTypeObjects: {
+        parameters: {
+            query?: {
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of name (and kind), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ExportImportObject"][];
+                    };
+                };
+            };
+            /** @description unknown type, project not found, lacking VIEW, filter too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameExportImportTypeImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of the UTF-8 passphrase; required with encrypt=true and for encrypted packages */
+                "X-Service-Package-Passphrase"?: string;
+                /** @description the same, as the vendor page names it */
+                "X-Apinizer-Package-Passphrase"?: string;
+            };
+            path: {
+                projectName: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    override?: "true" | "false";
+                    environmentMapping?: string;
+                    /**
+                     * @default MATCH_BY_NAME
+                     * @enum {string}
+                     */
+                    certEnvironmentMergeMethod?: "MATCH_BY_NAME" | "OVERWRITE_ALL";
+                    /**
+                     * @default FILL_FROM_PACKAGE
+                     * @enum {string}
+                     */
+                    certEnvironmentUncoveredAction?: "FILL_FROM_PACKAGE" | "REMOVE_FROM_TARGET";
+                    /** @description the package; its file name must end with .zip */
+                    exportFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS; unresolvedReferences[] when part of the package could not be carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description what could not be carried over; absent when everything was */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description exportFile missing, not a ZIP or not named .zip; unknown type; the package holds another type; an object already exists (override=false); lacking EXPORT_IMPORT; passphrase missing or wrong; a changed package; invalid override, environmentMapping or cert options */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     postApiopsProjectsProjectNameExportImportTypeExport: {
         parameters: {
             query?: {
@@ -32233,6 +32678,446 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityApiProxiesBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityApiProxiesApiProxyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiProxyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the API proxy (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyName"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityConnectionsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityConnectionsConnectionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the connection (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ConnectionName"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityConnectionsConnectionIdFull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the connection (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["UtilityConnection"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityEnvironmentsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityEnvironmentsEnvironmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the environment (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["UtilityEnvironment"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityProjectsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityProjectsProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the project (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["UtilityProject"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityProxyGroupsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityProxyGroupsProxyGroupId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proxyGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the API proxy group (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
                 };
             };
         };

@@ -185,6 +185,11 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     // declarative configuration (issue 29)
     [`GET ${P}/declarative-state`]: 'declarativeState', [`POST ${P}/declarative-plans`]: 'createDeclarativePlan', [`POST ${P}/declarative-plans/:planId/apply`]: 'applyDeclarativePlan',
     [`POST ${P}/declarative-validations`]: 'validateDeclarativeDocument', [`GET ${P}/declarative-drift`]: 'declarativeDrift',
+    // platform objects (issue 32 §3): export-import listings and import on the transfer engine
+    [`GET ${P}/export-import/types/`]: 'exportImportTypes', [`GET ${P}/export-import/:type/objects/`]: 'exportImportObjects', [`POST ${P}/export-import/:type/import/`]: 'importObjects',
+    // the utility lookups (one query per form, the kind as an argument)
+    ...Object.fromEntries(['apiProxies', 'connections', 'environments', 'projects', 'proxyGroups'].map((kind) => [`POST /apiops/utility/${kind}/batch-names`, 'utilityNames'])),
+    ...Object.fromEntries(['apiProxies/:apiProxyId', 'connections/:connectionId', 'connections/:connectionId/full', 'environments/:environmentId', 'projects/:projectId', 'proxyGroups/:proxyGroupId'].map((path) => [`GET /apiops/utility/${path}`, 'utilityObject'])),
   })
 
 /** Routes with no GraphQL twin, each with the reason. */

@@ -72,7 +72,7 @@ export function advisoryLine(a: Advisory): string {
   }
 }
 
-function refuseBlocked(a: Analysis, options: ImportOptions): Advisory[] {
+function refuseBlocked(a: Analysis, options: Pick<ImportOptions, 'acknowledgeChecksumMismatch'>): Advisory[] {
   const fatal = a.blockers.find((b) => !b.acknowledgeable)
   if (fatal) {
     throw malformedReason(fatal.code, `The package cannot be imported: ${fatal.entryFileName ? `${fatal.entryFileName}: ` : ''}${fatal.detail}`, {
@@ -89,7 +89,7 @@ function refuseBlocked(a: Analysis, options: ImportOptions): Advisory[] {
   return []
 }
 
-function mapEnvironments(a: Analysis, options: ImportOptions): void {
+function mapEnvironments(a: Analysis, options: Pick<ImportOptions, 'environmentMapping'>): void {
   const known = new Set(a.installationEnvironments)
   for (const [source, target] of Object.entries(options.environmentMapping)) {
     if (!known.has(target)) {
@@ -110,6 +110,28 @@ function mapEnvironments(a: Analysis, options: ImportOptions): void {
       }
     }
   }
+}
+
+/**
+ * What every import checks of an analysed package before writing: blockers (a changed package only when
+ * acknowledged), names taken under NEW, environments mapped. Returns the advisories so far.
+ */
+export function checkImportable(actor: Actor, analysis: Analysis, options: Omit<ImportOptions, 'preflightDigest' | 'formatVersion' | 'type'>): Advisory[] {
+  const advisories = refuseBlocked(analysis, options)
+  if (analysis.blockers.length) {
+    const entries = [...new Set(analysis.blockers.map((b) => b.entryFileName ?? ''))]
+    advisories.push({ level: 'WARNING', key: 'transfer.checksumMismatchAcknowledged', params: { entryCount: entries.length, acknowledgedBy: actorName(actor), entries } })
+  }
+  if (options.conflictPolicy === 'NEW') {
+    const taken = analysis.objects.filter((p) => p.exists).map((p) => p.packaged.name)
+    if (taken.length) {
+      throw malformedReason('importNameCollision', `${analysis.type} ${taken.map((n) => `'${n}'`).join(', ')} already exist${taken.length === 1 ? 's' : ''}; use conflictPolicy REPLACE or rename`, {
+        names: taken,
+      })
+    }
+  }
+  mapEnvironments(analysis, options)
+  return advisories
 }
 
 /**
@@ -146,20 +168,7 @@ export async function runTransferImport(
         reason: 'transfer.preflightDrift', expectedPreflightDigest: options.preflightDigest, currentPreflightDigest: analysis.preflightDigest,
       })
     }
-    const advisories = refuseBlocked(analysis, options)
-    if (analysis.blockers.length) {
-      const entries = [...new Set(analysis.blockers.map((b) => b.entryFileName ?? ''))]
-      advisories.push({ level: 'WARNING', key: 'transfer.checksumMismatchAcknowledged', params: { entryCount: entries.length, acknowledgedBy: actorName(actor), entries } })
-    }
-    if (options.conflictPolicy === 'NEW') {
-      const taken = analysis.objects.filter((p) => p.exists).map((p) => p.packaged.name)
-      if (taken.length) {
-        throw malformedReason('importNameCollision', `${analysis.type} ${taken.map((n) => `'${n}'`).join(', ')} already exist${taken.length === 1 ? 's' : ''}; use conflictPolicy REPLACE or rename`, {
-          names: taken,
-        })
-      }
-    }
-    mapEnvironments(analysis, options)
+    const advisories = checkImportable(actor, analysis, options)
     claim ??= await claimIdempotencyKey(deps.prisma, claimRequest)
     const result = await importAnalysed(deps, ctx, analysis, options, advisories)
     const done = claim
@@ -174,7 +183,7 @@ export async function runTransferImport(
   }
 }
 
-async function importAnalysed(deps: Deps, ctx: AdapterContext, a: Analysis, options: ImportOptions, advisories: Advisory[]): Promise<ImportResult> {
+export async function importAnalysed(deps: Deps, ctx: AdapterContext, a: Analysis, options: Omit<ImportOptions, 'preflightDigest' | 'formatVersion' | 'type'>, advisories: Advisory[]): Promise<ImportResult> {
   const targetEnvironments = (await ctx.db.projectEnvironment.findMany({ where: { projectId: ctx.access.project.id }, include: { environment: true } }))
     .map((l) => l.environment.name)
   const writeOptions: ImportWriteOptions = {

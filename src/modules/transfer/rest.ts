@@ -9,7 +9,9 @@ import type { BuiltPackage } from './build.js'
 import { preflightTransferImport } from './analysis.js'
 import { runTransferImport } from './import.js'
 import { findAdapter } from './registry.js'
-import { fileBody, plainBody } from '../../platform/http/response-schemas.js'
+import { importObjects, legacyImportFields, listTransferObjects, listTransferTypes, objectsQuery } from './catalog.js'
+import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
+import { fileBody, legacyBody, legacyListBody, plainBody } from '../../platform/http/response-schemas.js'
 import { transferExportPreviewSchema, transferImportResultSchema, transferPreflightSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName'
@@ -28,6 +30,8 @@ const zipResult = (pkg: BuiltPackage): RouteResult => ({
 })
 
 const passphraseOf = (input: RouteInput) => decodePassphrase(input.headers[PASSPHRASE_HEADER])
+/** the legacy import also takes the header the vendor's page names */
+const importPassphraseOf = (input: RouteInput) => decodePassphrase(input.headers[PASSPHRASE_HEADER] ?? input.headers['x-apinizer-package-passphrase'])
 const firstQuery = (v: unknown) => (Array.isArray(v) ? v[0] : v) as string | undefined
 
 const exportFile = (body: MultipartBody) => body.files.exportFile?.bytes ?? null
@@ -50,6 +54,14 @@ const COMMON_ERRORS = {
 
 /** Decided before the body (issue 28 §6): EXPORT_IMPORT in some category; the operation then checks each type's own. */
 const EXPORT_IMPORT_ACCESS: RouteAccess = { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'EXPORT_IMPORT' }
+/** VIEW on the type's own category or PROJECT_MANAGEMENT (listing its objects). */
+const TYPE_VIEW_ACCESS: RouteAccess = {
+  category: (params) => {
+    const adapter = findAdapter(params.type ?? '')
+    return adapter ? [adapter.category, 'PROJECT_MANAGEMENT'] : ['PROJECT_MANAGEMENT', ANY_CATEGORY]
+  },
+  level: 'VIEW',
+}
 /** The same, for the type the path or the query names: its own category or PROJECT_MANAGEMENT, as the operation words it. */
 const TYPE_EXPORT_IMPORT_ACCESS: RouteAccess = {
   category: (params, query) => {
@@ -59,7 +71,72 @@ const TYPE_EXPORT_IMPORT_ACCESS: RouteAccess = {
   level: 'EXPORT_IMPORT',
 }
 
+const legacyImportForm = legacyImportFields.extend({
+  exportFile: z.string().meta({ contentMediaType: 'application/zip', description: 'the package; its file name must end with .zip' }),
+})
+const objectEntry = z.object({ name: z.string(), kind: z.string().optional().describe('only for the multi-kind types (CERTIFICATE, API_CREATOR, IDENTITY_SERVICE)') }).meta({ id: 'ExportImportObject' })
+
+/** Vendor api-reference/export-import: the supported types, a type's objects and the import, on the transfer engine. */
+const exportImportRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: `${BASE}/export-import/types/`,
+    access: { category: ['PROJECT_MANAGEMENT', ANY_CATEGORY], level: 'VIEW' },
+    style: 'legacy',
+    auth: 'token',
+    tag: 'export',
+    summary: 'The object types this installation can export and import (VIEW in some category of the project)',
+    response: legacyListBody(z.string()),
+    responses: { 200: 'status SUCCESS, resultList[] of type names (upper case), resultCount', 400: 'project not found, or no VIEW in it', 401: COMMON_ERRORS[401] },
+    async handle(ctx, input) {
+      return { body: legacyList(await listTransferTypes(ctx.deps, requireActor(ctx), input.params.projectName)) }
+    },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/export-import/:type/objects/`,
+    access: TYPE_VIEW_ACCESS,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'export',
+    summary: 'The objects of one type in the project: the names the export expects, with their kind for the multi-kind types (VIEW on the type\'s category or PROJECT_MANAGEMENT)',
+    query: objectsQuery,
+    response: legacyListBody(objectEntry),
+    responses: { 200: 'status SUCCESS, resultList[] of name (and kind), resultCount', 400: 'unknown type, project not found, lacking VIEW, filter too long', 401: COMMON_ERRORS[401] },
+    async handle(ctx, input) {
+      return { body: legacyList(await listTransferObjects(ctx.deps, requireActor(ctx), input.params.projectName, input.params.type!, input.query)) }
+    },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/export-import/:type/import/`,
+    access: TYPE_EXPORT_IMPORT_ACCESS,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'export',
+    summary: 'Import a package of one type (all or nothing); override=true replaces same-named objects. Imported objects are not deployed',
+    body: multipart(legacyImportForm, ['exportFile']),
+    headers: [PASSPHRASE_DOC, { name: 'X-Apinizer-Package-Passphrase', description: 'the same, as the vendor page names it' }],
+    audit: { objectName: (input) => input.params.type ?? null },
+    response: legacyBody({ unresolvedReferences: z.array(z.string()).optional().describe('what could not be carried over; absent when everything was') }),
+    responses: {
+      200: 'status SUCCESS; unresolvedReferences[] when part of the package could not be carried over',
+      400: 'exportFile missing, not a ZIP or not named .zip; unknown type; the package holds another type; an object already exists (override=false); lacking EXPORT_IMPORT; passphrase missing or wrong; a changed package; invalid override, environmentMapping or cert options',
+      401: COMMON_ERRORS[401],
+    },
+    async handle(ctx, input) {
+      const body = input.body as MultipartBody
+      const file = body.files.exportFile
+      const result = await importObjects(ctx.deps, requireActor(ctx), input.params.projectName, input.params.type!, {
+        bytes: file?.bytes ?? null, fileName: file?.fileName, passphrase: importPassphraseOf(input), fields: body.fields,
+      })
+      return { body: legacySuccess(result.unresolvedReferences.length ? result : {}) }
+    },
+  },
+])
+
 export const transferRoutes = defineRoutes([
+  ...exportImportRoutes,
   {
     method: 'post',
     path: `${BASE}/export-import/:type/export/`,
