@@ -19,6 +19,7 @@ import { startTestbed, type StartedTestbed } from '../support/testbed.js'
 const PASSWORDS = {
   root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
   apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', projectViewer: 'project-viewer-pass-1', projectManager: 'project-manager-pass-1', identityManager: 'identity-manager-pass-1', identityViewer: 'identity-viewer-pass-1', exporter: 'exporter-pass-1',
+  certificateViewer: 'certificate-viewer-pass-1', certificateExporter: 'certificate-exporter-pass-1',
 } as const
 type User = keyof typeof PASSWORDS
 /** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
@@ -30,6 +31,8 @@ const HOLDERS: Record<string, User> = {
   'IDENTITY MANAGE': 'identityManager',
   'IDENTITY VIEW': 'identityViewer',
   'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
+  'CERTIFICATE VIEW': 'certificateViewer',
+  'CERTIFICATE EXPORT_IMPORT': 'certificateExporter',
 }
 
 let started: StartedTestbed<'dev', User>
@@ -235,7 +238,9 @@ describe('access before validation on every route of the route tables (issue 28 
         continue
       }
       const a = await call(route, holder)
-      if (lacksPermission(a) || unknownProject(a)) wrong.push(`${a.route} → ${a.status} ${JSON.stringify(a.body).slice(0, 240)}`)
+      // past the router, the operation may still ask for a second permission (an import: MANAGE beside EXPORT_IMPORT)
+      const refusedAsDeclared = lacksPermission(a) && new RegExp(`^User lacks permission ${first} ${level}\\b`).test(a.body?.resultMessage ?? a.body?.message)
+      if (refusedAsDeclared || unknownProject(a)) wrong.push(`${a.route} → ${a.status} ${JSON.stringify(a.body).slice(0, 240)}`)
     }
     expect(wrong).toEqual([])
   })
