@@ -163,7 +163,7 @@ describe('every page: a valid request stored and shown, an invalid one refused',
 
   it('mTLS: keystore and truststore by name; a missing one is a 400 naming it', async () => {
     await expectStored('mtls', { enabled: true, keyStoreId: 'client-keystore', trustStoreId: 'backend-ca', supportedProtocolList: ['TLS_1_2', 'TLS_1_3'], hostnameVerifierType: 'STRICT' })
-    expect((await detail()).mtlsSettings).toEqual({ enabled: true, keyStoreName: 'client-keystore', trustStoreName: 'backend-ca', supportedProtocolList: ['TLS_1_2', 'TLS_1_3'], hostnameVerifierType: 'STRICT' })
+    expect((await detail()).mtlsSettings).toEqual({ enabled: true, keyStoreName: 'client-keystore', trustStoreName: 'backend-ca', supportedProtocolList: ['TLS_1_2', 'TLS_1_3'], hostnameVerifierType: 'STRICT', disableSslValidation: false })
     await expectRefused('mtls', { keyStoreId: 'nope-keystore' }, /^keyStoreId: Keystore \(name: nope-keystore\) is not found!/)
     await expectRefused('mtls', { trustStoreId: 'nope-ca' }, /^trustStoreId: no keystore or certificate named 'nope-ca'/)
     await expectRefused('mtls', { supportedProtocolList: ['TLS_2_0'] }, /^supportedProtocolList\[0\]: must be one of TLS_1_3/)
@@ -205,8 +205,8 @@ describe('every page: a valid request stored and shown, an invalid one refused',
     // update-routing-addresses.md at 319c71d, "Full JSON Body Example"
     await expectStored('addresses', { routingAddressList: [{ address: 'https://backend1.example.com', weight: 100, soapType: 'SOAP11' }, { address: 'https://backend2.example.com', weight: 50, soapType: 'SOAP11' }] })
     expect((await detail()).routing.routingAddressList).toEqual([
-      { address: 'https://backend1.example.com', weight: 100, healthCheckEnabled: false, soapType: null },
-      { address: 'https://backend2.example.com', weight: 50, healthCheckEnabled: false, soapType: null },
+      { address: 'https://backend1.example.com', weight: 100, healthCheckEnabled: false, soapType: null, addressType: 'PRIMARY' },
+      { address: 'https://backend2.example.com', weight: 50, healthCheckEnabled: false, soapType: null, addressType: 'PRIMARY' },
     ])
     expect(JSON.stringify((await stored()).settings)).not.toContain('SOAP11')
     await expectRefused('routing-status', { routingEnabled: 'yes' }, /^routingEnabled: must be true or false/)

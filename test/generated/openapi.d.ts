@@ -3638,7 +3638,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank (API_MANAGEMENT MANAGE) */
+        /** Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsKeys"];
         trace?: never;
     };
@@ -3655,7 +3655,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the proxy-level cache settings: name and handlingAction required; cacheKeyType CUSTOM needs variableList (API_MANAGEMENT MANAGE) */
+        /** Replace the proxy-level cache settings: name and handlingAction required; cacheKeyType CUSTOM needs variableList; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCache"];
         trace?: never;
     };
@@ -3672,7 +3672,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update circuit breaker settings (only the fields given): errorWindow and sleepWindow 1..3600 s, PERCENT thresholds 1..100 (API_MANAGEMENT MANAGE) */
+        /** Update circuit breaker settings (only the fields given): errorWindow and sleepWindow 1..3600 s, PERCENT thresholds 1..100; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCircuitBreaker"];
         trace?: never;
     };
@@ -3689,7 +3689,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the client route: relativePathList (each ≥ 2 characters, first path unique in the project), methodList, hostList, headerList, buffering; at least one list (API_MANAGEMENT MANAGE) */
+        /** Update the client route: relativePathList (each ≥ 2 characters, first path unique in the project), methodList, hostList, headerList, buffering; at least one list; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsClientRoute"];
         trace?: never;
     };
@@ -3706,7 +3706,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update connection settings (only the fields given): timeouts 1..3600 s, retries 0..100, pool GENERAL, CUSTOM (needs customConnectionPoolSize) or NONE (API_MANAGEMENT MANAGE) */
+        /** Update connection settings (only the fields given): timeouts 1..3600 s, retries 0..100, pool GENERAL, CUSTOM (needs customConnectionPoolSize) or NONE; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsConnection"];
         trace?: never;
     };
@@ -3723,7 +3723,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace CORS settings: name required; origins are * or scheme://host[:port]; * is refused with allowCredentials "true" (API_MANAGEMENT MANAGE) */
+        /** Replace CORS settings: name required; origins are * or scheme://host[:port]; * is refused with allowCredentials "true"; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCors"];
         trace?: never;
     };
@@ -3740,7 +3740,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the forwarded IP header: an HTTP header name and xffOrder FIRST..FIFTH or LAST (API_MANAGEMENT MANAGE) */
+        /** Update the forwarded IP header: an HTTP header name and xffOrder FIRST..FIFTH or LAST; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsForwardedIpHeader"];
         trace?: never;
     };
@@ -3757,7 +3757,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the JSON error response template: JSON once #CORRELATIONID#, #FAULTCODE#, #FAULTMESSAGE#, #FAULTSTATUSCODE#, #RESPONSEFROMAPI# are filled in (API_MANAGEMENT MANAGE) */
+        /** Update the JSON error response template: JSON once #CORRELATIONID#, #FAULTCODE#, #FAULTMESSAGE#, #FAULTSTATUSCODE#, #RESPONSEFROMAPI# are filled in; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsJsonErrorTemplate"];
         trace?: never;
     };
@@ -3774,7 +3774,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the XML error response template: well-formed XML once its #VARIABLES# are filled in (API_MANAGEMENT MANAGE) */
+        /** Update the XML error response template: well-formed XML once its #VARIABLES# are filled in; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsXmlErrorTemplate"];
         trace?: never;
     };
@@ -3791,7 +3791,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update name (unique in the project; refused while deployed), description, categoryList and sharingType (BOTH, NONE, EXTERNAL, INTERNAL) (API_MANAGEMENT MANAGE) */
+        /** Update name (unique in the project; refused while deployed), description, categoryList and sharingType (BOTH, NONE, EXTERNAL, INTERNAL); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMetadata"];
         trace?: never;
     };
@@ -3808,7 +3808,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId (API_MANAGEMENT MANAGE) */
+        /** Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMtls"];
         trace?: never;
     };
@@ -3825,7 +3825,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update NTLM: enabled needs domain, username and password (sealed, never shown) (API_MANAGEMENT MANAGE) */
+        /** Update NTLM: enabled needs domain, username and password (sealed, never shown); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsNtlm"];
         trace?: never;
     };
@@ -3842,7 +3842,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed) (API_MANAGEMENT MANAGE) */
+        /** Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsProxyServer"];
         trace?: never;
     };
@@ -3859,7 +3859,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check (API_MANAGEMENT MANAGE) */
+        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsAddresses"];
         trace?: never;
     };
@@ -3876,7 +3876,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Enable or disable routing and mirroring (only the fields given) (API_MANAGEMENT MANAGE) */
+        /** Enable or disable routing and mirroring (only the fields given); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsRoutingStatus"];
         trace?: never;
     };
@@ -3893,8 +3893,144 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once) (API_MANAGEMENT MANAGE) */
+        /** Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrafficLog"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/idempotency/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the Idempotency-Key handling (idempotencySettings, only the fields given; any proxy kind): keyType HEADER or CUSTOM (needs variableList), statuses 400..599, retentionInDays 1..30; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsIdempotency"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/custom-message/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the custom message the gateway answers instead of routing (only the fields given): buildCustomMessage needs customMessageTemplate; status 100..599; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCustomMessage"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/error-handling/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update error handling (only the fields given): errorHandlingType DEFAULT, ADVANCED or STATUS_CODE_LIST (needs statusCodeList), errorMessageList once per httpStatusCode; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsErrorHandling"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/grpc/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the gRPC channel settings of a GRPC proxy (grpcSettings, only the fields given): message and metadata sizes, keep-alive, retries and hedging; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsGrpc"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/maintenance-mode/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update maintenance mode (only the fields given; any proxy kind): enabled, httpStatusCode 100..599, contentType, message; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMaintenanceMode"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/trace/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update trace logging (only the fields given; any proxy kind): enableTraceLog, startTime before stopTime (ISO 8601 with zone), environmentName of the project; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrace"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/websocket/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the WebSocket connection settings of a WEBSOCKET proxy (websocketSettings, only the fields given): timeouts, retries, auto-reconnect; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsWebsocket"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/spec-access-type/{specAccessType}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set who may fetch the proxy's API spec: specAccessType PUBLIC, AUTHENTICATED, HIDDEN, BACKEND_PROXY (HIDDEN is hideSpecFile true), checkApiProxyPermission for AUTHENTICATED; any proxy kind; the optional body deploys (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsSpecAccessTypeSpecAccessType"];
         trace?: never;
     };
     "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/hide-spec-file/{hideSpecFile}/": {
@@ -24032,6 +24168,26 @@ export interface operations {
                             [key: string]: unknown;
                         }) | null;
                         trafficLogSettings: unknown;
+                        idempotencySettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        specAccessType: string;
+                        checkApiProxyPermission: boolean;
+                        customMessageSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        errorHandlingSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        grpcSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        traceSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        websocketSettings: {
+                            [key: string]: unknown;
+                        } | null;
                         endpointCount: number;
                         revision: number;
                         deploymentList: {
@@ -26248,11 +26404,15 @@ export interface operations {
                 "application/json": {
                     publicKey?: string | null;
                     secretKey?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26261,10 +26421,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26297,29 +26459,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                     description?: string | null;
-                    /** @default false */
                     cacheActive?: boolean;
-                    /** @default true */
                     cacheOnlyHttpGetRequests?: boolean;
-                    /**
-                     * @default QUERY_PARAMS
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
-                    /**
-                     * @default DISTRIBUTED
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     cacheStorageType?: "LOCAL" | "DISTRIBUTED";
                     capacity?: number | null;
                     ttl?: number | null;
                     /** @enum {string} */
-                    handlingAction: "CONTINUE" | "STOP";
-                    /** @default false */
+                    handlingAction?: "CONTINUE" | "STOP";
                     invalidationRequiresAuthn?: boolean;
-                    /** @default false */
                     cacheNullValue?: boolean;
                     variableList?: {
                         name: string;
@@ -26343,11 +26495,54 @@ export interface operations {
                         scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
                         scriptBody?: string | null;
                     }[];
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    cacheSettings?: {
+                        name?: string;
+                        description?: string | null;
+                        cacheActive?: boolean;
+                        cacheOnlyHttpGetRequests?: boolean;
+                        /** @enum {string} */
+                        cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
+                        /** @enum {string} */
+                        cacheStorageType?: "LOCAL" | "DISTRIBUTED";
+                        capacity?: number | null;
+                        ttl?: number | null;
+                        /** @enum {string} */
+                        handlingAction?: "CONTINUE" | "STOP";
+                        invalidationRequiresAuthn?: boolean;
+                        cacheNullValue?: boolean;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[];
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26356,10 +26551,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26398,11 +26595,15 @@ export interface operations {
                     enumErrorThresholdType?: ("COUNT" | "PERCENT") | null;
                     sleepWindow?: number | null;
                     halfOpenEnabled?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26411,10 +26612,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26456,11 +26659,27 @@ export interface operations {
                     }[] | null;
                     bufferRequest?: boolean | null;
                     bufferResponse?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    clientRoute?: {
+                        relativePathList?: string[] | null;
+                        methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                        hostList?: string[] | null;
+                        headerList?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        bufferRequest?: boolean | null;
+                        bufferResponse?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26469,10 +26688,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26519,11 +26740,24 @@ export interface operations {
                     ignoreRoutingError?: boolean | null;
                     connectionPoolManagementType?: ("GENERAL" | "CUSTOM" | "NONE") | null;
                     customConnectionPoolSize?: number | null;
+                    validateAfterInactivity?: number | null;
+                    idleConnectionTimeout?: number | null;
+                    queryEncodingMode?: ("STANDARD" | "RFC3986" | "PASSTHROUGH") | null;
+                    hopByHopHeaders?: string[] | null;
+                    sendUserAgentToBackend?: boolean | null;
+                    userAgentValue?: string | null;
+                    doNotRouteZeroValueContentLength?: boolean | null;
+                    enableDownload?: boolean | null;
+                    useByteArrayForCompressedResponse?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26532,10 +26766,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26568,30 +26804,38 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                     description?: string | null;
-                    /** @default false */
                     corsActive?: boolean;
-                    /** @default [] */
                     allowOriginList?: string[];
-                    /** @default [] */
                     allowMethodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[];
-                    /** @default [] */
                     allowHeaderList?: ("*" | string)[];
-                    /** @default [] */
                     exposeHeaderList?: string[];
-                    /**
-                     * @default false
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     allowCredentials?: "true" | "false";
-                    /** @default 3600 */
                     maxAge?: number;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    corsSettings?: {
+                        name?: string;
+                        description?: string | null;
+                        corsActive?: boolean;
+                        allowOriginList?: string[];
+                        allowMethodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[];
+                        allowHeaderList?: ("*" | string)[];
+                        exposeHeaderList?: string[];
+                        /** @enum {string} */
+                        allowCredentials?: "true" | "false";
+                        maxAge?: number;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26600,10 +26844,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26639,11 +26885,21 @@ export interface operations {
                     forwardedIpHeaderParamActive?: boolean | null;
                     value?: string | null;
                     xffOrder?: ("FIRST" | "SECOND" | "THIRD" | "FOURTH" | "FIFTH" | "LAST") | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    forwardedIpHeaderParam?: {
+                        forwardedIpHeaderParamActive?: boolean | null;
+                        value?: string | null;
+                        xffOrder?: ("FIRST" | "SECOND" | "THIRD" | "FOURTH" | "FIFTH" | "LAST") | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26652,10 +26908,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26692,11 +26950,22 @@ export interface operations {
                     jsonValue?: string | null;
                     contentType?: string | null;
                     permitSpecialChars?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    jsonErrorResponseTemplate?: {
+                        jsonErrorResponseTemplateActive?: boolean | null;
+                        jsonValue?: string | null;
+                        contentType?: string | null;
+                        permitSpecialChars?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26705,10 +26974,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26745,11 +27016,22 @@ export interface operations {
                     xmlValue?: string | null;
                     contentType?: string | null;
                     permitSpecialChars?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    xmlErrorResponseTemplate?: {
+                        xmlErrorResponseTemplateActive?: boolean | null;
+                        xmlValue?: string | null;
+                        contentType?: string | null;
+                        permitSpecialChars?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26758,10 +27040,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26798,11 +27082,17 @@ export interface operations {
                     description?: string | null;
                     categoryList?: string[] | null;
                     sharingType?: ("BOTH" | "NONE" | "EXTERNAL" | "INTERNAL") | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26811,10 +27101,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26854,11 +27146,16 @@ export interface operations {
                     trustStoreName?: string | null;
                     supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
                     hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                    disableSslValidation?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26867,10 +27164,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26908,11 +27207,23 @@ export interface operations {
                     username?: string | null;
                     password?: string | null;
                     workstation?: string | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    ntlmSettings?: {
+                        enabled?: boolean | null;
+                        domain?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        workstation?: string | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26921,10 +27232,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26964,11 +27277,15 @@ export interface operations {
                     proxyAuthorizationNeeded?: boolean | null;
                     proxyUsername?: string | null;
                     proxyPassword?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26977,10 +27294,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27020,6 +27339,14 @@ export interface operations {
                         soapType?: ("SOAP11" | "SOAP12") | null;
                         /** @default false */
                         healthCheckEnabled?: boolean;
+                        description?: string | null;
+                        /**
+                         * @default PRIMARY
+                         * @enum {string}
+                         */
+                        addressType?: "PRIMARY" | "CANARY" | "MIRROR" | "FAILOVER_ONLY";
+                        healthCheckPath?: string | null;
+                        healthMonitoringEnabled?: boolean | null;
                     }[];
                     healthCheck?: {
                         /** @default true */
@@ -27041,11 +27368,15 @@ export interface operations {
                          */
                         expectedStatusCodes?: number[];
                     } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27054,10 +27385,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27092,11 +27425,16 @@ export interface operations {
                 "application/json": {
                     routingEnabled?: boolean | null;
                     mirrorEnabled?: boolean | null;
+                    echoEnabled?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27105,10 +27443,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27184,11 +27524,15 @@ export interface operations {
                         /** @default false */
                         enableLogbackConnector?: boolean;
                     }[] | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27197,10 +27541,546 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsIdempotency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    idempotencySettings?: {
+                        name?: string | null;
+                        description?: string | null;
+                        idempotencyActive?: boolean | null;
+                        keyType?: ("HEADER" | "CUSTOM") | null;
+                        headerName?: string | null;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[] | null;
+                        keyRequired?: boolean | null;
+                        missingKeyHttpStatus?: number | null;
+                        applicableHttpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                        payloadHashEnabled?: boolean | null;
+                        processingTimeoutInSeconds?: number | null;
+                        retentionInDays?: number | null;
+                        cacheStorageType?: ("LOCAL" | "DISTRIBUTED") | null;
+                        handlingAction?: ("CONTINUE" | "STOP") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        conflictHttpStatus?: number | null;
+                        mismatchHttpStatus?: number | null;
+                        replayCompletedResponse?: boolean | null;
+                        conflictMessage?: string | null;
+                        mismatchMessage?: string | null;
+                        missingKeyMessage?: string | null;
+                        errorContentType?: string | null;
+                        missingKeyBodyEnabled?: boolean | null;
+                        conflictBodyEnabled?: boolean | null;
+                        mismatchBodyEnabled?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCustomMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    buildCustomMessage?: boolean | null;
+                    customMessageTemplate?: string | null;
+                    customMessageContentType?: string | null;
+                    customMessageHttpStatusCode?: number | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsErrorHandling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    errorHandlingType?: ("DEFAULT" | "ADVANCED" | "STATUS_CODE_LIST") | null;
+                    statusCodeList?: number[] | null;
+                    customizeErrorMessageEnabled?: boolean | null;
+                    errorMessageList?: {
+                        httpStatusCode: number;
+                        customizedHttpStatusCode?: number | null;
+                        customizedErrorCode?: string | null;
+                        customizedMessage?: string | null;
+                    }[] | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsGrpc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    grpcSettings: {
+                        maxInboundMessageSize?: number | null;
+                        maxInboundMetadataSize?: number | null;
+                        keepAliveTime?: number | null;
+                        keepAliveTimeout?: number | null;
+                        keepAliveWithoutCalls?: boolean | null;
+                        channelIdleTimeout?: number | null;
+                        perRpcBufferLimit?: number | null;
+                        maxRetryAttempts?: number | null;
+                        maxHedgedAttempts?: number | null;
+                        maxTraceEvents?: number | null;
+                    };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMaintenanceMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean | null;
+                    httpStatusCode?: number | null;
+                    contentType?: string | null;
+                    message?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enableTraceLog?: boolean | null;
+                    startTime?: string | null;
+                    stopTime?: string | null;
+                    environmentName?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsWebsocket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    websocketSettings: {
+                        connectionLostTimeout?: number | null;
+                        reuseAddr?: boolean | null;
+                        connectTimeout?: number | null;
+                        maxRetries?: number | null;
+                        retryDelay?: number | null;
+                        autoReconnect?: boolean | null;
+                        autoReconnectMaxRetries?: number | null;
+                        autoReconnectRetryDelay?: number | null;
+                    };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsSpecAccessTypeSpecAccessType: {
+        parameters: {
+            query?: {
+                checkApiProxyPermission?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                specAccessType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList, specAccessType not one of PUBLIC, AUTHENTICATED, HIDDEN, BACKEND_PROXY, checkApiProxyPermission not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27245,7 +28125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named), hideSpecFile not true or false */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList, hideSpecFile not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import 'reflect-metadata'
+import { BEHAVIOUR_PAGES } from '../../src/modules/apiproxies/settings/behaviour.js'
 import { SETTING_PAGES } from '../../src/modules/apiproxies/settings/settings.js'
 import { settingsMutationName } from '../../src/modules/apiproxies/settings/settings-graphql.js'
 
@@ -56,7 +57,7 @@ function bulkRuns(previews: string, runs: string): Record<string, string> {
   }
 }
 
-const settingsPages = Object.fromEntries(Object.keys(SETTING_PAGES).map((page) => [`PATCH ${PROXY}/settings/${page}/`, settingsMutationName(page)]))
+const settingsPages = Object.fromEntries(Object.keys({ ...SETTING_PAGES, ...BEHAVIOUR_PAGES }).map((page) => [`PATCH ${PROXY}/settings/${page}/`, settingsMutationName(page)]))
 
 export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, ...llm, limitPlans(`${P}/limit-plans`, 'actions/'), limitPlans('/api/limit-plans', ''),
   limitAssignments(`${P}/limit-assignments`, 'actions/validate', 'actions/'), limitAssignments('/api/limit-bindings', 'validate', ''),
@@ -138,6 +139,7 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     [`PATCH ${PROXY}/endpoints/status/`]: 'setGatewayEndpointStatus', [`PATCH ${PROXY}/endpoints/cache/`]: 'updateGatewayEndpointCache',
     [`PATCH ${PROXY}/endpoints/wsa/`]: 'updateGatewayEndpointWsa',
     [`PATCH ${PROXY}/settings/hide-spec-file/:hideSpecFile/`]: 'updateApiProxyHideSpecFileSettings',
+    [`PATCH ${PROXY}/settings/spec-access-type/:specAccessType/`]: 'updateApiProxySpecAccessTypeSettings',
     // keys and secrets
     [`GET ${P}/certificates/`]: 'certificates', [`GET ${P}/certificates/truststore/:environmentName/`]: 'truststoreCertificates', [`GET ${P}/certificates/:certificateName/`]: 'certificate',
     [`GET ${P}/certificates/:certificateName/export/`]: 'certificateExport', [`POST ${P}/certificates/`]: 'createCertificate', [`PUT ${P}/certificates/:certificateName/`]: 'updateCertificate',

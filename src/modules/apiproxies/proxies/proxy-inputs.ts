@@ -164,7 +164,9 @@ export function routingOf(input: RoutingInfoInput | null | undefined, current?: 
   return {
     // sections the settings pages add (healthCheck) stay
     ...(current ?? {}),
+    // an address keeps the fields the settings page adds (description, addressType, healthCheckPath, …)
     routingAddressList: (input?.routingAddressList ?? current?.routingAddressList ?? []).map((a) => ({
+      ...a,
       address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? false, soapType: a.soapType ?? null,
     })),
     loadBalanceAlgorithm: input?.loadBalanceAlgorithm ?? current?.loadBalanceAlgorithm ?? 'ROUND_ROBIN',

@@ -1,16 +1,25 @@
 import { z } from 'zod'
 import { legacySuccess } from '../../../platform/envelopes/legacy.js'
-import { legacyBody } from '../../../platform/http/response-schemas.js'
+import { legacyBody, proxyDeploymentResult as proxyDeploymentResultSchema } from '../../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
-import { SETTING_PAGES, updateHideSpecFile, updateProxySetting } from './settings.js'
+import { proxyDeploymentResult } from '../shared/deployment-shapes.js'
+import { BEHAVIOUR_PAGES, SPEC_ACCESS_PAGE } from './behaviour.js'
+import { SPEC_ACCESS_TYPES } from './behaviour-inputs.js'
+import { SETTING_PAGES, updateHideSpecFile, updateProxySetting, type SettingWrite } from './settings.js'
 
-// Vendor pages 04-api-proxies/settings/* (17 pages), legacy envelope (spec §7.1): every client mistake is a 400
-// with resultMessage naming the field. None of the pages deploys; the proxy reads show redeployRequired.
+// Vendor pages api-reference/api-proxies/settings/* (older: 04-api-proxies/settings/*), legacy envelope (spec
+// §7.1): every client mistake is a 400 with resultMessage naming the field. With `deploy: true` the answer carries
+// the push's deploymentResult (deploymentResults[] as the pages write it); without it the proxy reads show
+// redeployRequired where it runs.
 
 const BASE = '/apiops/projects/:projectName/apiProxies/:apiProxyName/settings'
 const successBody = legacyBody({ success: z.literal(true) })
+const writtenBody = legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema.optional().describe('with deploy: true') })
+const written = ({ deploymentResult }: SettingWrite) => ({ body: legacySuccess({ success: true, ...(deploymentResult ? { deploymentResult: proxyDeploymentResult(deploymentResult) } : {}) }) })
 const COMMON = { 401: 'missing, invalid, expired or revoked token' }
-const ERRORS = 'unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named)'
+const ERRORS = 'unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList'
+const DEPLOYING = 'with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed)'
+const MANAGE = { category: 'API_MANAGEMENT', level: 'MANAGE' } as const
 
 const SUMMARIES: Record<string, string> = {
   keys: 'Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank',
@@ -29,7 +38,16 @@ const SUMMARIES: Record<string, string> = {
   addresses: 'Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check',
   'routing-status': 'Enable or disable routing and mirroring (only the fields given)',
   'traffic-log': 'Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once)',
+  idempotency: 'Update the Idempotency-Key handling (idempotencySettings, only the fields given; any proxy kind): keyType HEADER or CUSTOM (needs variableList), statuses 400..599, retentionInDays 1..30',
+  'custom-message': 'Update the custom message the gateway answers instead of routing (only the fields given): buildCustomMessage needs customMessageTemplate; status 100..599',
+  'error-handling': 'Update error handling (only the fields given): errorHandlingType DEFAULT, ADVANCED or STATUS_CODE_LIST (needs statusCodeList), errorMessageList once per httpStatusCode',
+  grpc: 'Update the gRPC channel settings of a GRPC proxy (grpcSettings, only the fields given): message and metadata sizes, keep-alive, retries and hedging',
+  'maintenance-mode': 'Update maintenance mode (only the fields given; any proxy kind): enabled, httpStatusCode 100..599, contentType, message',
+  trace: 'Update trace logging (only the fields given; any proxy kind): enableTraceLog, startTime before stopTime (ISO 8601 with zone), environmentName of the project',
+  websocket: 'Update the WebSocket connection settings of a WEBSOCKET proxy (websocketSettings, only the fields given): timeouts, retries, auto-reconnect',
 }
+
+const PAGES = { ...SETTING_PAGES, ...BEHAVIOUR_PAGES }
 
 const settingRoute = (name: string): RouteDef => ({
   method: 'patch',
@@ -37,19 +55,38 @@ const settingRoute = (name: string): RouteDef => ({
   style: 'legacy',
   auth: 'token',
   tag: 'apiProxySettings',
-  summary: `${SUMMARIES[name]} (API_MANAGEMENT MANAGE)`,
-  body: { kind: 'json', required: true, schema: SETTING_PAGES[name]!.schema },
+  summary: `${SUMMARIES[name]}; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)`,
+  access: MANAGE,
+  body: { kind: 'json', required: true, schema: PAGES[name]!.schema },
   audit: { objectType: 'API_PROXY' },
-  response: successBody,
-  responses: { 200: 'status SUCCESS, success true (stored with a new revision of the proxy; not deployed)', 400: ERRORS, ...COMMON },
+  response: writtenBody,
+  responses: { 200: `status SUCCESS, success true (stored with a new revision of the proxy); ${DEPLOYING}`, 400: ERRORS, ...COMMON },
   async handle(ctx, input) {
-    await updateProxySetting(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, name, input.body)
-    return { body: legacySuccess({ success: true }) }
+    return written(await updateProxySetting(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, name, input.body))
   },
 })
 
 export const proxySettingsRoutes = defineRoutes([
-  ...Object.keys(SETTING_PAGES).map(settingRoute),
+  ...Object.keys(PAGES).map(settingRoute),
+  {
+    method: 'patch',
+    path: `${BASE}/spec-access-type/:specAccessType/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'apiProxySettings',
+    summary: `Set who may fetch the proxy's API spec: specAccessType ${SPEC_ACCESS_TYPES.join(', ')} (HIDDEN is hideSpecFile true), checkApiProxyPermission for AUTHENTICATED; any proxy kind; the optional body deploys (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)`,
+    access: MANAGE,
+    query: z.object({ checkApiProxyPermission: z.enum(['true', 'false'], { error: 'must be true or false' }).optional() }),
+    body: { kind: 'json', required: false, schema: SPEC_ACCESS_PAGE.schema },
+    audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
+    response: writtenBody,
+    responses: { 200: `status SUCCESS, success true; ${DEPLOYING}`, 400: `${ERRORS}, specAccessType not one of ${SPEC_ACCESS_TYPES.join(', ')}, checkApiProxyPermission not true or false`, ...COMMON },
+    async handle(ctx, input) {
+      const p = input.params
+      const flag = input.query.checkApiProxyPermission as string | undefined
+      return written(await updateProxySetting(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, 'spec-access-type', input.body ?? {}, { specAccessType: p.specAccessType, checkApiProxyPermission: flag }))
+    },
+  },
   {
     method: 'patch',
     path: `${BASE}/hide-spec-file/:hideSpecFile/`,

@@ -144,6 +144,7 @@ export const clientRouteSettingInput = z.strictObject({
 })
 
 export const POOL_TYPES = ['GENERAL', 'CUSTOM', 'NONE'] as const
+export const QUERY_ENCODING_MODES = ['STANDARD', 'RFC3986', 'PASSTHROUGH'] as const
 export const connectionInput = z.strictObject({
   connectionSettingsEnabled: bool().nullish(),
   connectTimeout: int(1, 3600).nullish(),
@@ -159,6 +160,16 @@ export const connectionInput = z.strictObject({
   ignoreRoutingError: bool().nullish(),
   connectionPoolManagementType: enumOf(POOL_TYPES).nullish(),
   customConnectionPoolSize: int(1, 10_000).nullish(),
+  // the newest page's fields (stored with the others, carried to the gateway)
+  validateAfterInactivity: int(0, 3_600_000).nullish(),
+  idleConnectionTimeout: int(1, 3600).nullish(),
+  queryEncodingMode: enumOf(QUERY_ENCODING_MODES).nullish(),
+  hopByHopHeaders: list(headerName, 50).nullish(),
+  sendUserAgentToBackend: bool().nullish(),
+  userAgentValue: text(500).regex(/^[^\r\n]*$/, 'must not contain line breaks').nullish(),
+  doNotRouteZeroValueContentLength: bool().nullish(),
+  enableDownload: bool().nullish(),
+  useByteArrayForCompressedResponse: bool().nullish(),
 })
 
 /** An origin for CORS: `*` or scheme://host[:port] without a path. */
@@ -221,11 +232,14 @@ export const xmlErrorTemplateInput = z.strictObject({
 })
 
 export const SHARING_TYPES = ['BOTH', 'NONE', 'EXTERNAL', 'INTERNAL'] as const
+export const BODY_READ_BEHAVIORS = ['ALWAYS_READ', 'READ_IF_POLICY_EXISTS', 'NEVER_READ'] as const
 export const metadataInput = z.strictObject({
   name: objectName.nullish(),
   description: text(2000).nullish(),
   categoryList: list(nonBlank(100), 50).nullish(),
   sharingType: enumOf(SHARING_TYPES).nullish(),
+  requestBodyReadBehavior: enumOf(BODY_READ_BEHAVIORS).nullish(),
+  responseBodyReadBehavior: enumOf(BODY_READ_BEHAVIORS).nullish(),
 })
 
 export const TLS_PROTOCOLS = ['TLS_1_3', 'TLS_1_2', 'TLS_1_1', 'TLS_1_0', 'SSL_3_0'] as const
@@ -239,6 +253,7 @@ export const mtlsInput = z.strictObject({
   trustStoreName: objectName.nullish(),
   supportedProtocolList: list(enumOf(TLS_PROTOCOLS), 5).nullish(),
   hostnameVerifierType: enumOf(HOSTNAME_VERIFIERS).nullish(),
+  disableSslValidation: bool().nullish(),
 })
 
 export const ntlmInput = z.strictObject({
@@ -280,6 +295,7 @@ export const healthCheckInput = z
   })
   .refine((h) => h.timeoutSeconds < h.intervalSeconds, { path: ['timeoutSeconds'], message: 'must be shorter than intervalSeconds' })
 
+export const ROUTING_ADDRESS_TYPES = ['PRIMARY', 'CANARY', 'MIRROR', 'FAILOVER_ONLY'] as const
 export const routingAddressesInput = z.strictObject({
   routingAddressList: list(
     z.strictObject({
@@ -287,13 +303,18 @@ export const routingAddressesInput = z.strictObject({
       weight: int(1, 1000).default(1),
       soapType: enumOf(['SOAP11', 'SOAP12'] as const).nullish(),
       healthCheckEnabled: bool().default(false),
+      // the newest page's per-address fields
+      description: text(1000).nullish(),
+      addressType: enumOf(ROUTING_ADDRESS_TYPES).default('PRIMARY'),
+      healthCheckPath: z.string().trim().regex(/^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/, "must be a path starting with '/'").max(500).nullish(),
+      healthMonitoringEnabled: bool().nullish(),
     }),
     50,
   ),
   healthCheck: healthCheckInput.nullish(),
 })
 
-export const routingStatusInput = z.strictObject({ routingEnabled: bool().nullish(), mirrorEnabled: bool().nullish() })
+export const routingStatusInput = z.strictObject({ routingEnabled: bool().nullish(), mirrorEnabled: bool().nullish(), echoEnabled: bool().nullish() })
 
 const LOG_FLAGS = [
   'logParamRequestFromClient', 'logHeaderRequestFromClient', 'logBodyRequestFromClient', 'logParamRequestToTarget', 'logHeaderRequestToTarget',

@@ -1,15 +1,19 @@
 import type { z } from 'zod'
-import type { ApiProxy, Prisma } from '../../../generated/prisma/client.js'
+import type { Prisma } from '../../../generated/prisma/client.js'
 import type { Actor } from '../../../platform/auth/actor.js'
-import type { ProjectAccess } from '../../../platform/auth/permissions.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { projectEnvironments } from '../../../platform/deploy/project.js'
 import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { findObject } from '../../keys/store.js'
-import { pathName, routingOf, type ProxySettings } from '../proxies/proxy-inputs.js'
+import { deployedEnvironments, environmentsNamed, requestedDeployment } from '../proxies/proxy-deploy.js'
+import { pathName, routingOf } from '../proxies/proxy-inputs.js'
 import { kindWithArticle } from '../shared/kinds.js'
+import { BEHAVIOUR_PAGES, behaviourViewOf, SPEC_ACCESS_PAGE } from './behaviour.js'
+import { defined, page, problem, section, type Change, type Json, type Page, type PageKinds, type Settings } from './page.js'
+import { DEPLOY_FIELDS, splitDeploy, wrappedBody } from './page-body.js'
 import {
   cacheInput, circuitBreakerInput, clientRouteSettingInput, connectionInput, corsInput, forwardedIpHeaderInput, JSON_ERROR_TEMPLATE, jsonErrorTemplateInput,
   keysInput, metadataInput, mtlsInput, ntlmInput, proxyServerInput, routingAddressesInput, routingStatusInput, trafficLogInput, XML_ERROR_TEMPLATE, xmlErrorTemplateInput,
@@ -17,34 +21,11 @@ import {
 
 // The settings of an API proxy (vendor pages 04-api-proxies/settings/*): each page validates its part, merges it
 // into the proxy's `settings` (so it is stored with the proxy's revision, exported and imported with it, and
-// carried in its deployed config), and bumps the revision. None of the 17 pages deploys: the answer is
+// carried in its deployed config), and bumps the revision. With `deploy: true` (the newest pages) the proxy is then
+// pushed to deployTargetEnvironmentNameList, or where it runs now when that is empty; otherwise the answer is
 // `success: true` and the proxy reads show redeployRequired where it runs until it is deployed again.
 // Secrets (secretKey, NTLM and proxy-server passwords) are sealed with the keyring and never shown.
 
-type Settings = Partial<ProxySettings> & Record<string, unknown>
-type Json = Record<string, unknown>
-
-interface PageContext {
-  deps: Deps
-  db: Tx
-  access: ProjectAccess
-  proxy: ApiProxy
-  settings: Settings
-}
-/** What a page changes: sections of settings, and columns of the proxy. */
-interface Change {
-  settings: Json
-  proxy?: { name?: string; description?: string | null; relativePath?: string }
-}
-interface Page<S extends z.ZodType> {
-  schema: S
-  apply(ctx: PageContext, input: z.output<S>): Promise<Change> | Change
-}
-const page = <S extends z.ZodType>(p: Page<S>) => p as unknown as Page<z.ZodType>
-
-const problem = (field: string, message: string) => malformed(`${field}: ${message}`, { field })
-const defined = <T extends Json>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>
-const section = (settings: Settings, key: string): Json => ((settings[key] ?? {}) as Json)
 /** Every secret of the settings sections (sealed when written, shown as `<field>Set`, opened for the gateway). */
 export const SETTINGS_SECRETS = [
   { section: 'apiKeys', field: 'secretKey' },
@@ -71,16 +52,16 @@ const ROUTING_CONNECTION_FIELDS = ['connectTimeout', 'readTimeout', 'retryCount'
 
 export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
   keys: page({
-    schema: keysInput,
+    schema: keysInput.extend(DEPLOY_FIELDS),
     apply({ deps, settings }, input) {
       if (!input.publicKey && !input.secretKey) throw malformed('At least one key (publicKey or secretKey) must be provided', { field: 'publicKey' })
       const current = section(settings, 'apiKeys')
       return { settings: { apiKeys: { ...current, ...(input.publicKey ? { publicKey: input.publicKey.trim() } : {}), ...(input.secretKey ? { secretKey: seal(deps, input.secretKey) } : {}) } } }
     },
   }),
-  cache: page({ schema: cacheInput, apply: (_ctx, input) => ({ settings: { cache: input } }) }),
+  cache: page({ schema: wrappedBody('cacheSettings', cacheInput), apply: (_ctx, input) => ({ settings: { cache: input } }) }),
   'circuit-breaker': page({
-    schema: circuitBreakerInput,
+    schema: circuitBreakerInput.extend(DEPLOY_FIELDS),
     apply({ settings }, input) {
       const merged = { ...CB_DEFAULTS, ...section(settings, 'circuitBreaker'), ...defined(input) }
       if (merged.enumErrorThresholdType === 'PERCENT' && (merged.errorThresholdValue as number) > 100) throw problem('errorThresholdValue', 'is a percentage (1..100) when enumErrorThresholdType is PERCENT')
@@ -88,7 +69,7 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
     },
   }),
   'client-route': page({
-    schema: clientRouteSettingInput,
+    schema: wrappedBody('clientRoute', clientRouteSettingInput),
     async apply({ db, access, proxy, settings }, input) {
       const lists = [input.relativePathList, input.methodList, input.hostList, input.headerList]
       if (!lists.some((l) => l && l.length)) throw malformed('Client route must have at least one valid route configuration (relativePathList, methodList, hostList or headerList)', { field: 'relativePathList' })
@@ -110,7 +91,7 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
     },
   }),
   connection: page({
-    schema: connectionInput,
+    schema: connectionInput.extend(DEPLOY_FIELDS),
     apply({ settings }, input) {
       const given = defined(input)
       const routing = { ...routingOf(null, settings.routing), ...Object.fromEntries(ROUTING_CONNECTION_FIELDS.filter((f) => f in given).map((f) => [f, given[f]])) }
@@ -120,29 +101,29 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
       return { settings: { routing, connection } }
     },
   }),
-  cors: page({ schema: corsInput, apply: (_ctx, input) => ({ settings: { cors: input } }) }),
+  cors: page({ schema: wrappedBody('corsSettings', corsInput), apply: (_ctx, input) => ({ settings: { cors: input } }) }),
   'forwarded-ip-header': page({
-    schema: forwardedIpHeaderInput,
+    schema: wrappedBody('forwardedIpHeaderParam', forwardedIpHeaderInput),
     apply: ({ settings }, input) => ({
       settings: { forwardedIpHeader: { forwardedIpHeaderParamActive: false, value: 'X-Forwarded-For', xffOrder: 'FIRST', ...section(settings, 'forwardedIpHeader'), ...defined(input) } },
     }),
   }),
   'json-error-template': page({
-    schema: jsonErrorTemplateInput,
+    schema: wrappedBody('jsonErrorResponseTemplate', jsonErrorTemplateInput),
     apply: ({ settings }, input) => ({
       settings: { jsonErrorTemplate: { jsonErrorResponseTemplateActive: false, jsonValue: JSON_ERROR_TEMPLATE, contentType: 'application/json;charset=UTF-8', permitSpecialChars: false, ...section(settings, 'jsonErrorTemplate'), ...defined(input) } },
     }),
   }),
   'xml-error-template': page({
-    schema: xmlErrorTemplateInput,
+    schema: wrappedBody('xmlErrorResponseTemplate', xmlErrorTemplateInput),
     apply: ({ settings }, input) => ({
       settings: { xmlErrorTemplate: { xmlErrorResponseTemplateActive: false, xmlValue: XML_ERROR_TEMPLATE, contentType: 'text/xml;charset=UTF-8', permitSpecialChars: false, ...section(settings, 'xmlErrorTemplate'), ...defined(input) } },
     }),
   }),
   metadata: page({
-    schema: metadataInput,
+    schema: metadataInput.extend(DEPLOY_FIELDS),
     async apply({ db, access, proxy }, input) {
-      if (input.name == null && input.description == null && input.categoryList == null && input.sharingType == null) throw malformed('At least one field (name, description, categoryList, sharingType) must be provided', { field: 'name' })
+      if (!Object.keys(defined(input)).length) throw malformed('At least one field (name, description, categoryList, sharingType, requestBodyReadBehavior, responseBodyReadBehavior) must be provided', { field: 'name' })
       const change: Change = { settings: {}, proxy: {} }
       if (input.name != null && input.name !== proxy.name) {
         const clash = await db.apiProxy.findFirst({ where: { projectId: access.project.id, name: { equals: input.name, mode: 'insensitive' }, id: { not: proxy.id } }, select: { name: true } })
@@ -155,18 +136,20 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
       if (input.description != null) change.proxy!.description = input.description || null
       if (input.categoryList != null) change.settings.categoryList = [...new Set(input.categoryList.map((c) => c.trim()))]
       if (input.sharingType != null) change.settings.sharingType = input.sharingType
+      if (input.requestBodyReadBehavior != null) change.settings.requestBodyReadBehavior = input.requestBodyReadBehavior
+      if (input.responseBodyReadBehavior != null) change.settings.responseBodyReadBehavior = input.responseBodyReadBehavior
       return change
     },
   }),
   mtls: page({
-    schema: mtlsInput,
+    schema: mtlsInput.extend(DEPLOY_FIELDS),
     async apply({ db, access, settings }, input) {
-      const current: Json = { enabled: false, keyStoreName: null, trustStoreName: null, supportedProtocolList: [], hostnameVerifierType: 'NOOP', ...section(settings, 'mtls') }
+      const current: Json = { enabled: false, keyStoreName: null, trustStoreName: null, supportedProtocolList: [], hostnameVerifierType: 'NOOP', disableSslValidation: false, ...section(settings, 'mtls') }
       const keyStoreName = input.keyStoreName ?? input.keyStoreId
       const trustStoreName = input.trustStoreName ?? input.trustStoreId
       const merged: Json = {
         ...current,
-        ...defined({ enabled: input.enabled, supportedProtocolList: input.supportedProtocolList, hostnameVerifierType: input.hostnameVerifierType }),
+        ...defined({ enabled: input.enabled, supportedProtocolList: input.supportedProtocolList, hostnameVerifierType: input.hostnameVerifierType, disableSslValidation: input.disableSslValidation }),
         ...(keyStoreName !== undefined ? { keyStoreName } : {}),
         ...(trustStoreName !== undefined ? { trustStoreName } : {}),
       }
@@ -185,7 +168,7 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
     },
   }),
   ntlm: page({
-    schema: ntlmInput,
+    schema: wrappedBody('ntlmSettings', ntlmInput),
     apply({ deps, settings }, input) {
       const { password, ...rest } = input
       const merged: Json = { enabled: false, domain: null, username: null, password: null, workstation: null, ...section(settings, 'ntlm'), ...defined(rest), ...(password ? { password: seal(deps, password) } : {}) }
@@ -197,7 +180,7 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
     },
   }),
   'proxy-server': page({
-    schema: proxyServerInput,
+    schema: proxyServerInput.extend(DEPLOY_FIELDS),
     apply({ deps, settings }, input) {
       const { proxyPassword, ...rest } = input
       const merged: Json = {
@@ -216,7 +199,7 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
     },
   }),
   addresses: page({
-    schema: routingAddressesInput,
+    schema: routingAddressesInput.extend(DEPLOY_FIELDS),
     apply({ proxy, settings }, input) {
       const seen = new Set<string>()
       const routingAddressList = input.routingAddressList.map((a, i) => {
@@ -224,7 +207,8 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
         if (seen.has(key)) throw problem(`routingAddressList[${i}].address`, `${a.address} is listed twice`)
         seen.add(key)
         // soapType applies to SOAP proxies; on others it is accepted and ignored (the page's main example sends it, 319c71d)
-        return { address: a.address, weight: a.weight, healthCheckEnabled: a.healthCheckEnabled, soapType: proxy.kind === 'SOAP' ? (a.soapType ?? 'SOAP11') : null }
+        const soapType = proxy.kind === 'SOAP' ? (a.soapType ?? 'SOAP11') : null
+        return { address: a.address, weight: a.weight, healthCheckEnabled: a.healthCheckEnabled, soapType, addressType: a.addressType, ...defined({ description: a.description, healthCheckPath: a.healthCheckPath, healthMonitoringEnabled: a.healthMonitoringEnabled }) }
       })
       const current = routingOf(null, settings.routing) as Json
       const healthCheck = input.healthCheck === undefined ? (current.healthCheck ?? null) : input.healthCheck
@@ -233,11 +217,11 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
     },
   }),
   'routing-status': page({
-    schema: routingStatusInput,
+    schema: routingStatusInput.extend(DEPLOY_FIELDS),
     apply: ({ settings }, input) => ({ settings: { routing: { ...routingOf(null, settings.routing), ...defined(input) } } }),
   }),
   'traffic-log': page({
-    schema: trafficLogInput,
+    schema: trafficLogInput.extend(DEPLOY_FIELDS),
     async apply({ db, access, settings }, input) {
       const current: Json = { enabledTraceLog: false, enabledApplicationLog: false, apiProxyTrafficLogSettingsList: [], ...section(settings, 'trafficLog') }
       let list = current.apiProxyTrafficLogSettingsList as Json[]
@@ -257,36 +241,58 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
   }),
 }
 
-async function settingsTarget(db: Tx, actor: Actor, projectName: string, proxyName: string) {
+const KIND_REFUSALS: Record<PageKinds, (kind: string, name: string) => string | null> = {
+  ALL: () => null,
+  CLASSIC: (kind, name) => (ROUTED_KINDS.includes(kind) ? `API proxy '${name}' is ${kindWithArticle(kind)} proxy; these settings apply to REST, SOAP, gRPC and WebSocket proxies (an ${kind} proxy has its own routing)` : null),
+  GRPC: (kind, name) => (kind === 'GRPC' ? null : `API Proxy type is not GRPC: API proxy '${name}' is ${kindWithArticle(kind)} proxy`),
+  WEBSOCKET: (kind, name) => (kind === 'WEBSOCKET' ? null : `API Proxy type is not WEBSOCKET: API proxy '${name}' is ${kindWithArticle(kind)} proxy`),
+}
+
+async function settingsTarget(db: Tx, actor: Actor, projectName: string, proxyName: string, kinds: PageKinds = 'CLASSIC') {
   const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')
   const name = pathName(proxyName, 'apiProxyName')
   const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name } } })
   if (!proxy) throw notFound(`ApiProxy (name: ${name}) was not found!`, { apiProxy: name })
-  if (ROUTED_KINDS.includes(proxy.kind)) throw malformed(`API proxy '${proxy.name}' is ${kindWithArticle(proxy.kind)} proxy; these settings apply to REST and SOAP proxies (an ${proxy.kind} proxy has its own routing)`, { apiProxy: proxy.name, kind: proxy.kind })
+  const refusal = KIND_REFUSALS[kinds](proxy.kind, proxy.name)
+  if (refusal) throw malformed(refusal, { apiProxy: proxy.name, kind: proxy.kind })
   return { access, proxy }
 }
 
-/** PATCH …/settings/{page}/: validates the page's body, merges it into the proxy's settings and bumps its revision. */
-export async function updateProxySetting(deps: Deps, actor: Actor, projectName: string, proxyName: string, pageName: string, raw: unknown): Promise<{ apiProxyName: string }> {
-  const handler = SETTING_PAGES[pageName]
-  if (!handler) throw malformed(`Unknown settings page '${pageName}'; the pages are ${Object.keys(SETTING_PAGES).join(', ')}, hide-spec-file`, { field: 'page' })
+/** Every settings page by the last segment of its path (spec-access-type has its own route: its type is a path segment). */
+export const ALL_SETTING_PAGES: Record<string, Page<z.ZodType>> = { ...SETTING_PAGES, ...BEHAVIOUR_PAGES, 'spec-access-type': SPEC_ACCESS_PAGE }
+
+export interface SettingWrite {
+  apiProxyName: string
+  /** the push `deploy: true` asked for; null without it */
+  deploymentResult: DeploymentOutcome | null
+}
+
+/**
+ * PATCH …/settings/{page}/: validates the page's body, merges it into the proxy's settings and bumps its revision;
+ * with `deploy: true` then pushes the proxy (the environments are checked before anything is written).
+ */
+export async function updateProxySetting(deps: Deps, actor: Actor, projectName: string, proxyName: string, pageName: string, raw: unknown, params: Record<string, string | undefined> = {}): Promise<SettingWrite> {
+  const handler = ALL_SETTING_PAGES[pageName]
+  if (!handler) throw malformed(`Unknown settings page '${pageName}'; the pages are ${Object.keys(ALL_SETTING_PAGES).join(', ')}, hide-spec-file`, { field: 'page' })
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw malformed('The request body must be a JSON object', { field: 'body' })
-  const { access } = await settingsTarget(deps.prisma, actor, projectName, proxyName)
-  const input = parseInput(handler.schema, raw)
-  return deps.prisma.$transaction(async (tx) => {
+  const { access, proxy: before } = await settingsTarget(deps.prisma, actor, projectName, proxyName, handler.kinds)
+  const { fields, request } = splitDeploy(parseInput(handler.schema, raw))
+  const named = request.deploy && request.environmentNames.length ? await environmentsNamed(deps.prisma, access, request.environmentNames) : null
+  const updated = await deps.prisma.$transaction(async (tx) => {
     // read again inside the transaction so two writes to different pages do not overwrite each other's section
-    const proxy = (await settingsTarget(tx, actor, projectName, proxyName)).proxy
+    const proxy = (await settingsTarget(tx, actor, projectName, proxyName, handler.kinds)).proxy
     const settings = (proxy.settings ?? {}) as Settings
-    const change = await handler.apply({ deps, db: tx, access, proxy, settings }, input)
-    const updated = await tx.apiProxy.update({
+    const change = await handler.apply({ deps, db: tx, access, proxy, settings, params }, fields)
+    return tx.apiProxy.update({
       where: { id: proxy.id },
       data: { ...(change.proxy ?? {}), settings: { ...settings, ...change.settings } as unknown as Prisma.InputJsonValue, revision: { increment: 1 } },
     }).catch((err: unknown) => {
       if ((err as { code?: string } | null)?.code === 'P2002') throw new DomainError('conflict', 'nameAlreadyExists', `ApiProxy (name: ${change.proxy?.name}) is already exist!`, { field: 'name' })
       throw err
     })
-    return { apiProxyName: updated.name }
   })
+  const targets = request.deploy ? (named ?? (await deployedEnvironments(deps.prisma, access, before.id))) : []
+  return { apiProxyName: updated.name, deploymentResult: await requestedDeployment(deps, access, updated, request.deploy, targets) }
 }
 
 /** PATCH …/settings/hide-spec-file/{hideSpecFile}/: the flag is the path's last segment, `true` or `false`. */
@@ -295,7 +301,11 @@ export async function updateHideSpecFile(deps: Deps, actor: Actor, projectName: 
   await settingsTarget(deps.prisma, actor, projectName, proxyName)
   await deps.prisma.$transaction(async (tx) => {
     const proxy = (await settingsTarget(tx, actor, projectName, proxyName)).proxy
-    await tx.apiProxy.update({ where: { id: proxy.id }, data: { settings: { ...((proxy.settings ?? {}) as Settings), hideSpecFile: rawFlag === 'true' } as unknown as Prisma.InputJsonValue, revision: { increment: 1 } } })
+    const settings = (proxy.settings ?? {}) as Settings
+    const hidden = rawFlag === 'true'
+    // the spec-access-type page's section follows: HIDDEN when hidden, PUBLIC when shown again after HIDDEN
+    const specAccess = { ...section(settings, 'specAccess'), specAccessType: hidden ? 'HIDDEN' : ((settings.specAccess as Json | undefined)?.specAccessType === 'HIDDEN' || !settings.specAccess ? 'PUBLIC' : (settings.specAccess as Json).specAccessType) }
+    await tx.apiProxy.update({ where: { id: proxy.id }, data: { settings: { ...settings, hideSpecFile: hidden, specAccess } as unknown as Prisma.InputJsonValue, revision: { increment: 1 } } })
   })
 }
 
@@ -325,6 +335,7 @@ export function settingsViewOf(stored: unknown) {
     ntlmSettings: ntlm ? { ...ntlm, password: undefined, passwordSet: secretSet(ntlm.password) } : null,
     proxyServerSettings: proxyServer ? { ...proxyServer, proxyPassword: undefined, proxyPasswordSet: secretSet(proxyServer.proxyPassword) } : null,
     trafficLogSettings: s.trafficLog ?? null,
+    ...behaviourViewOf(s),
   }
 }
 
