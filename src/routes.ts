@@ -32,6 +32,7 @@ import { webhookEventRoutes } from './modules/webhooks/events-rest.js'
 import { rlclRoutes } from './modules/rlcl/rest.js'
 import { reportRoutes } from './modules/reports/rest.js'
 import { declarativeRoutes } from './modules/declarative/rest.js'
+import { creatorApiRoutes } from './modules/creators/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -69,4 +70,5 @@ export const routeTables: RouteDef[] = [
   ...rlclRoutes,
   ...reportRoutes,
   ...declarativeRoutes,
+  ...creatorApiRoutes,
 ]

@@ -48,6 +48,7 @@ import { PortalLimitResolver } from './modules/limits/manager/portal-graphql.js'
 import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
+import { ApiCreatorResolver } from './modules/creators/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -111,6 +112,7 @@ export const resolvers: NonEmptyArray<Function> = [
   KeysDoorsResolver,
   ReportResolver,
   DeclarativeResolver,
+  ApiCreatorResolver,
 ]
 
 /**

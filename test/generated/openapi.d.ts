@@ -4655,6 +4655,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/db2apis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the DB2API creators of a project (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameDb2apis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/db2apis/{db2ApiName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One DB2API creator with its methods (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameDb2apisDb2ApiName"];
+        put?: never;
+        /** Create a DB2API creator, or replace the one of that name (promotion); nothing is deployed (API_MANAGEMENT or API_CREATOR MANAGE) */
+        post: operations["postApiopsProjectsProjectNameDb2apisDb2ApiName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/mockapis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the MockAPI creators of a project (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameMockapis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/mockapis/{mockApiName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MockAPI creator with its methods (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameMockapisMockApiName"];
+        put?: never;
+        /** Create a MockAPI creator, or replace the one of that name (promotion); nothing is deployed (API_MANAGEMENT or API_CREATOR MANAGE) */
+        post: operations["postApiopsProjectsProjectNameMockapisMockApiName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/script2apis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the Script2API creators of a project (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameScript2apis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/script2apis/{script2ApiName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One Script2API creator with its methods (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameScript2apisScript2ApiName"];
+        put?: never;
+        /** Create a Script2API creator, or replace the one of that name (promotion); nothing is deployed (API_MANAGEMENT or API_CREATOR MANAGE) */
+        post: operations["postApiopsProjectsProjectNameScript2apisScript2ApiName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/db2apis/{db2ApiId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name of a DB2API creator by id; only creators of projects where the caller holds API_MANAGEMENT (or API_CREATOR) VIEW are found */
+        get: operations["getApiopsUtilityDb2apisDb2ApiId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/mockapis/{mockApiId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name of a MockAPI creator by id; only creators of projects where the caller holds API_MANAGEMENT (or API_CREATOR) VIEW are found */
+        get: operations["getApiopsUtilityMockapisMockApiId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/script2apis/{script2ApiId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name of a Script2API creator by id; only creators of projects where the caller holds API_MANAGEMENT (or API_CREATOR) VIEW are found */
+        get: operations["getApiopsUtilityScript2apisScript2ApiId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/creators/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The names of creators of one kind by id (type: DB2API, MOCKAPI, SCRIPT2API); unknown ids and creators the caller may not view are left out; writes nothing */
+        post: operations["postApiopsUtilityCreatorsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5109,6 +5282,10 @@ export interface components {
             expireDate: string | null;
             trafficLogDisabled?: boolean;
         };
+        CreatorNameById: {
+            id: string;
+            name: string;
+        };
         Credential: {
             email: string | null;
             fullName: string | null;
@@ -5169,6 +5346,41 @@ export interface components {
                 privateKeyPresent: boolean;
                 secretKeyPresent: boolean;
             }[];
+        };
+        Db2ApiCreator: {
+            id: string;
+            name: string;
+            description: string | null;
+            projectId: string;
+            endpointList: {
+                /** @description the Name/URL of the method, e.g. /employees */
+                name: string;
+                /** @enum {string} */
+                httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                description?: string | null;
+                /** @description a database connection of the project (connections of type database) */
+                connectionName: string;
+                /** @description query timeout in seconds */
+                timeout?: number | null;
+                sqlStatementType?: ("SELECT" | "INSERT" | "UPDATE" | "DELETE" | "PROCEDURE" | "TRUNCATE" | "BATCH_INSERT") | null;
+                sql?: string | null;
+                /** @description NoSQL operation type */
+                operationType?: "FIND" | null;
+                /** @description NoSQL query */
+                query?: string | null;
+                parameterList?: {
+                    name: string;
+                    /** @description e.g. STRING, NUMBER, DATE */
+                    dataType?: string | null;
+                    paramType?: ("IN" | "OUT" | "IN_OUT" | "CURSOR") | null;
+                    testValue?: string | null;
+                }[] | null;
+            }[];
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /** @description The outcome of an apply: what changed and each push */
         DeclarativeApplyResult: {
@@ -6144,6 +6356,35 @@ export interface components {
             created: string;
             updated: string;
         };
+        MockApiCreator: {
+            id: string;
+            name: string;
+            description: string | null;
+            projectId: string;
+            endpointList: {
+                /** @description the Name/URL of the method, e.g. /employees */
+                name: string;
+                /** @enum {string} */
+                httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                description?: string | null;
+                statusCode?: number | null;
+                headerList?: {
+                    name: string;
+                    value: string;
+                }[] | null;
+                responseList?: {
+                    contentType?: string | null;
+                    /** @description when this example is returned; absent: the default response */
+                    condition?: string | null;
+                    body?: string | null;
+                }[] | null;
+            }[];
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         ParsedSkill: {
             id: string;
             name: string;
@@ -6243,6 +6484,27 @@ export interface components {
             } | null;
             revision: number;
             createdAt: string;
+            updatedAt: string;
+        };
+        Script2ApiCreator: {
+            id: string;
+            name: string;
+            description: string | null;
+            projectId: string;
+            endpointList: {
+                /** @description the Name/URL of the method, e.g. /employees */
+                name: string;
+                /** @enum {string} */
+                httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                description?: string | null;
+                /** @enum {string} */
+                scriptLanguage: "GROOVY" | "JAVASCRIPT";
+                script: string;
+            }[];
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         Session: {
@@ -31511,6 +31773,676 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameDb2apis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Db2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameDb2apisDb2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                db2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Db2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, DB2API not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameDb2apisDb2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                db2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the source's id; read-only, the object is named by the path */
+                    id?: string | null;
+                    /** @description when present, the name in the path */
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the source project's id; read-only */
+                    projectId?: string | null;
+                    endpointList?: {
+                        /** @description the Name/URL of the method, e.g. /employees */
+                        name: string;
+                        /** @enum {string} */
+                        httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                        description?: string | null;
+                        /** @description a database connection of the project (connections of type database) */
+                        connectionName: string;
+                        /** @description query timeout in seconds */
+                        timeout?: number | null;
+                        sqlStatementType?: ("SELECT" | "INSERT" | "UPDATE" | "DELETE" | "PROCEDURE" | "TRUNCATE" | "BATCH_INSERT") | null;
+                        sql?: string | null;
+                        /** @description NoSQL operation type */
+                        operationType?: "FIND" | null;
+                        /** @description NoSQL query */
+                        query?: string | null;
+                        parameterList?: {
+                            name: string;
+                            /** @description e.g. STRING, NUMBER, DATE */
+                            dataType?: string | null;
+                            paramType?: ("IN" | "OUT" | "IN_OUT" | "CURSOR") | null;
+                            testValue?: string | null;
+                        }[] | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator id], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, a field invalid (named), the body's name not the path's, a method defined twice, a database connection not found in the project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameMockapis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["MockApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameMockapisMockApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                mockApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["MockApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, MockAPI not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameMockapisMockApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                mockApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the source's id; read-only, the object is named by the path */
+                    id?: string | null;
+                    /** @description when present, the name in the path */
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the source project's id; read-only */
+                    projectId?: string | null;
+                    endpointList?: {
+                        /** @description the Name/URL of the method, e.g. /employees */
+                        name: string;
+                        /** @enum {string} */
+                        httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                        description?: string | null;
+                        statusCode?: number | null;
+                        headerList?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        responseList?: {
+                            contentType?: string | null;
+                            /** @description when this example is returned; absent: the default response */
+                            condition?: string | null;
+                            body?: string | null;
+                        }[] | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator id], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, a field invalid (named), the body's name not the path's, a method defined twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameScript2apis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Script2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameScript2apisScript2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                script2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Script2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, Script2API not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameScript2apisScript2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                script2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the source's id; read-only, the object is named by the path */
+                    id?: string | null;
+                    /** @description when present, the name in the path */
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the source project's id; read-only */
+                    projectId?: string | null;
+                    endpointList?: {
+                        /** @description the Name/URL of the method, e.g. /employees */
+                        name: string;
+                        /** @enum {string} */
+                        httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                        description?: string | null;
+                        /** @enum {string} */
+                        scriptLanguage: "GROOVY" | "JAVASCRIPT";
+                        script: string;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator id], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, a field invalid (named), the body's name not the path's, a method defined twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityDb2apisDb2ApiId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                db2ApiId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description DB2API not found (or not visible to the caller) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityMockapisMockApiId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockApiId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description MockAPI not found (or not visible to the caller) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityScript2apisScript2ApiId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                script2ApiId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description Script2API not found (or not visible to the caller) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityCreatorsBatchNames: {
+        parameters: {
+            query: {
+                type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description type missing or not a creator kind, the body not a list of ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
                 };
             };
         };
