@@ -51,6 +51,7 @@ import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
 import { UtilityLookupResolver } from './modules/utility/graphql.js'
 import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
+import { ApiCreatorResolver } from './modules/creators/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -117,6 +118,7 @@ export const resolvers: NonEmptyArray<Function> = [
   DeclarativeResolver,
   UtilityLookupResolver,
   ExportImportResolver,
+  ApiCreatorResolver,
 ]
 
 /**

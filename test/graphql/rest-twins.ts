@@ -59,10 +59,16 @@ function bulkRuns(previews: string, runs: string): Record<string, string> {
 
 const settingsPages = Object.fromEntries(Object.keys({ ...SETTING_PAGES, ...BEHAVIOUR_PAGES }).map((page) => [`PATCH ${PROXY}/settings/${page}/`, settingsMutationName(page)]))
 
+/** The creators (issue 32 §4): reads take the kind, saves are one mutation per kind. */
+const CREATORS: Record<string, [string, string, string]> = { db2apis: [':db2ApiName', ':db2ApiId', 'saveDb2Api'], mockapis: [':mockApiName', ':mockApiId', 'saveMockApi'], script2apis: [':script2ApiName', ':script2ApiId', 'saveScript2Api'] }
+const creators = Object.entries(CREATORS).map(([segment, [name, id, save]]) => ({
+  [`GET ${P}/${segment}/`]: 'apiCreators', [`GET ${P}/${segment}/${name}/`]: 'apiCreator', [`POST ${P}/${segment}/${name}/`]: save, [`GET /apiops/utility/${segment}/${id}`]: 'apiCreatorName',
+}))
+
 export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, ...llm, limitPlans(`${P}/limit-plans`, 'actions/'), limitPlans('/api/limit-plans', ''),
   limitAssignments(`${P}/limit-assignments`, 'actions/validate', 'actions/'), limitAssignments('/api/limit-bindings', 'validate', ''),
   bulkRuns(`${P}/limit-assignment-previews`, `${P}/limit-assignment-runs`), bulkRuns('/api/limit-assignment-previews', '/api/limit-assignment-runs'),
-  settingsPages, {
+  settingsPages, ...creators, { 'POST /apiops/utility/creators/batch-names': 'apiCreatorNames' }, {
     // auth
     'POST /apiops/auth/token': 'login',
     'GET /api/session': 'me',

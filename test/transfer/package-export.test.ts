@@ -47,7 +47,7 @@ describe('the type registry', () => {
     })
     expect(byType.RLCL).toEqual({ type: 'RLCL', category: 'API_MANAGEMENT', kinds: null, secretFields: [], scope: 'PROJECT', source: 'rlcl' })
     expect(byType.IDENTITY_SERVICE.kinds).toEqual(['LDAP', 'ACTIVE_DIRECTORY', 'OIDC', 'SAML', 'DATABASE'])
-    expect(byType.API_CREATOR.kinds).toEqual(['OPENAPI', 'WSDL', 'GRPC_PROTO', 'GRAPHQL_SDL'])
+    expect(byType.API_CREATOR).toMatchObject({ kinds: ['OPENAPI', 'WSDL', 'GRPC_PROTO', 'GRAPHQL_SDL', 'DB2API', 'MOCKAPI', 'SCRIPT2API'], source: 'creators' })
   })
 })
 

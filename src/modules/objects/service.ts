@@ -11,7 +11,8 @@ import { objectName } from '../../platform/validation/common.js'
 /** Kinds of the multi-kind exportable types; a single-kind type stores kind "". */
 export const OBJECT_KINDS: Record<string, readonly string[]> = {
   CERTIFICATE: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'],
-  API_CREATOR: ['OPENAPI', 'WSDL', 'GRPC_PROTO', 'GRAPHQL_SDL'],
+  // DB2API, MOCKAPI and SCRIPT2API are the creators of modules/creators (validated there, also on import)
+  API_CREATOR: ['OPENAPI', 'WSDL', 'GRPC_PROTO', 'GRAPHQL_SDL', 'DB2API', 'MOCKAPI', 'SCRIPT2API'],
   IDENTITY_SERVICE: ['LDAP', 'ACTIVE_DIRECTORY', 'OIDC', 'SAML', 'DATABASE'],
 }
 

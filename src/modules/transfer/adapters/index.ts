@@ -2,6 +2,7 @@ import { apiProxyTransferAdapter } from '../../apiproxies/proxies/transfer-adapt
 import { connectionTransferAdapter } from '../../connections/transfer-adapter.js'
 import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
 import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
+import { creatorTransferAdapter } from '../../creators/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
 import { credentialAdapter } from './credentials.js'
 import { storedObjectAdapters } from './stored-objects.js'
@@ -12,7 +13,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter]
 
 let loading: Promise<void> | null = null
 
