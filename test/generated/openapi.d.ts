@@ -2806,6 +2806,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/export-import/types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The object types this installation can export and import (VIEW in some category of the project) */
+        get: operations["getApiopsProjectsProjectNameExportImportTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/export-import/{type}/objects/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The objects of one type in the project: the names the export expects, with their kind for the multi-kind types (VIEW on the type's category or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameExportImportTypeObjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/export-import/{type}/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a package of one type (all or nothing); override=true replaces same-named objects. Imported objects are not deployed */
+        post: operations["postApiopsProjectsProjectNameExportImportTypeImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/export-import/{type}/export/": {
         parameters: {
             query?: never;
@@ -3587,7 +3638,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank (API_MANAGEMENT MANAGE) */
+        /** Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsKeys"];
         trace?: never;
     };
@@ -3604,7 +3655,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the proxy-level cache settings: name and handlingAction required; cacheKeyType CUSTOM needs variableList (API_MANAGEMENT MANAGE) */
+        /** Replace the proxy-level cache settings: name and handlingAction required; cacheKeyType CUSTOM needs variableList; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCache"];
         trace?: never;
     };
@@ -3621,7 +3672,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update circuit breaker settings (only the fields given): errorWindow and sleepWindow 1..3600 s, PERCENT thresholds 1..100 (API_MANAGEMENT MANAGE) */
+        /** Update circuit breaker settings (only the fields given): errorWindow and sleepWindow 1..3600 s, PERCENT thresholds 1..100; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCircuitBreaker"];
         trace?: never;
     };
@@ -3638,7 +3689,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the client route: relativePathList (each ≥ 2 characters, first path unique in the project), methodList, hostList, headerList, buffering; at least one list (API_MANAGEMENT MANAGE) */
+        /** Update the client route: relativePathList (each ≥ 2 characters, first path unique in the project), methodList, hostList, headerList, buffering; at least one list; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsClientRoute"];
         trace?: never;
     };
@@ -3655,7 +3706,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update connection settings (only the fields given): timeouts 1..3600 s, retries 0..100, pool GENERAL, CUSTOM (needs customConnectionPoolSize) or NONE (API_MANAGEMENT MANAGE) */
+        /** Update connection settings (only the fields given): timeouts 1..3600 s, retries 0..100, pool GENERAL, CUSTOM (needs customConnectionPoolSize) or NONE; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsConnection"];
         trace?: never;
     };
@@ -3672,7 +3723,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace CORS settings: name required; origins are * or scheme://host[:port]; * is refused with allowCredentials "true" (API_MANAGEMENT MANAGE) */
+        /** Replace CORS settings: name required; origins are * or scheme://host[:port]; * is refused with allowCredentials "true"; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCors"];
         trace?: never;
     };
@@ -3689,7 +3740,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the forwarded IP header: an HTTP header name and xffOrder FIRST..FIFTH or LAST (API_MANAGEMENT MANAGE) */
+        /** Update the forwarded IP header: an HTTP header name and xffOrder FIRST..FIFTH or LAST; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsForwardedIpHeader"];
         trace?: never;
     };
@@ -3706,7 +3757,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the JSON error response template: JSON once #CORRELATIONID#, #FAULTCODE#, #FAULTMESSAGE#, #FAULTSTATUSCODE#, #RESPONSEFROMAPI# are filled in (API_MANAGEMENT MANAGE) */
+        /** Update the JSON error response template: JSON once #CORRELATIONID#, #FAULTCODE#, #FAULTMESSAGE#, #FAULTSTATUSCODE#, #RESPONSEFROMAPI# are filled in; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsJsonErrorTemplate"];
         trace?: never;
     };
@@ -3723,7 +3774,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the XML error response template: well-formed XML once its #VARIABLES# are filled in (API_MANAGEMENT MANAGE) */
+        /** Update the XML error response template: well-formed XML once its #VARIABLES# are filled in; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsXmlErrorTemplate"];
         trace?: never;
     };
@@ -3740,7 +3791,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update name (unique in the project; refused while deployed), description, categoryList and sharingType (BOTH, NONE, EXTERNAL, INTERNAL) (API_MANAGEMENT MANAGE) */
+        /** Update name (unique in the project; refused while deployed), description, categoryList and sharingType (BOTH, NONE, EXTERNAL, INTERNAL); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMetadata"];
         trace?: never;
     };
@@ -3757,7 +3808,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId (API_MANAGEMENT MANAGE) */
+        /** Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMtls"];
         trace?: never;
     };
@@ -3774,7 +3825,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update NTLM: enabled needs domain, username and password (sealed, never shown) (API_MANAGEMENT MANAGE) */
+        /** Update NTLM: enabled needs domain, username and password (sealed, never shown); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsNtlm"];
         trace?: never;
     };
@@ -3791,7 +3842,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed) (API_MANAGEMENT MANAGE) */
+        /** Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsProxyServer"];
         trace?: never;
     };
@@ -3808,7 +3859,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check (API_MANAGEMENT MANAGE) */
+        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsAddresses"];
         trace?: never;
     };
@@ -3825,7 +3876,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Enable or disable routing and mirroring (only the fields given) (API_MANAGEMENT MANAGE) */
+        /** Enable or disable routing and mirroring (only the fields given); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsRoutingStatus"];
         trace?: never;
     };
@@ -3842,8 +3893,144 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once) (API_MANAGEMENT MANAGE) */
+        /** Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrafficLog"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/idempotency/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the Idempotency-Key handling (idempotencySettings, only the fields given; any proxy kind): keyType HEADER or CUSTOM (needs variableList), statuses 400..599, retentionInDays 1..30; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsIdempotency"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/custom-message/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the custom message the gateway answers instead of routing (only the fields given): buildCustomMessage needs customMessageTemplate; status 100..599; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCustomMessage"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/error-handling/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update error handling (only the fields given): errorHandlingType DEFAULT, ADVANCED or STATUS_CODE_LIST (needs statusCodeList), errorMessageList once per httpStatusCode; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsErrorHandling"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/grpc/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the gRPC channel settings of a GRPC proxy (grpcSettings, only the fields given): message and metadata sizes, keep-alive, retries and hedging; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsGrpc"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/maintenance-mode/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update maintenance mode (only the fields given; any proxy kind): enabled, httpStatusCode 100..599, contentType, message; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMaintenanceMode"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/trace/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update trace logging (only the fields given; any proxy kind): enableTraceLog, startTime before stopTime (ISO 8601 with zone), environmentName of the project; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrace"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/websocket/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the WebSocket connection settings of a WEBSOCKET proxy (websocketSettings, only the fields given): timeouts, retries, auto-reconnect; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsWebsocket"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/spec-access-type/{specAccessType}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set who may fetch the proxy's API spec: specAccessType PUBLIC, AUTHENTICATED, HIDDEN, BACKEND_PROXY (HIDDEN is hideSpecFile true), checkApiProxyPermission for AUTHENTICATED; any proxy kind; the optional body deploys (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsSpecAccessTypeSpecAccessType"];
         trace?: never;
     };
     "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/hide-spec-file/{hideSpecFile}/": {
@@ -4115,6 +4302,176 @@ export interface paths {
         };
         /** Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate (permission: CERTIFICATE VIEW) */
         get: operations["getApiopsProjectsProjectNameCertificatesCertificateNameExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/{certificateName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same download as …/export/ (the name the key, keystore and JWK file downloads use). Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate (permission: CERTIFICATE VIEW) */
+        get: operations["getApiopsProjectsProjectNameCertificatesCertificateNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a certificate file (PEM or DER) into environmentList, or the export ZIP, each entry into its environment; the environments not named keep theirs (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameCertificatesImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/truststore/{environmentName}/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register every certificate of a bundle (a ZIP of certificate files, or one file) for the environment, in the admin project: each named and aliased after its file (namePrefix first); an existing one gets this environment's entry replaced (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/truststore/{environmentName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download what an environment trusts (the admin project's certificates deployed to it) as a ZIP of PEM files named <alias>.cer (permission: CERTIFICATE VIEW) */
+        get: operations["getApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keys/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a key file (PEM, or base64; a SECRET_KEY's bytes or their base64) into environmentList, or the export ZIP; a new key, or with override=true the existing one (the environments not named keep theirs) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeysImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keys/{keyName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a key's material (decrypted: the PKCS#8 PEM of a PRIVATE_KEY, the PEM of a PUBLIC_KEY, the base64 of a SECRET_KEY): one environment's <keyName>-<environmentName>.pem, or all in <keyName>-keys.zip (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeysKeyNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a keystore file (.jks, .p12, .pfx) into environmentList, or the export ZIP, opened with password; a new keystore, or with override=true the existing one (the environments not named keep theirs) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeystoresImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/{keystoreName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a keystore file as it was uploaded (its extension kept; else .p12 for PKCS12, .jks): one environment's, or all in <keystoreName>-keystores.zip; the password is never in it (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeystoresKeystoreNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/jwks/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a JWK from an uploaded JWK or JWK Set document (parsed as the clipboard create parses jwkStr; kid picks the key) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameJwksImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/jwks/{jwkName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a JWK as a JWK Set document <jwkName>.json (private members included), or with publicOnly=true <jwkName>-public.json (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameJwksJwkNameExportFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4655,6 +5012,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/utility/apiProxies/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of API proxys by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityApiProxiesBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/apiProxies/{apiProxyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API proxy by id (VIEW on its project) */
+        get: operations["getApiopsUtilityApiProxiesApiProxyId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/connections/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of connections by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityConnectionsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connection by id (VIEW on its project) */
+        get: operations["getApiopsUtilityConnectionsConnectionId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/connections/{connectionId}/full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connection by id (VIEW on its project) */
+        get: operations["getApiopsUtilityConnectionsConnectionIdFull"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/environments/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of environments by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityEnvironmentsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/environments/{environmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One environment by id (VIEW on its project) */
+        get: operations["getApiopsUtilityEnvironmentsEnvironmentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/projects/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of projects by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityProjectsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project by id (VIEW on its project) */
+        get: operations["getApiopsUtilityProjectsProjectId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/proxyGroups/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Names of API proxy groups by id, in a batch (VIEW on each one's project) */
+        post: operations["postApiopsUtilityProxyGroupsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/proxyGroups/{proxyGroupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API proxy group by id (VIEW on its project) */
+        get: operations["getApiopsUtilityProxyGroupsProxyGroupId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/db2apis/": {
         parameters: {
             query?: never;
@@ -5084,6 +5628,10 @@ export interface components {
             schemes: string[];
             deployed: boolean;
         };
+        ApiProxyName: {
+            name: string;
+            description: string | null;
+        };
         ApiProxyPolicies: {
             name: string;
             /** @description the proxy kind */
@@ -5235,6 +5783,12 @@ export interface components {
             outcome: string;
             httpStatus: number | null;
             correlationId: string;
+            /** @description a declarative apply's change: the plan applied */
+            declarativePlanId?: string;
+            /** @description a declarative apply's change: create, update or delete */
+            declarativeAction?: string | null;
+            /** @description a declarative apply's change: its X-Change-Reference (e.g. a commit SHA) */
+            changeReference?: string | null;
         };
         /** @description A certificate of a project, per environment */
         Certificate: {
@@ -5270,6 +5824,11 @@ export interface components {
             enabled: boolean;
         } & {
             [key: string]: unknown;
+        };
+        ConnectionName: {
+            id: string;
+            name: string;
+            description: string | null;
         };
         Consumer: {
             consumerKey: string;
@@ -5550,6 +6109,11 @@ export interface components {
                 visible: boolean;
                 valueSet: boolean;
             }[] | null;
+        };
+        ExportImportObject: {
+            name: string;
+            /** @description only for the multi-kind types (CERTIFICATE, API_CREATOR, IDENTITY_SERVICE) */
+            kind?: string;
         };
         GeolocationDeploymentResult: {
             success: boolean;
@@ -5911,6 +6475,8 @@ export interface components {
                 keyStoreType?: string | null;
                 /** @description the default alias: an entry of the file; absent on update keeps the stored one */
                 alias?: string | null;
+                /** @description the name of the uploaded file: export-file gives the file back with its extension */
+                fileName?: string;
             } & {
                 [key: string]: unknown;
             })[];
@@ -6385,6 +6951,10 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        NameById: {
+            id: string;
+            name: string;
+        };
         ParsedSkill: {
             id: string;
             name: string;
@@ -6620,6 +7190,33 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
+        };
+        /** @description the connection as its project's read shows it (secrets null with <field>Set), plus projectName */
+        UtilityConnection: {
+            type: string;
+            name: string;
+            description: string | null;
+            deployToWorker: boolean;
+            enabled: boolean;
+            projectName: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UtilityEnvironment: {
+            name: string;
+            description: string | null;
+            type: string;
+            /** @enum {string} */
+            status: "PUBLISHED" | "UNPUBLISHED" | "REPUBLISH_REQUIRED";
+            accessUrl: string | null;
+            deployed: boolean;
+            redeployRequired: boolean;
+        };
+        /** @description ids as our answers show them (e.g. ApiProxy.id in GraphQL) */
+        UtilityIdList: string[];
+        UtilityProject: {
+            name: string;
+            description: string | null;
         };
         /** @description A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet */
         VectorDb: {
@@ -22004,6 +22601,168 @@ export interface operations {
             };
         };
     };
+    getApiopsProjectsProjectNameExportImportTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of type names (upper case), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description project not found, or no VIEW in it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameExportImportTypeObjects: {
+        parameters: {
+            query?: {
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of name (and kind), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ExportImportObject"][];
+                    };
+                };
+            };
+            /** @description unknown type, project not found, lacking VIEW, filter too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameExportImportTypeImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of the UTF-8 passphrase; required with encrypt=true and for encrypted packages */
+                "X-Service-Package-Passphrase"?: string;
+                /** @description the same, as the vendor page names it */
+                "X-Apinizer-Package-Passphrase"?: string;
+            };
+            path: {
+                projectName: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    override?: "true" | "false";
+                    environmentMapping?: string;
+                    /**
+                     * @default MATCH_BY_NAME
+                     * @enum {string}
+                     */
+                    certEnvironmentMergeMethod?: "MATCH_BY_NAME" | "OVERWRITE_ALL";
+                    /**
+                     * @default FILL_FROM_PACKAGE
+                     * @enum {string}
+                     */
+                    certEnvironmentUncoveredAction?: "FILL_FROM_PACKAGE" | "REMOVE_FROM_TARGET";
+                    /** @description the package; its file name must end with .zip */
+                    exportFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS; unresolvedReferences[] when part of the package could not be carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description what could not be carried over; absent when everything was */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description exportFile missing, not a ZIP or not named .zip; unknown type; the package holds another type; an object already exists (override=false); lacking EXPORT_IMPORT; passphrase missing or wrong; a changed package; invalid override, environmentMapping or cert options */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     postApiopsProjectsProjectNameExportImportTypeExport: {
         parameters: {
             query?: {
@@ -23671,6 +24430,26 @@ export interface operations {
                             [key: string]: unknown;
                         }) | null;
                         trafficLogSettings: unknown;
+                        idempotencySettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        specAccessType: string;
+                        checkApiProxyPermission: boolean;
+                        customMessageSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        errorHandlingSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        grpcSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        traceSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        websocketSettings: {
+                            [key: string]: unknown;
+                        } | null;
                         endpointCount: number;
                         revision: number;
                         deploymentList: {
@@ -25887,11 +26666,15 @@ export interface operations {
                 "application/json": {
                     publicKey?: string | null;
                     secretKey?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25900,10 +26683,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25936,29 +26721,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                     description?: string | null;
-                    /** @default false */
                     cacheActive?: boolean;
-                    /** @default true */
                     cacheOnlyHttpGetRequests?: boolean;
-                    /**
-                     * @default QUERY_PARAMS
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
-                    /**
-                     * @default DISTRIBUTED
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     cacheStorageType?: "LOCAL" | "DISTRIBUTED";
                     capacity?: number | null;
                     ttl?: number | null;
                     /** @enum {string} */
-                    handlingAction: "CONTINUE" | "STOP";
-                    /** @default false */
+                    handlingAction?: "CONTINUE" | "STOP";
                     invalidationRequiresAuthn?: boolean;
-                    /** @default false */
                     cacheNullValue?: boolean;
                     variableList?: {
                         name: string;
@@ -25982,11 +26757,54 @@ export interface operations {
                         scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
                         scriptBody?: string | null;
                     }[];
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    cacheSettings?: {
+                        name?: string;
+                        description?: string | null;
+                        cacheActive?: boolean;
+                        cacheOnlyHttpGetRequests?: boolean;
+                        /** @enum {string} */
+                        cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
+                        /** @enum {string} */
+                        cacheStorageType?: "LOCAL" | "DISTRIBUTED";
+                        capacity?: number | null;
+                        ttl?: number | null;
+                        /** @enum {string} */
+                        handlingAction?: "CONTINUE" | "STOP";
+                        invalidationRequiresAuthn?: boolean;
+                        cacheNullValue?: boolean;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[];
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -25995,10 +26813,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26037,11 +26857,15 @@ export interface operations {
                     enumErrorThresholdType?: ("COUNT" | "PERCENT") | null;
                     sleepWindow?: number | null;
                     halfOpenEnabled?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26050,10 +26874,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26095,11 +26921,27 @@ export interface operations {
                     }[] | null;
                     bufferRequest?: boolean | null;
                     bufferResponse?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    clientRoute?: {
+                        relativePathList?: string[] | null;
+                        methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                        hostList?: string[] | null;
+                        headerList?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        bufferRequest?: boolean | null;
+                        bufferResponse?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26108,10 +26950,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26158,11 +27002,24 @@ export interface operations {
                     ignoreRoutingError?: boolean | null;
                     connectionPoolManagementType?: ("GENERAL" | "CUSTOM" | "NONE") | null;
                     customConnectionPoolSize?: number | null;
+                    validateAfterInactivity?: number | null;
+                    idleConnectionTimeout?: number | null;
+                    queryEncodingMode?: ("STANDARD" | "RFC3986" | "PASSTHROUGH") | null;
+                    hopByHopHeaders?: string[] | null;
+                    sendUserAgentToBackend?: boolean | null;
+                    userAgentValue?: string | null;
+                    doNotRouteZeroValueContentLength?: boolean | null;
+                    enableDownload?: boolean | null;
+                    useByteArrayForCompressedResponse?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26171,10 +27028,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26207,30 +27066,38 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                     description?: string | null;
-                    /** @default false */
                     corsActive?: boolean;
-                    /** @default [] */
                     allowOriginList?: string[];
-                    /** @default [] */
                     allowMethodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[];
-                    /** @default [] */
                     allowHeaderList?: ("*" | string)[];
-                    /** @default [] */
                     exposeHeaderList?: string[];
-                    /**
-                     * @default false
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     allowCredentials?: "true" | "false";
-                    /** @default 3600 */
                     maxAge?: number;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    corsSettings?: {
+                        name?: string;
+                        description?: string | null;
+                        corsActive?: boolean;
+                        allowOriginList?: string[];
+                        allowMethodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[];
+                        allowHeaderList?: ("*" | string)[];
+                        exposeHeaderList?: string[];
+                        /** @enum {string} */
+                        allowCredentials?: "true" | "false";
+                        maxAge?: number;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26239,10 +27106,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26278,11 +27147,21 @@ export interface operations {
                     forwardedIpHeaderParamActive?: boolean | null;
                     value?: string | null;
                     xffOrder?: ("FIRST" | "SECOND" | "THIRD" | "FOURTH" | "FIFTH" | "LAST") | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    forwardedIpHeaderParam?: {
+                        forwardedIpHeaderParamActive?: boolean | null;
+                        value?: string | null;
+                        xffOrder?: ("FIRST" | "SECOND" | "THIRD" | "FOURTH" | "FIFTH" | "LAST") | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26291,10 +27170,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26331,11 +27212,22 @@ export interface operations {
                     jsonValue?: string | null;
                     contentType?: string | null;
                     permitSpecialChars?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    jsonErrorResponseTemplate?: {
+                        jsonErrorResponseTemplateActive?: boolean | null;
+                        jsonValue?: string | null;
+                        contentType?: string | null;
+                        permitSpecialChars?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26344,10 +27236,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26384,11 +27278,22 @@ export interface operations {
                     xmlValue?: string | null;
                     contentType?: string | null;
                     permitSpecialChars?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    xmlErrorResponseTemplate?: {
+                        xmlErrorResponseTemplateActive?: boolean | null;
+                        xmlValue?: string | null;
+                        contentType?: string | null;
+                        permitSpecialChars?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26397,10 +27302,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26437,11 +27344,17 @@ export interface operations {
                     description?: string | null;
                     categoryList?: string[] | null;
                     sharingType?: ("BOTH" | "NONE" | "EXTERNAL" | "INTERNAL") | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26450,10 +27363,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26493,11 +27408,16 @@ export interface operations {
                     trustStoreName?: string | null;
                     supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
                     hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                    disableSslValidation?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26506,10 +27426,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26547,11 +27469,23 @@ export interface operations {
                     username?: string | null;
                     password?: string | null;
                     workstation?: string | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    ntlmSettings?: {
+                        enabled?: boolean | null;
+                        domain?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        workstation?: string | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26560,10 +27494,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26603,11 +27539,15 @@ export interface operations {
                     proxyAuthorizationNeeded?: boolean | null;
                     proxyUsername?: string | null;
                     proxyPassword?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26616,10 +27556,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26659,6 +27601,14 @@ export interface operations {
                         soapType?: ("SOAP11" | "SOAP12") | null;
                         /** @default false */
                         healthCheckEnabled?: boolean;
+                        description?: string | null;
+                        /**
+                         * @default PRIMARY
+                         * @enum {string}
+                         */
+                        addressType?: "PRIMARY" | "CANARY" | "MIRROR" | "FAILOVER_ONLY";
+                        healthCheckPath?: string | null;
+                        healthMonitoringEnabled?: boolean | null;
                     }[];
                     healthCheck?: {
                         /** @default true */
@@ -26680,11 +27630,15 @@ export interface operations {
                          */
                         expectedStatusCodes?: number[];
                     } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26693,10 +27647,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26731,11 +27687,16 @@ export interface operations {
                 "application/json": {
                     routingEnabled?: boolean | null;
                     mirrorEnabled?: boolean | null;
+                    echoEnabled?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26744,10 +27705,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26823,11 +27786,15 @@ export interface operations {
                         /** @default false */
                         enableLogbackConnector?: boolean;
                     }[] | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26836,10 +27803,546 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsIdempotency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    idempotencySettings?: {
+                        name?: string | null;
+                        description?: string | null;
+                        idempotencyActive?: boolean | null;
+                        keyType?: ("HEADER" | "CUSTOM") | null;
+                        headerName?: string | null;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[] | null;
+                        keyRequired?: boolean | null;
+                        missingKeyHttpStatus?: number | null;
+                        applicableHttpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                        payloadHashEnabled?: boolean | null;
+                        processingTimeoutInSeconds?: number | null;
+                        retentionInDays?: number | null;
+                        cacheStorageType?: ("LOCAL" | "DISTRIBUTED") | null;
+                        handlingAction?: ("CONTINUE" | "STOP") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        conflictHttpStatus?: number | null;
+                        mismatchHttpStatus?: number | null;
+                        replayCompletedResponse?: boolean | null;
+                        conflictMessage?: string | null;
+                        mismatchMessage?: string | null;
+                        missingKeyMessage?: string | null;
+                        errorContentType?: string | null;
+                        missingKeyBodyEnabled?: boolean | null;
+                        conflictBodyEnabled?: boolean | null;
+                        mismatchBodyEnabled?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCustomMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    buildCustomMessage?: boolean | null;
+                    customMessageTemplate?: string | null;
+                    customMessageContentType?: string | null;
+                    customMessageHttpStatusCode?: number | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsErrorHandling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    errorHandlingType?: ("DEFAULT" | "ADVANCED" | "STATUS_CODE_LIST") | null;
+                    statusCodeList?: number[] | null;
+                    customizeErrorMessageEnabled?: boolean | null;
+                    errorMessageList?: {
+                        httpStatusCode: number;
+                        customizedHttpStatusCode?: number | null;
+                        customizedErrorCode?: string | null;
+                        customizedMessage?: string | null;
+                    }[] | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsGrpc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    grpcSettings: {
+                        maxInboundMessageSize?: number | null;
+                        maxInboundMetadataSize?: number | null;
+                        keepAliveTime?: number | null;
+                        keepAliveTimeout?: number | null;
+                        keepAliveWithoutCalls?: boolean | null;
+                        channelIdleTimeout?: number | null;
+                        perRpcBufferLimit?: number | null;
+                        maxRetryAttempts?: number | null;
+                        maxHedgedAttempts?: number | null;
+                        maxTraceEvents?: number | null;
+                    };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMaintenanceMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean | null;
+                    httpStatusCode?: number | null;
+                    contentType?: string | null;
+                    message?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enableTraceLog?: boolean | null;
+                    startTime?: string | null;
+                    stopTime?: string | null;
+                    environmentName?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsWebsocket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    websocketSettings: {
+                        connectionLostTimeout?: number | null;
+                        reuseAddr?: boolean | null;
+                        connectTimeout?: number | null;
+                        maxRetries?: number | null;
+                        retryDelay?: number | null;
+                        autoReconnect?: boolean | null;
+                        autoReconnectMaxRetries?: number | null;
+                        autoReconnectRetryDelay?: number | null;
+                    };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsSpecAccessTypeSpecAccessType: {
+        parameters: {
+            query?: {
+                checkApiProxyPermission?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                specAccessType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList, specAccessType not one of PUBLIC, AUTHENTICATED, HIDDEN, BACKEND_PROXY, checkApiProxyPermission not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26884,7 +28387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named), hideSpecFile not true or false */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList, hideSpecFile not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27914,6 +29417,550 @@ export interface operations {
                 };
             };
             /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCertificatesCertificateNameExportFile: {
+        parameters: {
+            query?: {
+                format?: "ZIP" | "PEM" | "DER";
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                certificateName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/octet-stream ZIP, application/x-pem-file or application/pkix-cert) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/x-pem-file": string;
+                    "application/pkix-cert": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCertificatesImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the certificate to create or update */
+                    certificateName: string;
+                    /** @description the alias the certificate is stored under (unique per environment) */
+                    alias: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    certificateDescription?: string;
+                    /** @description a PEM or DER certificate, or the ZIP of …/export-file/ (<certificateName>-<environmentName>.cer entries) */
+                    certificateFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, warnings, resultList with the certificate, unresolvedReferences when part of the upload was not carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        warnings: string[];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; alias used by another certificate */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description put before every certificate name, e.g. partner- */
+                    namePrefix?: string;
+                    /** @description a ZIP of certificate files (each named after its file), or one certificate file */
+                    truststoreFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList (the certificate names registered), resultCount, unresolvedReferences (the entries that failed, with why) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment; empty bundle; no certificate of the bundle could be imported */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ZIP (application/octet-stream), Content-Disposition <environmentName>-truststore.zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment; no certificate deployed to it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeysImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the key to create, or with override=true update */
+                    keyName: string;
+                    /** @description SECRET_KEY, PRIVATE_KEY or PUBLIC_KEY */
+                    keyType: string;
+                    /** @description AES, DES, DESede or RSA (any case): required for a new SECRET_KEY; with override the stored one is kept when absent */
+                    algorithm?: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    keyDescription?: string;
+                    alias?: string;
+                    /**
+                     * @description true updates the existing object of that name (its environments not named keep theirs); default false creates
+                     * @enum {string}
+                     */
+                    override?: "true" | "false";
+                    /** @description the key: PEM, or base64 of PEM or DER; a SECRET_KEY's raw bytes or their base64; or the ZIP of …/export-file/ */
+                    keyFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the key (public parts only), unresolvedReferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; name taken without override; override of an unknown key; unknown keyType or algorithm; algorithm missing for a new SECRET_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeysKeyNameExportFile: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                keyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/x-pem-file) or the ZIP (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; key not found; no material for the environment (the message lists those that have it); no material at all */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeystoresImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the keystore to create, or with override=true update */
+                    keystoreName: string;
+                    /** @description the keystore password */
+                    password: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    /** @description JKS or PKCS12; by the file extension (.jks, .keystore, .p12, .pfx), else the file itself, when absent */
+                    keyStoreType?: string;
+                    keystoreDescription?: string;
+                    /** @description the default alias: an entry of the keystore */
+                    alias?: string;
+                    /**
+                     * @description true updates the existing object of that name (its environments not named keep theirs); default false creates
+                     * @enum {string}
+                     */
+                    override?: "true" | "false";
+                    /** @description the .jks, .p12 or .pfx file, or the ZIP of …/export-file/ */
+                    keystoreFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the keystore (type and entries), unresolvedReferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; name taken without override; override of an unknown keystore; unknown keyStoreType; wrong password; alias not an entry */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeystoresKeystoreNameExportFile: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                keystoreName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file or the ZIP (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; keystore not found; no material for the environment (the message lists those that have it); no material at all */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameJwksImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the JWK to create */
+                    jwkName: string;
+                    /** @description the key ID of the key to load from the document */
+                    kid: string;
+                    jwkDescription?: string;
+                    /** @description a JWK or JWK Set JSON document */
+                    jwkFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the JWK (public members) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; jwkName, kid or jwkFile empty; not a JWK document; kid not in it; name taken */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameJwksJwkNameExportFile: {
+        parameters: {
+            query?: {
+                publicOnly?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                jwkName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the JWK Set document (application/json) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: ({
+                            kty: string;
+                            kid?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; JWK not found; publicOnly not true or false; publicOnly=true for a symmetric (oct) key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -31773,6 +33820,446 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityApiProxiesBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityApiProxiesApiProxyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiProxyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the API proxy (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyName"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityConnectionsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityConnectionsConnectionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the connection (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ConnectionName"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityConnectionsConnectionIdFull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the connection (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["UtilityConnection"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityEnvironmentsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityEnvironmentsEnvironmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                environmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the environment (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["UtilityEnvironment"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityProjectsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityProjectsProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the project (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["UtilityProject"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityProxyGroupsBatchNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UtilityIdList"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList[] of id and name in the order asked, resultCount; an unknown id, or one naming an object the caller may not see, is answered as not there (left out) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description body not a JSON array of at most 1000 non-blank ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityProxyGroupsProxyGroupId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proxyGroupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the API proxy group (resultCount 1); an unknown id, or one naming an object the caller may not see, is answered as not there (resultList empty, resultCount 0) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["NameById"][];
+                    };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
                 };
             };
         };
