@@ -2,10 +2,10 @@
 // Usage: const t = await freshDatabase(); const db = await openDatabase(t); … await db.close(); await t.cleanup()
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
 import { adminQuery } from './global-setup.js'
+import { testTmpRoot } from './tmp-root.js'
 
 export interface FreshDatabase {
   /** postgresql://… when the run uses PostgreSQL; undefined for PGlite under dataDir */
@@ -18,7 +18,7 @@ export interface FreshDatabase {
 
 export async function freshDatabase(): Promise<FreshDatabase> {
   const tpl = inject('testDbTemplate')
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-db-'))
+  const dataDir = fs.mkdtempSync(path.join(testTmpRoot(), 'gw-test-db-'))
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true })
 
   if (tpl.kind === 'pglite') {

@@ -3,13 +3,13 @@
 // PostgreSQL (TEST_DATABASE_URL set): a template database cloned with CREATE DATABASE … TEMPLATE.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { pgConnectionConfig, defaultMigrationsDir, pgliteExtensions } from '../../src/platform/db/database.js'
 import { runMigrations } from '../../src/platform/db/migrate.js'
+import { testTmpRoot } from './tmp-root.js'
 
 export type TestDbTemplate =
   | { kind: 'pglite'; pgliteDir: string }
@@ -59,7 +59,7 @@ export default async function setup(project: TestProject) {
     }
   }
 
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-template-'))
+  const root = fs.mkdtempSync(path.join(testTmpRoot(), 'gw-test-template-'))
   const pgliteDir = path.join(root, 'pglite')
   const db = new PGlite(pgliteDir, { extensions: pgliteExtensions })
   try {
