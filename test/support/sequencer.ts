@@ -11,6 +11,8 @@ const LONGEST_FIRST = [
   'test/platform/fuzz-openapi-1.test.ts',
   'test/platform/fuzz-openapi-2.test.ts',
   'test/platform/db.test.ts',
+  'test/declarative/gwctl.test.ts',
+  'test/console/console.test.ts',
 ]
 
 export default class LongestFirstSequencer extends BaseSequencer {
