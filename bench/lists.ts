@@ -2,6 +2,8 @@
 // generate_series), then measures GET /healthz, consumer page 0 and a contains search at 1 and at 8 concurrent
 // connections, the cases interleaved round by round so a busier or quieter machine weighs on each alike. Prints
 // p50s, each over the /healthz floor of the same run, and page-0 throughput (requests/s) at 8 connections.
+// The console's own GraphQL operation for the consumers page (ConsoleConsumers, issue 30 §4) is measured in the same
+// rounds: page 0 and the search through /graphql against the REST list.
 // Runs the service in process on PGlite, and on PostgreSQL when BENCH_DATABASE_URL is set.
 // Alone: `npx tsx bench/lists.ts` (BENCH_LIST_ROWS=n, BENCH_SKIP_PGLITE=1, BENCH_ROUNDS=n).
 import crypto from 'node:crypto'
@@ -13,6 +15,7 @@ import { createLogger } from '../src/platform/http/logger.js'
 import { startService, type RunningService } from '../src/service.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { bearer, median, ms, resentCount, retried } from './measure.js'
+import { ConsoleConsumersDocument } from '../console/src/gql/graphql.js'
 
 const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12)
@@ -59,7 +62,7 @@ async function interleaved<K extends string>(cases: Record<K, () => Promise<unkn
   return Object.fromEntries(names.map((n) => [n, { p50: median(times[n]), rps: (ROUNDS * clients * 1000) / wall[n] }])) as Record<K, { p50: number; rps: number }>
 }
 
-export interface ListFigures { [clients: number]: { healthz: number; page0: number; search: number; page0Rps: number } }
+export interface ListFigures { [clients: number]: { healthz: number; page0: number; search: number; page0Rps: number; gqlPage0: number; gqlSearch: number } }
 
 async function measure(label: string, env: Record<string, string>): Promise<ListFigures> {
   console.log(`\n== lists, ${label}, ${ROWS.toLocaleString('en')} consumers ==`)
@@ -79,13 +82,23 @@ async function measure(label: string, env: Record<string, string>): Promise<List
       const body = (await (await fetch(url, { headers })).json()) as { items: unknown[]; totalElements: number }
       if (body.totalElements !== expected) throw new Error(`unexpected answer: ${JSON.stringify(body).slice(0, 200)}`)
     }
+    const consolePage = (search?: string) => JSON.stringify({ query: ConsoleConsumersDocument.toString(), variables: { projectName: PROJECT, page: 0, size: SIZE, search: search ?? null } })
+    for (const [body, expected] of [[consolePage(), ROWS], [consolePage(SEARCH), Math.floor((ROWS + NEEDLE_EVERY - 7) / NEEDLE_EVERY)]] as const) {
+      const answer = (await (await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })).json()) as { data?: { consumers: { totalElements: number } } }
+      if (answer.data?.consumers.totalElements !== expected) throw new Error(`unexpected GraphQL answer: ${JSON.stringify(answer).slice(0, 200)}`)
+    }
     const get = (url: string, auth = true) => () => retried(() => fetch(url, auth ? { headers } : {}).then((r) => r.arrayBuffer()))
+    const post = (body: string) => () => retried(() => fetch(`${svc.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }).then((r) => r.arrayBuffer()))
     for (const clients of [1, 8]) {
-      const t = await interleaved({ healthz: get(`${svc.url}/healthz`, false), page0: get(list()), search: get(list(SEARCH)) }, clients)
-      out[clients] = { healthz: t.healthz.p50, page0: t.page0.p50, search: t.search.p50, page0Rps: t.page0.rps }
+      const t = await interleaved({
+        healthz: get(`${svc.url}/healthz`, false), page0: get(list()), search: get(list(SEARCH)), gqlPage0: post(consolePage()), gqlSearch: post(consolePage(SEARCH)),
+      }, clients)
+      out[clients] = { healthz: t.healthz.p50, page0: t.page0.p50, search: t.search.p50, page0Rps: t.page0.rps, gqlPage0: t.gqlPage0.p50, gqlSearch: t.gqlSearch.p50 }
       const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`
       console.log(`${clients} conn: /healthz p50 ${ms(t.healthz.p50)} | page 0 p50 ${ms(t.page0.p50)} = ${x(t.page0.p50, t.healthz.p50)} floor, ` +
         `${t.page0.rps.toFixed(1)} req/s | search p50 ${ms(t.search.p50)} = ${x(t.search.p50, t.page0.p50)} page 0`)
+      console.log(`${clients} conn, the console's GraphQL page (ConsoleConsumers): page 0 p50 ${ms(t.gqlPage0.p50)} = ${x(t.gqlPage0.p50, t.page0.p50)} REST, ` +
+        `${t.gqlPage0.rps.toFixed(1)} req/s | search p50 ${ms(t.gqlSearch.p50)} = ${x(t.gqlSearch.p50, t.search.p50)} REST`)
     }
     if (resentCount()) console.log(`(${resentCount()} requests sent again after a kept-alive socket closed)`)
   } finally {

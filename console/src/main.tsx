@@ -16,6 +16,7 @@ import { LimitsPage } from './pages/limits'
 import { KeysPage } from './pages/keys'
 import { EnvVarsPage } from './pages/envvars'
 import { AuditPage } from './pages/audit'
+import { PlansPage } from './pages/plans'
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [username, setUsername] = useState('')
@@ -96,6 +97,7 @@ function Shell({ onSignedOut }: { onSignedOut: () => void }) {
           <li><Link href="/keys">Keys and connections</Link></li>
           <li><Link href="/environment-variables">Environment variables</Link></li>
           <li><Link href="/audit">Audit trail</Link></li>
+          <li><Link href="/plans">Plans</Link></li>
         </ul>
       </nav>
       <main>
@@ -108,7 +110,7 @@ function Shell({ onSignedOut }: { onSignedOut: () => void }) {
   )
 
   function route(p: string, projectName: string | null) {
-    if (p === '/password') return <ChangePasswordPage username={me!.username} onChanged={shell.reload} />
+    if (p === '/password') return <ChangePasswordPage onChanged={shell.reload} />
     if (p === '/' || p === '/projects') return <ProjectsPage onChanged={shell.reload} />
     if (!projectName) return <p>No project is visible to you yet.</p>
     const proxy = /^\/api-proxies\/(.+)$/.exec(p)
@@ -123,6 +125,7 @@ function Shell({ onSignedOut }: { onSignedOut: () => void }) {
       '/keys': () => <KeysPage key={projectName} projectName={projectName} />,
       '/environment-variables': () => <EnvVarsPage key={projectName} projectName={projectName} />,
       '/audit': () => <AuditPage key={projectName} projectName={projectName} />,
+      '/plans': () => <PlansPage key={projectName} projectName={projectName} />,
     }
     return pages[p]?.() ?? <p>No such page.</p>
   }

@@ -87,14 +87,21 @@ export function Pager({ page, totalPages, totalElements, onPage, label }: { page
   )
 }
 
-export function SearchBox({ label, onSearch }: { label: string; onSearch: (text: string) => void }) {
+/** The page and search of one server-side list: a new search starts again from the first page. */
+export function useListing() {
+  const [page, setPage] = useState(0)
+  const [search, setSearch] = useState('')
+  return { page, search: search || null, setPage, find: (text: string) => { setSearch(text); setPage(0) } }
+}
+
+export function SearchBox({ label, onSearch, button = 'Search' }: { label: string; onSearch: (text: string) => void; button?: string }) {
   const [text, setText] = useState('')
   return (
     <form role="search" class="row" onSubmit={(e) => { e.preventDefault(); onSearch(text.trim()) }}>
       <label>
         {label} <input type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
-      <button type="submit">Search</button>
+      <button type="submit">{button}</button>
     </form>
   )
 }

@@ -17,6 +17,8 @@ const repo = path.resolve(import.meta.dirname, '../..')
 const shots = path.join(repo, 'docs/console')
 const ROOT = { username: 'root', password: 's3cret-root' }
 const T = { timeout: 20_000 }
+/** the service, its fixture data and the browser: minutes on a loaded 2-core runner */
+const SETUP_TIMEOUT = 300_000
 
 /** GET without decompression: the bytes as served */
 function raw(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -29,7 +31,7 @@ function raw(url: string, headers: Record<string, string> = {}): Promise<{ statu
   })
 }
 
-describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, () => {
+describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 300_000 }, () => {
   let svc: TestService
   let worker: FakeWorker
   let browser: Browser
@@ -82,7 +84,7 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, (
     await seedConsumers(svc.deps.prisma, 'payments', 'bulk', 450)
     fs.mkdirSync(shots, { recursive: true })
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] })
-  })
+  }, SETUP_TIMEOUT)
   afterAll(async () => {
     await browser?.close()
     await svc?.close()
@@ -127,7 +129,7 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, (
     await page.getByRole('button', { name: 'Sign in' }).click()
     const navigation = page.getByRole('navigation', { name: 'Console' })
     await navigation.waitFor(T)
-    for (const name of ['Projects', 'API proxies', 'Credentials', 'Applications', 'Consumers', 'API clients', 'Limits', 'Keys and connections', 'Environment variables', 'Audit trail']) {
+    for (const name of ['Projects', 'API proxies', 'Credentials', 'Applications', 'Consumers', 'API clients', 'Limits', 'Keys and connections', 'Environment variables', 'Audit trail', 'Plans']) {
       expect(await navigation.getByRole('link', { name, exact: true }).count(), name).toBe(1)
     }
     const project = page.getByRole('combobox', { name: 'Project' })
@@ -168,6 +170,9 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, (
     await page.getByRole('heading', { level: 1, name: 'API proxy orders-api' }).waitFor(T)
     await page.getByRole('button', { name: 'Deploy to dev' }).waitFor(T)
     expect(requests.length).toBe(1)
+    expect(requests[0]).toMatch(/endpoints \{[^}]*policies/)
+    await page.getByRole('table', { name: /^Endpoints/ }).waitFor(T)
+    await page.getByRole('table', { name: 'Policies of every endpoint, by pipeline and order' }).waitFor(T)
     await check(page, 'api-proxy')
     await visit('Credentials', 'Credentials', ['bulk-0001'], 'credentials')
     await visit('Applications', 'Applications', ['checkout'], 'applications')
@@ -177,6 +182,7 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, (
     await visit('Keys and connections', 'Keys and connections', ['audit-syslog', 'edge-ks'], 'keys-and-connections')
     await visit('Environment variables', 'Environment variables', ['region', 'eu-west'], 'environment-variables')
     await visit('Audit trail', 'Audit trail', ['createEnvironmentVariable'], 'audit-trail')
+    await visit('Plans', 'Plans', ['Drift since the last apply', 'Plan changes'], 'plans')
     await visit('Projects', 'Projects', ['payments', 'other'], 'projects')
     // server-side paging and search: 452 consumers, 20 a page
     await nav(page, 'Consumers', 'Consumers')
@@ -305,6 +311,88 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, (
     await page.close()
   })
 
+  it('shows a new credential password once, creates and disables consumers, saves typed proxy settings, plans and applies', async () => {
+    const page = await open()
+    const main = page.getByRole('main')
+    await page.getByRole('combobox', { name: 'Project' }).selectOption('payments')
+    // a credential's new password: shown this once, then gone from the page
+    await nav(page, 'Credentials', 'Credentials')
+    await page.getByLabel('Search credentials').fill('shop-')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByText(/Page 1 of 1 \(1 in all\)/).waitFor(T)
+    await page.getByRole('button', { name: 'New password for shop-frontend' }).click()
+    const secret = page.getByRole('status').filter({ hasText: 'shown this once' })
+    await secret.waitFor(T)
+    const shown = (await secret.locator('code').textContent())!
+    const stored = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'shop-frontend' } })
+    expect(svc.deps.keyring.decrypt(stored.passwordCipher!)).toBe(shown)
+    await check(page, 'credentials-secret-once')
+    await page.getByRole('button', { name: 'I have copied it' }).click()
+    await secret.waitFor({ state: 'detached', ...T })
+    expect(await page.content()).not.toContain(shown)
+
+    // consumers: create, disable; a taken user name is refused with its field and nothing changes
+    await nav(page, 'Consumers', 'Consumers')
+    const form = page.getByRole('form', { name: 'New consumer' })
+    await form.getByLabel('Consumer user name').fill('console-consumer')
+    await form.getByLabel('Consumer full name').fill('Console Consumer')
+    await form.getByRole('button', { name: 'Create consumer' }).click()
+    await main.getByText(/console-consumer created/).waitFor(T)
+    await page.getByLabel('Search consumers').fill('console-consumer')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('button', { name: 'Disable consumer console-consumer' }).click()
+    await page.getByRole('button', { name: 'Enable consumer console-consumer' }).waitFor(T)
+    expect((await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'console-consumer' } })).enabled).toBe(false)
+    const rows = await main.getByRole('row').count()
+    const count = await svc.deps.prisma.credential.count()
+    await form.getByLabel('Consumer user name').fill('shop-frontend')
+    await form.getByRole('button', { name: 'Create consumer' }).click()
+    await form.getByRole('alert').getByText(/shop-frontend.*\(field: username\)/).waitFor(T)
+    expect(await main.getByRole('row').count()).toBe(rows)
+    expect(await svc.deps.prisma.credential.count()).toBe(count)
+
+    // the API proxy's CORS page, saved by its typed mutation
+    await nav(page, 'API proxies', 'API proxies')
+    await page.getByLabel('Search API proxies').fill('ORDERS')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByText(/Page 1 of 1 \(1 in all\)/).waitFor(T)
+    await page.getByRole('link', { name: 'orders-api' }).click()
+    const cors = page.getByRole('form', { name: 'CORS' })
+    await cors.getByLabel('CORS active').check()
+    await cors.getByLabel('Allowed origins (comma-separated)').fill('https://shop.example.test, https://admin.example.test')
+    await cors.getByRole('button', { name: 'Save CORS' }).click()
+    await main.getByText('CORS saved').waitFor(T)
+    const proxy = await svc.deps.prisma.apiProxy.findFirstOrThrow({ where: { name: 'orders-api' } })
+    expect((proxy.settings as any).cors).toMatchObject({ corsActive: true, allowOriginList: ['https://shop.example.test', 'https://admin.example.test'] })
+    await check(page, 'api-proxy-settings')
+
+    // a plan: its changes, then the apply and its outcome
+    await nav(page, 'Plans', 'Plans')
+    const documentField = page.getByLabel('State document (JSON)')
+    await documentField.fill('{ not json')
+    await page.getByRole('button', { name: 'Plan changes' }).click()
+    await main.getByRole('alert').getByText(/not JSON.*\(field: document\)/).waitFor(T)
+    await documentField.fill(JSON.stringify({ formatVersion: 1, project: 'payments', credentials: [{ username: 'planned-app', fullName: 'Planned App' }] }, null, 2))
+    await page.getByRole('button', { name: 'Plan changes' }).click()
+    const plan = page.getByRole('region', { name: 'Plan' })
+    await plan.getByText('1 to create, 0 to update, 0 to delete (apply)').waitFor(T)
+    await plan.getByRole('row').filter({ hasText: 'planned-app' }).getByRole('cell', { name: 'create', exact: true }).waitFor(T)
+    expect(await svc.deps.prisma.credential.count({ where: { username: 'planned-app' } })).toBe(0)
+    await check(page, 'plans')
+    await plan.getByRole('button', { name: 'Apply plan' }).click()
+    const outcome = page.getByRole('region', { name: 'Apply outcome' })
+    await outcome.getByText(/^Applied: 1 create, 0 update, 0 delete/).waitFor(T)
+    expect(await svc.deps.prisma.credential.count({ where: { username: 'planned-app' } })).toBe(1)
+    await check(page, 'plans-applied')
+
+    // keys and connections: each list searched on its own, in the page's one query
+    await nav(page, 'Keys and connections', 'Keys and connections')
+    await page.getByLabel('Search connections').fill('audit')
+    await page.getByRole('button', { name: 'Search connections' }).click()
+    await page.getByRole('navigation', { name: 'Connections pages' }).getByText(/\(1 in all\)/).waitFor(T)
+    await page.close()
+  })
+
   it("shows a deployment's outcome per environment as it arrives from the worker", async () => {
     const page = await open()
     await page.getByRole('combobox', { name: 'Project' }).selectOption('payments')
@@ -384,9 +472,9 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 180_000 }, (
     await page.keyboard.press('ArrowDown') // → payments
     expect(await page.getByRole('combobox', { name: 'Project' }).inputValue()).toBe('payments')
     // every control of every page is in the tab order: no click-only element, nothing taken out of the order
-    for (const [link, heading] of [['Projects', 'Projects'], ['Credentials', 'Credentials'], ['Limits', 'Limits'], ['Keys and connections', 'Keys and connections'], ['Audit trail', 'Audit trail']]) {
+    for (const [link, heading] of [['Projects', 'Projects'], ['Credentials', 'Credentials'], ['Limits', 'Limits'], ['Keys and connections', 'Keys and connections'], ['Audit trail', 'Audit trail'], ['Plans', 'Plans']]) {
       await nav(page, link, heading)
-      await page.getByRole('main').locator('table').first().waitFor(T).catch(async (e) => {
+      await page.getByRole('main').locator('table, textarea').first().waitFor(T).catch(async (e) => {
         throw new Error(`${e}: ${await page.getByRole('main').textContent()}`)
       })
       const unreachable = await page.evaluate(`[...document.querySelectorAll('a, button, input, select, summary, [tabindex]')]
@@ -403,7 +491,7 @@ describe.skipIf(!CHROMIUM)('admin console: the first-run admin', { timeout: 180_
   beforeAll(async () => {
     svc = await startTestService()
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] })
-  })
+  }, SETUP_TIMEOUT)
   afterAll(async () => {
     await browser?.close()
     await svc?.close()
@@ -421,8 +509,15 @@ describe.skipIf(!CHROMIUM)('admin console: the first-run admin', { timeout: 180_
     await page.getByText(/initial password of the first run/).waitFor(T)
     expect(new URL(page.url()).pathname).toBe('/console/password')
     await page.screenshot({ path: path.join(shots, 'change-password.png'), fullPage: true })
-    // two different entries are refused on the page, nothing sent
+    // a wrong current password is refused by the service, with its field
+    await page.getByLabel('Current password').fill('not-the-password')
     await page.getByLabel('New password', { exact: true }).fill('a-new-password-1')
+    await page.getByLabel('Repeat the new password').fill('a-new-password-1')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await page.getByRole('alert').getByText(/not your current password.*\(field: currentPassword\)/).waitFor(T)
+    expect(fs.existsSync(file)).toBe(true)
+    // two different entries are refused on the page, nothing sent
+    await page.getByLabel('Current password').fill(initial)
     await page.getByLabel('Repeat the new password').fill('something else')
     await page.getByRole('button', { name: 'Change password' }).click()
     await page.getByRole('alert').getByText('The two passwords differ').waitFor(T)

@@ -4,12 +4,32 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** The body of PATCH …/apiProxies/{name}/settings/cors/ */
+export type ApiProxyCorsSettingsInput = {
+  /** one of true, false */
+  allowCredentials?: string | null | undefined;
+  allowHeaderList?: Array<string> | null | undefined;
+  allowMethodList?: Array<string> | null | undefined;
+  allowOriginList?: Array<string> | null | undefined;
+  corsActive?: boolean | null | undefined;
+  description?: string | null | undefined;
+  exposeHeaderList?: Array<string> | null | undefined;
+  maxAge?: number | null | undefined;
+  name: string;
+};
+
 export type ApiProxyInput = {
   /** API proxy group names; missing groups are created */
   groups?: Array<string> | null | undefined;
   /** REST, SOAP, GRPC, WEBSOCKET, AI, MCP, A2A; default REST */
   kind?: string | null | undefined;
   name: string;
+};
+
+/** The body of PATCH …/apiProxies/{name}/settings/routing-status/ */
+export type ApiProxyRoutingStatusSettingsInput = {
+  mirrorEnabled?: boolean | null | undefined;
+  routingEnabled?: boolean | null | undefined;
 };
 
 export type ApplicationInput = {
@@ -23,6 +43,15 @@ export type ApplicationInput = {
   name: string;
   organizationCode?: string | null | undefined;
   referenceId?: string | null | undefined;
+};
+
+/** A new consumer: a credential without a password */
+export type ConsumerInput = {
+  description?: string | null | undefined;
+  email?: string | null | undefined;
+  fullName?: string | null | undefined;
+  organizationCode?: string | null | undefined;
+  username: string;
 };
 
 export type CredentialInput = {
@@ -209,6 +238,7 @@ export type ConsoleApiProxiesQueryVariables = Exact<{
   projectName: string;
   page: number;
   size: number;
+  search?: string | null | undefined;
 }>;
 
 
@@ -220,7 +250,7 @@ export type ConsoleApiProxyQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleApiProxyQuery = { apiProxySettings: unknown, apiProxy: { name: string, kind: string, relativePath: string | null, description: string | null, revision: number, routingMode: string | null, creationType: string | null, endpointVersions: Array<{ version: string, basePath: string, endpointCount: number, deprecated: boolean }> }, gatewayEndpoints: { totalElements: number, items: Array<{ operationId: string, version: string, method: string, fullPath: string, enabled: boolean, backendMethod: string, backendPath: string }> }, apiProxyPolicies: { requestPolicyList: Array<{ name: string, type: string, description: string | null, active: boolean }>, responsePolicyList: Array<{ name: string, type: string, description: string | null, active: boolean }>, errorPolicyList: Array<{ name: string, type: string, description: string | null, active: boolean }> }, apiProxyDeployments: Array<{ environmentName: string, deployed: boolean, redeployRequired: boolean }> };
+export type ConsoleApiProxyQuery = { apiProxySettings: unknown, apiProxy: { name: string, kind: string, relativePath: string | null, description: string | null, revision: number, routingMode: string | null, creationType: string | null, endpointVersions: Array<{ version: string, basePath: string, endpointCount: number, deprecated: boolean }>, endpoints: Array<{ id: string, version: string, httpMethod: string, endpoint: string, operationId: string, active: boolean, backendHttpMethod: string, backendResourceUrl: string, policies: Array<{ name: string, pipeline: string, order: number, type: string, active: boolean }> }>, policies: Array<{ name: string, pipeline: string, order: number, type: string, description: string | null, active: boolean }> }, apiProxyDeployments: Array<{ environmentName: string, deployed: boolean, redeployRequired: boolean }> };
 
 export type ConsoleCreateApiProxyMutationVariables = Exact<{
   projectName: string;
@@ -263,6 +293,33 @@ export type ConsoleDeploymentOutcomesSubscriptionVariables = Exact<{
 
 export type ConsoleDeploymentOutcomesSubscription = { deploymentOutcomes: { kind: string, name: string, environmentName: string, action: string, acknowledged: boolean, revision: number, at: string } };
 
+export type ConsoleUpdateCorsSettingsMutationVariables = Exact<{
+  projectName: string;
+  apiProxyName: string;
+  input: ApiProxyCorsSettingsInput;
+}>;
+
+
+export type ConsoleUpdateCorsSettingsMutation = { updateApiProxyCorsSettings: boolean };
+
+export type ConsoleUpdateRoutingStatusSettingsMutationVariables = Exact<{
+  projectName: string;
+  apiProxyName: string;
+  input: ApiProxyRoutingStatusSettingsInput;
+}>;
+
+
+export type ConsoleUpdateRoutingStatusSettingsMutation = { updateApiProxyRoutingStatusSettings: boolean };
+
+export type ConsoleUpdateHideSpecFileSettingsMutationVariables = Exact<{
+  projectName: string;
+  apiProxyName: string;
+  hideSpecFile: boolean;
+}>;
+
+
+export type ConsoleUpdateHideSpecFileSettingsMutation = { updateApiProxyHideSpecFileSettings: boolean };
+
 export type ConsoleAuditEventFragment = { id: string, at: string, actor: string, surface: string, operation: string, outcome: string, objectType: string | null, objectName: string | null, projectName: string | null, httpStatus: number | null };
 
 export type ConsoleAuditEventsQueryVariables = Exact<{
@@ -286,10 +343,13 @@ export type ConsoleAuditTailSubscription = { auditEvents: { id: string, at: stri
 
 export type ConsoleEnvironmentVariablesQueryVariables = Exact<{
   projectName: string;
+  page: number;
+  size: number;
+  search?: string | null | undefined;
 }>;
 
 
-export type ConsoleEnvironmentVariablesQuery = { environmentVariables: Array<{ name: string, description: string | null, global: boolean, globalVisible: boolean, globalValue: string | null, globalValueSet: boolean, revision: number, environmentValueList: Array<{ environmentName: string, value: string | null, valueSet: boolean, visible: boolean }> | null }> };
+export type ConsoleEnvironmentVariablesQuery = { environmentVariablesPage: { page: number, totalElements: number, totalPages: number, items: Array<{ name: string, description: string | null, global: boolean, globalVisible: boolean, globalValue: string | null, globalValueSet: boolean, revision: number, environmentValueList: Array<{ environmentName: string, value: string | null, valueSet: boolean, visible: boolean }> | null }> } };
 
 export type ConsoleCreateEnvironmentVariableMutationVariables = Exact<{
   projectName: string;
@@ -334,6 +394,24 @@ export type ConsoleUpdateCredentialMutationVariables = Exact<{
 
 
 export type ConsoleUpdateCredentialMutation = { updateCredential: { credential: { username: string, fullName: string | null, email: string | null, enabled: boolean }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+
+export type ConsoleCredentialsQueryVariables = Exact<{
+  projectName: string;
+  page: number;
+  size: number;
+  search?: string | null | undefined;
+}>;
+
+
+export type ConsoleCredentialsQuery = { credentialsPage: { page: number, size: number, totalElements: number, totalPages: number, items: Array<{ username: string, fullName: string | null, email: string | null, enabled: boolean, organizationCode: string | null, passwordSet: boolean }> } };
+
+export type ConsoleResetCredentialSecretMutationVariables = Exact<{
+  projectName: string;
+  username: string;
+}>;
+
+
+export type ConsoleResetCredentialSecretMutation = { resetCredentialSecret: { secret: string, credential: { username: string }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type ConsoleResetCredentialTokenMutationVariables = Exact<{
   projectName: string;
@@ -407,6 +485,7 @@ export type ConsoleApiClientsQueryVariables = Exact<{
   projectName: string;
   page: number;
   size: number;
+  search?: string | null | undefined;
 }>;
 
 
@@ -450,12 +529,43 @@ export type ConsoleDeleteApiClientMutationVariables = Exact<{
 
 export type ConsoleDeleteApiClientMutation = { deleteApiClient: boolean };
 
-export type ConsoleKeysQueryVariables = Exact<{
+export type ConsoleCreateConsumerMutationVariables = Exact<{
   projectName: string;
+  input: ConsumerInput;
 }>;
 
 
-export type ConsoleKeysQuery = { cryptoKeys: Array<{ name: string, description: string, keyType: string | null, cryptoKeyInfoEnvironmentList: Array<{ environmentName: string, keyAlgorithm: string | null, keySize: number | null, privateKeyPresent: boolean }> }>, certificates: Array<{ name: string, description: string, certificateEnvironmentList: Array<{ environmentName: string, subjectDn: string | null, endDate: string | null, expired: boolean }> }>, keyStores: Array<{ name: string, description: string, keyStoreEnvironmentList: Array<{ environmentName: string }> }>, connections: Array<{ name: string, type: string, description: string | null, enabled: boolean }> };
+export type ConsoleCreateConsumerMutation = { createConsumer: { consumer: { consumerKey: string, username: string }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+
+export type ConsoleDisableConsumerMutationVariables = Exact<{
+  projectName: string;
+  consumerKey: string;
+}>;
+
+
+export type ConsoleDisableConsumerMutation = { disableConsumer: { consumer: { consumerKey: string, username: string, enabled: boolean }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+
+export type ConsoleEnableConsumerMutationVariables = Exact<{
+  projectName: string;
+  consumerKey: string;
+}>;
+
+
+export type ConsoleEnableConsumerMutation = { enableConsumer: { consumer: { consumerKey: string, username: string, enabled: boolean }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+
+export type ConsoleKeysQueryVariables = Exact<{
+  projectName: string;
+  size: number;
+  keysPage: number;
+  keysSearch?: string | null | undefined;
+  certificatesPage: number;
+  certificatesSearch?: string | null | undefined;
+  connectionsPage: number;
+  connectionsSearch?: string | null | undefined;
+}>;
+
+
+export type ConsoleKeysQuery = { cryptoKeysPage: { page: number, totalElements: number, totalPages: number, items: Array<{ name: string, description: string, keyType: string, cryptoKeyInfoEnvironmentList: Array<{ environmentName: string, keyAlgorithm: string | null, keySize: number | null, privateKeyPresent: boolean }> }> }, certificatesPage: { page: number, totalElements: number, totalPages: number, items: Array<{ name: string, description: string, certificateEnvironmentList: Array<{ environmentName: string, subjectDn: string | null, endDate: string | null, expired: boolean }> }> }, keyStores: Array<{ name: string, description: string, keyStoreEnvironmentList: Array<{ environmentName: string }> }>, connectionsPage: { page: number, totalElements: number, totalPages: number, items: Array<{ name: string, type: string, description: string | null, enabled: boolean }> } };
 
 export type ConsoleTestConnectionMutationVariables = Exact<{
   projectName: string;
@@ -578,9 +688,35 @@ export type ConsoleBulkProgressSubscriptionVariables = Exact<{
 
 export type ConsoleBulkProgressSubscription = { limitBulkRunProgress: { runId: string, runStatus: string, kind: string, phase: string, startedAt: string, finishedAt: string | null, expectedCount: number | null, processedCount: number, createdCount: number, replacedCount: number, skippedCount: number, failedCount: number, cancelRequested: boolean } };
 
+export type ConsolePlansQueryVariables = Exact<{
+  projectName: string;
+}>;
+
+
+export type ConsolePlansQuery = { declarativeState: unknown, declarativeDrift: { planId: string | null, appliedAt: string | null, appliedBy: string | null, summary: { changed: number, deleted: number }, drift: Array<{ type: string, name: string, status: string, fields: Array<string>, changedBy: string | null, changedAt: string | null }> } };
+
+export type ConsoleCreatePlanMutationVariables = Exact<{
+  projectName: string;
+  document: unknown;
+  mode?: string | null | undefined;
+}>;
+
+
+export type ConsoleCreatePlanMutation = { createDeclarativePlan: { id: string, mode: string, baseRevision: string, collections: Array<string>, summary: { create: number, update: number, delete: number }, changes: Array<{ action: string, type: string, name: string, fields: Array<string>, renamedFrom: string | null, sensitive: boolean | null, details: unknown }> } };
+
+export type ConsoleApplyPlanMutationVariables = Exact<{
+  projectName: string;
+  planId: string;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type ConsoleApplyPlanMutation = { applyDeclarativePlan: { applied: boolean, planId: string, pushFailed: boolean, advisories: Array<string>, summary: { create: number, update: number, delete: number }, pushes: Array<{ type: string, name: string, success: boolean, message: string | null }> } };
+
 export type ConsoleProjectsQueryVariables = Exact<{
   page: number;
   size: number;
+  search?: string | null | undefined;
 }>;
 
 
@@ -621,12 +757,12 @@ export type ConsoleShellQueryVariables = Exact<{ [key: string]: never; }>;
 export type ConsoleShellQuery = { me: { username: string, role: string, initialPassword: boolean }, projects: { totalElements: number, items: Array<{ name: string }> } };
 
 export type ConsoleChangePasswordMutationVariables = Exact<{
-  username: string;
-  password: string;
+  currentPassword: string;
+  newPassword: string;
 }>;
 
 
-export type ConsoleChangePasswordMutation = { updateUser: { username: string } };
+export type ConsoleChangePasswordMutation = { changeMyPassword: { username: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -700,12 +836,13 @@ export const ConsoleBulkRunFragmentDoc = new TypedDocumentString(`
 }
     `, {"fragmentName":"ConsoleBulkRun"}) as unknown as TypedDocumentString<ConsoleBulkRunFragment, unknown>;
 export const ConsoleApiProxiesDocument = new TypedDocumentString(`
-    query ConsoleApiProxies($projectName: String!, $page: Int!, $size: Int!) {
+    query ConsoleApiProxies($projectName: String!, $page: Int!, $size: Int!, $search: String) {
   apiProxies(
     projectName: $projectName
     page: $page
     size: $size
     sort: ["name,asc"]
+    search: $search
   ) {
     items {
       name
@@ -739,39 +876,27 @@ export const ConsoleApiProxyDocument = new TypedDocumentString(`
       endpointCount
       deprecated
     }
-  }
-  gatewayEndpoints(
-    projectName: $projectName
-    apiProxyName: $name
-    page: 0
-    size: 50
-  ) {
-    items {
-      operationId
+    endpoints {
+      id
       version
-      method
-      fullPath
-      enabled
-      backendMethod
-      backendPath
-    }
-    totalElements
-  }
-  apiProxyPolicies(projectName: $projectName, apiProxyName: $name) {
-    requestPolicyList {
-      name
-      type
-      description
+      httpMethod
+      endpoint
+      operationId
       active
+      backendHttpMethod
+      backendResourceUrl
+      policies {
+        name
+        pipeline
+        order
+        type
+        active
+      }
     }
-    responsePolicyList {
+    policies {
       name
-      type
-      description
-      active
-    }
-    errorPolicyList {
-      name
+      pipeline
+      order
       type
       description
       active
@@ -844,6 +969,33 @@ export const ConsoleDeploymentOutcomesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleDeploymentOutcomesSubscription, ConsoleDeploymentOutcomesSubscriptionVariables>;
+export const ConsoleUpdateCorsSettingsDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateCorsSettings($projectName: String!, $apiProxyName: String!, $input: ApiProxyCorsSettingsInput!) {
+  updateApiProxyCorsSettings(
+    projectName: $projectName
+    apiProxyName: $apiProxyName
+    input: $input
+  )
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateCorsSettingsMutation, ConsoleUpdateCorsSettingsMutationVariables>;
+export const ConsoleUpdateRoutingStatusSettingsDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateRoutingStatusSettings($projectName: String!, $apiProxyName: String!, $input: ApiProxyRoutingStatusSettingsInput!) {
+  updateApiProxyRoutingStatusSettings(
+    projectName: $projectName
+    apiProxyName: $apiProxyName
+    input: $input
+  )
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateRoutingStatusSettingsMutation, ConsoleUpdateRoutingStatusSettingsMutationVariables>;
+export const ConsoleUpdateHideSpecFileSettingsDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateHideSpecFileSettings($projectName: String!, $apiProxyName: String!, $hideSpecFile: Boolean!) {
+  updateApiProxyHideSpecFileSettings(
+    projectName: $projectName
+    apiProxyName: $apiProxyName
+    hideSpecFile: $hideSpecFile
+  )
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateHideSpecFileSettingsMutation, ConsoleUpdateHideSpecFileSettingsMutationVariables>;
 export const ConsoleAuditEventsDocument = new TypedDocumentString(`
     query ConsoleAuditEvents($projectName: String, $page: Int!, $size: Int!, $user: String, $objectType: String, $operation: String) {
   auditEvents(
@@ -895,21 +1047,31 @@ export const ConsoleAuditTailDocument = new TypedDocumentString(`
   httpStatus
 }`) as unknown as TypedDocumentString<ConsoleAuditTailSubscription, ConsoleAuditTailSubscriptionVariables>;
 export const ConsoleEnvironmentVariablesDocument = new TypedDocumentString(`
-    query ConsoleEnvironmentVariables($projectName: String!) {
-  environmentVariables(projectName: $projectName) {
-    name
-    description
-    global
-    globalVisible
-    globalValue
-    globalValueSet
-    revision
-    environmentValueList {
-      environmentName
-      value
-      valueSet
-      visible
+    query ConsoleEnvironmentVariables($projectName: String!, $page: Int!, $size: Int!, $search: String) {
+  environmentVariablesPage(
+    projectName: $projectName
+    page: $page
+    size: $size
+    search: $search
+  ) {
+    items {
+      name
+      description
+      global
+      globalVisible
+      globalValue
+      globalValueSet
+      revision
+      environmentValueList {
+        environmentName
+        value
+        valueSet
+        visible
+      }
     }
+    page
+    totalElements
+    totalPages
   }
 }
     `) as unknown as TypedDocumentString<ConsoleEnvironmentVariablesQuery, ConsoleEnvironmentVariablesQueryVariables>;
@@ -991,6 +1153,50 @@ export const ConsoleUpdateCredentialDocument = new TypedDocumentString(`
     message
   }
 }`) as unknown as TypedDocumentString<ConsoleUpdateCredentialMutation, ConsoleUpdateCredentialMutationVariables>;
+export const ConsoleCredentialsDocument = new TypedDocumentString(`
+    query ConsoleCredentials($projectName: String!, $page: Int!, $size: Int!, $search: String) {
+  credentialsPage(
+    projectName: $projectName
+    page: $page
+    size: $size
+    search: $search
+  ) {
+    items {
+      username
+      fullName
+      email
+      enabled
+      organizationCode
+      passwordSet
+    }
+    page
+    size
+    totalElements
+    totalPages
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCredentialsQuery, ConsoleCredentialsQueryVariables>;
+export const ConsoleResetCredentialSecretDocument = new TypedDocumentString(`
+    mutation ConsoleResetCredentialSecret($projectName: String!, $username: String!) {
+  resetCredentialSecret(projectName: $projectName, username: $username) {
+    secret
+    credential {
+      username
+    }
+    deploymentResult {
+      ...ConsoleDeployment
+    }
+  }
+}
+    fragment ConsoleDeployment on DeploymentResult {
+  success
+  message
+  environmentResults {
+    environmentName
+    success
+    message
+  }
+}`) as unknown as TypedDocumentString<ConsoleResetCredentialSecretMutation, ConsoleResetCredentialSecretMutationVariables>;
 export const ConsoleResetCredentialTokenDocument = new TypedDocumentString(`
     mutation ConsoleResetCredentialToken($projectName: String!, $username: String!) {
   resetCredentialToken(projectName: $projectName, username: $username) {
@@ -1097,8 +1303,8 @@ export const ConsoleConsumersDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleConsumersQuery, ConsoleConsumersQueryVariables>;
 export const ConsoleApiClientsDocument = new TypedDocumentString(`
-    query ConsoleApiClients($projectName: String!, $page: Int!, $size: Int!) {
-  apiClients(projectName: $projectName, page: $page, size: $size) {
+    query ConsoleApiClients($projectName: String!, $page: Int!, $size: Int!, $search: String) {
+  apiClients(projectName: $projectName, page: $page, size: $size, search: $search) {
     items {
       apiClientKey
       name
@@ -1181,28 +1387,113 @@ export const ConsoleDeleteApiClientDocument = new TypedDocumentString(`
   deleteApiClient(projectName: $projectName, apiClientKey: $apiClientKey)
 }
     `) as unknown as TypedDocumentString<ConsoleDeleteApiClientMutation, ConsoleDeleteApiClientMutationVariables>;
-export const ConsoleKeysDocument = new TypedDocumentString(`
-    query ConsoleKeys($projectName: String!) {
-  cryptoKeys(projectName: $projectName) {
-    name
-    description
-    keyType
-    cryptoKeyInfoEnvironmentList {
-      environmentName
-      keyAlgorithm
-      keySize
-      privateKeyPresent
+export const ConsoleCreateConsumerDocument = new TypedDocumentString(`
+    mutation ConsoleCreateConsumer($projectName: String!, $input: ConsumerInput!) {
+  createConsumer(projectName: $projectName, input: $input) {
+    consumer {
+      consumerKey
+      username
+    }
+    deploymentResult {
+      ...ConsoleDeployment
     }
   }
-  certificates(projectName: $projectName) {
-    name
-    description
-    certificateEnvironmentList {
-      environmentName
-      subjectDn
-      endDate
-      expired
+}
+    fragment ConsoleDeployment on DeploymentResult {
+  success
+  message
+  environmentResults {
+    environmentName
+    success
+    message
+  }
+}`) as unknown as TypedDocumentString<ConsoleCreateConsumerMutation, ConsoleCreateConsumerMutationVariables>;
+export const ConsoleDisableConsumerDocument = new TypedDocumentString(`
+    mutation ConsoleDisableConsumer($projectName: String!, $consumerKey: String!) {
+  disableConsumer(projectName: $projectName, consumerKey: $consumerKey) {
+    consumer {
+      consumerKey
+      username
+      enabled
     }
+    deploymentResult {
+      ...ConsoleDeployment
+    }
+  }
+}
+    fragment ConsoleDeployment on DeploymentResult {
+  success
+  message
+  environmentResults {
+    environmentName
+    success
+    message
+  }
+}`) as unknown as TypedDocumentString<ConsoleDisableConsumerMutation, ConsoleDisableConsumerMutationVariables>;
+export const ConsoleEnableConsumerDocument = new TypedDocumentString(`
+    mutation ConsoleEnableConsumer($projectName: String!, $consumerKey: String!) {
+  enableConsumer(projectName: $projectName, consumerKey: $consumerKey) {
+    consumer {
+      consumerKey
+      username
+      enabled
+    }
+    deploymentResult {
+      ...ConsoleDeployment
+    }
+  }
+}
+    fragment ConsoleDeployment on DeploymentResult {
+  success
+  message
+  environmentResults {
+    environmentName
+    success
+    message
+  }
+}`) as unknown as TypedDocumentString<ConsoleEnableConsumerMutation, ConsoleEnableConsumerMutationVariables>;
+export const ConsoleKeysDocument = new TypedDocumentString(`
+    query ConsoleKeys($projectName: String!, $size: Int!, $keysPage: Int!, $keysSearch: String, $certificatesPage: Int!, $certificatesSearch: String, $connectionsPage: Int!, $connectionsSearch: String) {
+  cryptoKeysPage(
+    projectName: $projectName
+    page: $keysPage
+    size: $size
+    search: $keysSearch
+  ) {
+    items {
+      name
+      description
+      keyType
+      cryptoKeyInfoEnvironmentList {
+        environmentName
+        keyAlgorithm
+        keySize
+        privateKeyPresent
+      }
+    }
+    page
+    totalElements
+    totalPages
+  }
+  certificatesPage(
+    projectName: $projectName
+    page: $certificatesPage
+    size: $size
+    search: $certificatesSearch
+  ) {
+    items {
+      name
+      description
+      certificateEnvironmentList {
+        environmentName
+        subjectDn
+        endDate
+        expired
+      }
+    }
+    page
+    totalElements
+    totalPages
   }
   keyStores(projectName: $projectName) {
     name
@@ -1211,11 +1502,21 @@ export const ConsoleKeysDocument = new TypedDocumentString(`
       environmentName
     }
   }
-  connections(projectName: $projectName) {
-    name
-    type
-    description
-    enabled
+  connectionsPage(
+    projectName: $projectName
+    page: $connectionsPage
+    size: $size
+    search: $connectionsSearch
+  ) {
+    items {
+      name
+      type
+      description
+      enabled
+    }
+    page
+    totalElements
+    totalPages
   }
 }
     `) as unknown as TypedDocumentString<ConsoleKeysQuery, ConsoleKeysQueryVariables>;
@@ -1450,9 +1751,84 @@ export const ConsoleBulkProgressDocument = new TypedDocumentString(`
   failedCount
   cancelRequested
 }`) as unknown as TypedDocumentString<ConsoleBulkProgressSubscription, ConsoleBulkProgressSubscriptionVariables>;
+export const ConsolePlansDocument = new TypedDocumentString(`
+    query ConsolePlans($projectName: String!) {
+  declarativeState(projectName: $projectName)
+  declarativeDrift(projectName: $projectName) {
+    planId
+    appliedAt
+    appliedBy
+    summary {
+      changed
+      deleted
+    }
+    drift {
+      type
+      name
+      status
+      fields
+      changedBy
+      changedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePlansQuery, ConsolePlansQueryVariables>;
+export const ConsoleCreatePlanDocument = new TypedDocumentString(`
+    mutation ConsoleCreatePlan($projectName: String!, $document: JSON!, $mode: String) {
+  createDeclarativePlan(
+    projectName: $projectName
+    document: $document
+    mode: $mode
+  ) {
+    id
+    mode
+    baseRevision
+    collections
+    summary {
+      create
+      update
+      delete
+    }
+    changes {
+      action
+      type
+      name
+      fields
+      renamedFrom
+      sensitive
+      details
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreatePlanMutation, ConsoleCreatePlanMutationVariables>;
+export const ConsoleApplyPlanDocument = new TypedDocumentString(`
+    mutation ConsoleApplyPlan($projectName: String!, $planId: String!, $idempotencyKey: String) {
+  applyDeclarativePlan(
+    projectName: $projectName
+    planId: $planId
+    idempotencyKey: $idempotencyKey
+  ) {
+    applied
+    planId
+    pushFailed
+    advisories
+    summary {
+      create
+      update
+      delete
+    }
+    pushes {
+      type
+      name
+      success
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleApplyPlanMutation, ConsoleApplyPlanMutationVariables>;
 export const ConsoleProjectsDocument = new TypedDocumentString(`
-    query ConsoleProjects($page: Int!, $size: Int!) {
-  projects(page: $page, size: $size, sort: ["name,asc"]) {
+    query ConsoleProjects($page: Int!, $size: Int!, $search: String) {
+  projects(page: $page, size: $size, sort: ["name,asc"], search: $search) {
     items {
       name
       description
@@ -1518,8 +1894,8 @@ export const ConsoleShellDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleShellQuery, ConsoleShellQueryVariables>;
 export const ConsoleChangePasswordDocument = new TypedDocumentString(`
-    mutation ConsoleChangePassword($username: String!, $password: String!) {
-  updateUser(username: $username, input: {password: $password}) {
+    mutation ConsoleChangePassword($currentPassword: String!, $newPassword: String!) {
+  changeMyPassword(currentPassword: $currentPassword, newPassword: $newPassword) {
     username
   }
 }

@@ -3,11 +3,11 @@ import {
   ConsoleActivateApiClientDocument, ConsoleApiClientsDocument, ConsoleDeleteApiClientDocument, ConsoleRegisterApiClientDocument,
   ConsoleRotateApiClientSecretDocument, ConsoleSuspendApiClientDocument,
 } from '../gql/graphql'
-import { ErrorBox, Loading, PAGE_SIZE, Pager, SecretOnce, SmallForm, Table, useMutation, useQuery } from '../ui'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SecretOnce, SmallForm, Table, useListing, useMutation, useQuery } from '../ui'
 
 export function ApiClientsPage({ projectName }: { projectName: string }) {
-  const [page, setPage] = useState(0)
-  const q = useQuery(ConsoleApiClientsDocument, { projectName, page, size: PAGE_SIZE })
+  const list = useListing()
+  const q = useQuery(ConsoleApiClientsDocument, { projectName, page: list.page, size: PAGE_SIZE, search: list.search })
   const register = useMutation(ConsoleRegisterApiClientDocument)
   const rotate = useMutation(ConsoleRotateApiClientSecretDocument)
   const suspend = useMutation(ConsoleSuspendApiClientDocument)
@@ -18,6 +18,7 @@ export function ApiClientsPage({ projectName }: { projectName: string }) {
     <>
       <h1>API clients</h1>
       {secret ? <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} /> : null}
+      <SearchBox label="Search API clients" onSearch={list.find} />
       {!q.data ? <Loading error={q.error} /> : (
         <>
           <Table caption={`API clients of ${projectName}`} rowKey={(c) => c.apiClientKey} rows={q.data.apiClients.items} columns={[
@@ -44,7 +45,7 @@ export function ApiClientsPage({ projectName }: { projectName: string }) {
               </span>
             )],
           ]} />
-          <Pager label="API clients" page={q.data.apiClients.page} totalPages={q.data.apiClients.totalPages} totalElements={q.data.apiClients.totalElements} onPage={setPage} />
+          <Pager label="API clients" page={q.data.apiClients.page} totalPages={q.data.apiClients.totalPages} totalElements={q.data.apiClients.totalElements} onPage={list.setPage} />
         </>
       )}
       <ErrorBox error={rotate.error ?? suspend.error ?? activate.error ?? remove.error} />

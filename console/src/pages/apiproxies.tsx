@@ -5,15 +5,17 @@ import {
   type ConsoleDeploymentOutcomesSubscription,
 } from '../gql/graphql'
 import { Link, navigate } from '../router'
-import { ErrorBox, Loading, PAGE_SIZE, Pager, Section, SmallForm, Table, useMutation, useQuery, useSubscription, when } from '../ui'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, Section, SmallForm, Table, useListing, useMutation, useQuery, useSubscription, when } from '../ui'
+import { ProxySettings } from './proxy-settings'
 
 export function ApiProxiesPage({ projectName }: { projectName: string }) {
-  const [page, setPage] = useState(0)
-  const q = useQuery(ConsoleApiProxiesDocument, { projectName, page, size: PAGE_SIZE })
+  const list = useListing()
+  const q = useQuery(ConsoleApiProxiesDocument, { projectName, page: list.page, size: PAGE_SIZE, search: list.search })
   const create = useMutation(ConsoleCreateApiProxyDocument)
   return (
     <>
       <h1>API proxies</h1>
+      <SearchBox label="Search API proxies" onSearch={list.find} />
       {!q.data ? <Loading error={q.error} /> : (
         <>
           <Table caption={`API proxies of ${projectName}`} rowKey={(p) => p.name} rows={q.data.apiProxies.items} columns={[
@@ -23,7 +25,7 @@ export function ApiProxiesPage({ projectName }: { projectName: string }) {
             ['Revision', (p) => p.revision],
             ['Updated', (p) => when(p.updatedAt)],
           ]} />
-          <Pager label="API proxies" page={q.data.apiProxies.page} totalPages={q.data.apiProxies.totalPages} totalElements={q.data.apiProxies.totalElements} onPage={setPage} />
+          <Pager label="API proxies" page={q.data.apiProxies.page} totalPages={q.data.apiProxies.totalPages} totalElements={q.data.apiProxies.totalElements} onPage={list.setPage} />
         </>
       )}
       <SmallForm title="New API proxy" submitLabel="Create API proxy" error={create.error} busy={create.busy}
@@ -52,7 +54,7 @@ export function ApiProxyPage({ projectName, name }: { projectName: string; name:
     if (o.kind === 'API_PROXY' && (o.name === name || o.name.startsWith(`${name}/`))) setOutcomes((prev) => ({ ...prev, [o.environmentName]: o }))
   })
   if (!q.data) return <Loading error={q.error} />
-  const { apiProxy, gatewayEndpoints, apiProxyPolicies, apiProxyDeployments, apiProxySettings } = q.data
+  const { apiProxy, apiProxyDeployments, apiProxySettings } = q.data
   const act = async (environmentName: string, action: 'deploy' | 'undeploy') => {
     const m = action === 'deploy' ? deploy : undeploy
     const r = await m.run({ projectName, name, environmentName })
@@ -61,11 +63,6 @@ export function ApiProxyPage({ projectName, name }: { projectName: string; name:
     setResults((prev) => ({ ...prev, [environmentName]: result.message }))
     q.reload()
   }
-  const policies = [
-    ...apiProxyPolicies.requestPolicyList.map((p) => ({ ...p, pipeline: 'request' })),
-    ...apiProxyPolicies.responsePolicyList.map((p) => ({ ...p, pipeline: 'response' })),
-    ...apiProxyPolicies.errorPolicyList.map((p) => ({ ...p, pipeline: 'error' })),
-  ]
   return (
     <>
       <h1>API proxy {apiProxy.name}</h1>
@@ -89,28 +86,25 @@ export function ApiProxyPage({ projectName, name }: { projectName: string; name:
         <ErrorBox error={deploy.error ?? undeploy.error} />
       </Section>
       <Section title="Endpoints">
-        <Table caption={`Endpoints (${gatewayEndpoints.totalElements})`} rowKey={(e) => `${e.version}/${e.operationId}`} rows={gatewayEndpoints.items} columns={[
-          ['Method', (e) => e.method],
-          ['Path', (e) => e.fullPath],
-          ['Operation', (e) => e.operationId],
-          ['Backend', (e) => `${e.backendMethod} ${e.backendPath}`],
-          ['Enabled', (e) => (e.enabled ? 'yes' : 'no')],
+        <Table caption={`Endpoints (${apiProxy.endpoints.length})`} rowKey={(e) => e.id} rows={apiProxy.endpoints} columns={[
+          ['Method', (e) => e.httpMethod],
+          ['Path', (e) => e.endpoint],
+          ['Version', (e) => e.version],
+          ['Backend', (e) => `${e.backendHttpMethod} ${e.backendResourceUrl}`],
+          ['Active', (e) => (e.active ? 'yes' : 'no')],
+          ['Endpoint policies', (e) => e.policies.map((p) => `${p.pipeline} ${p.order}: ${p.name}`).join(', ') || '—'],
         ]} />
       </Section>
       <Section title="Policies">
-        <Table caption="Policies by pipeline" rowKey={(p) => `${p.pipeline}/${p.name}`} rows={policies} columns={[
+        <Table caption="Policies of every endpoint, by pipeline and order" rowKey={(p) => `${p.pipeline}/${p.name}`} rows={apiProxy.policies} columns={[
           ['Pipeline', (p) => p.pipeline],
+          ['Order', (p) => p.order],
           ['Name', (p) => p.name],
           ['Type', (p) => p.type],
           ['Active', (p) => (p.active ? 'yes' : 'no')],
         ]} />
       </Section>
-      <Section title="Settings">
-        <details>
-          <summary>All settings sections</summary>
-          <pre tabIndex={0}>{JSON.stringify(apiProxySettings, null, 2)}</pre>
-        </details>
-      </Section>
+      <ProxySettings projectName={projectName} name={name} settings={apiProxySettings as Record<string, unknown>} onSaved={q.reload} />
       <button type="button" class="danger" onClick={async () => {
         if (await remove.run({ projectName, name })) navigate('/api-proxies')
       }}>Delete API proxy</button>

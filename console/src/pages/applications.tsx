@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
 import {
-  ConsoleApplicationsDocument, ConsoleConsumersDocument, ConsoleCreateApplicationDocument, ConsoleDeleteApplicationDocument,
+  ConsoleApplicationsDocument, ConsoleConsumersDocument, ConsoleCreateApplicationDocument, ConsoleCreateConsumerDocument, ConsoleDisableConsumerDocument, ConsoleEnableConsumerDocument, ConsoleDeleteApplicationDocument,
   ConsoleResumeApplicationDocument, ConsoleSuspendApplicationDocument,
 } from '../gql/graphql'
-import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SmallForm, Table, useMutation, useQuery } from '../ui'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SmallForm, Table, useListing, useMutation, useQuery } from '../ui'
 
 export function ApplicationsPage({ projectName }: { projectName: string }) {
   const [page, setPage] = useState(0)
@@ -51,14 +51,18 @@ export function ApplicationsPage({ projectName }: { projectName: string }) {
 }
 
 export function ConsumersPage({ projectName }: { projectName: string }) {
-  const [page, setPage] = useState(0)
-  const [search, setSearch] = useState('')
-  const q = useQuery(ConsoleConsumersDocument, { projectName, page, size: PAGE_SIZE, search: search || null })
+  const list = useListing()
+  const q = useQuery(ConsoleConsumersDocument, { projectName, page: list.page, size: PAGE_SIZE, search: list.search })
+  const create = useMutation(ConsoleCreateConsumerDocument)
+  const disable = useMutation(ConsoleDisableConsumerDocument)
+  const enable = useMutation(ConsoleEnableConsumerDocument)
+  const [status, setStatus] = useState('')
   return (
     <>
       <h1>Consumers</h1>
-      <p>Consumers are the credentials seen as identities; create, disable and reset them under Credentials.</p>
-      <SearchBox label="Search consumers" onSearch={(s) => { setSearch(s); setPage(0) }} />
+      <p>Consumers are the credentials seen as identities; their passwords and tokens are under Credentials.</p>
+      {status ? <p role="status">{status}</p> : null}
+      <SearchBox label="Search consumers" onSearch={list.find} />
       {!q.data ? <Loading error={q.error} /> : (
         <>
           <Table caption={`Consumers of ${projectName}`} rowKey={(c) => c.consumerKey} rows={q.data.consumers.items} columns={[
@@ -67,10 +71,36 @@ export function ConsumersPage({ projectName }: { projectName: string }) {
             ['Email', (c) => c.email ?? ''],
             ['Enabled', (c) => (c.enabled ? 'yes' : 'no')],
             ['Organization', (c) => c.organizationCode ?? '—'],
+            ['Actions', (c) => (
+              <button type="button" onClick={async () => {
+                const r = c.enabled
+                  ? (await disable.run({ projectName, consumerKey: c.consumerKey }))?.disableConsumer
+                  : (await enable.run({ projectName, consumerKey: c.consumerKey }))?.enableConsumer
+                if (r) {
+                  setStatus(`${r.consumer.username} ${r.consumer.enabled ? 'enabled' : 'disabled'}: ${r.deploymentResult.message}`)
+                  q.reload()
+                }
+              }}>{c.enabled ? 'Disable' : 'Enable'} consumer {c.username}</button>
+            )],
           ]} />
-          <Pager label="Consumers" page={q.data.consumers.page} totalPages={q.data.consumers.totalPages} totalElements={q.data.consumers.totalElements} onPage={setPage} />
+          <Pager label="Consumers" page={q.data.consumers.page} totalPages={q.data.consumers.totalPages} totalElements={q.data.consumers.totalElements} onPage={list.setPage} />
         </>
       )}
+      <ErrorBox error={disable.error ?? enable.error} />
+      <SmallForm title="New consumer" submitLabel="Create consumer" error={create.error} busy={create.busy}
+        fields={[
+          { name: 'username', label: 'Consumer user name', required: true },
+          { name: 'fullName', label: 'Consumer full name' },
+          { name: 'organizationCode', label: 'Organization code' },
+        ]}
+        submit={async (v) => {
+          const r = await create.run({ projectName, input: { username: v.username, fullName: v.fullName || null, organizationCode: v.organizationCode || null } })
+          if (r) {
+            setStatus(`${r.createConsumer.consumer.username} created: ${r.createConsumer.deploymentResult.message}`)
+            q.reload()
+          }
+          return Boolean(r)
+        }} />
     </>
   )
 }

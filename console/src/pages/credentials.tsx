@@ -1,34 +1,37 @@
 import { useState } from 'preact/hooks'
 import {
-  ConsoleConsumersDocument, ConsoleCreateCredentialDocument, ConsoleDeleteCredentialDocument, ConsoleResetCredentialTokenDocument,
-  ConsoleUpdateCredentialDocument,
+  ConsoleCreateCredentialDocument, ConsoleCredentialsDocument, ConsoleDeleteCredentialDocument, ConsoleResetCredentialSecretDocument,
+  ConsoleResetCredentialTokenDocument, ConsoleUpdateCredentialDocument,
 } from '../gql/graphql'
-import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SmallForm, Table, useMutation, useQuery } from '../ui'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SecretOnce, SmallForm, Table, useListing, useMutation, useQuery } from '../ui'
 
 export function CredentialsPage({ projectName }: { projectName: string }) {
-  // the credentials list pages and searches in the database: the `consumers` field lists the same records
-  const [page, setPage] = useState(0)
-  const [search, setSearch] = useState('')
-  const q = useQuery(ConsoleConsumersDocument, { projectName, page, size: PAGE_SIZE, search: search || null })
-  const rows = q.data?.consumers.items ?? []
+  // the list pages and searches in the database (credentialsPage)
+  const list = useListing()
+  const q = useQuery(ConsoleCredentialsDocument, { projectName, page: list.page, size: PAGE_SIZE, search: list.search })
+  const rows = q.data?.credentialsPage.items ?? []
+  const resetSecret = useMutation(ConsoleResetCredentialSecretDocument)
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null)
   const create = useMutation(ConsoleCreateCredentialDocument)
   const update = useMutation(ConsoleUpdateCredentialDocument)
   const reset = useMutation(ConsoleResetCredentialTokenDocument)
   const remove = useMutation(ConsoleDeleteCredentialDocument)
   const [editing, setEditing] = useState<string | null>(null)
   const [status, setStatus] = useState('')
-  const rowError = update.error ?? reset.error ?? remove.error
+  const rowError = update.error ?? reset.error ?? resetSecret.error ?? remove.error
   return (
     <>
       <h1>Credentials</h1>
       {status ? <p role="status">{status}</p> : null}
-      <SearchBox label="Search credentials" onSearch={(t) => { setSearch(t); setPage(0) }} />
+      {secret ? <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} /> : null}
+      <SearchBox label="Search credentials" onSearch={list.find} />
       {!q.data ? <Loading error={q.error} /> : (<>
         <Table caption={`Credentials of ${projectName}`} rowKey={(c) => c.username} rows={rows} columns={[
           ['User name', (c) => c.username],
           ['Full name', (c) => c.fullName ?? ''],
           ['Email', (c) => c.email ?? ''],
           ['State', (c) => (c.enabled ? 'enabled' : 'disabled')],
+          ['Password', (c) => (c.passwordSet ? 'set' : 'none')],
           ['Organization', (c) => c.organizationCode ?? '—'],
           ['Actions', (c) => (
             <span class="row">
@@ -45,6 +48,14 @@ export function CredentialsPage({ projectName }: { projectName: string }) {
                 if (r) setStatus(`Token settings of ${c.username} reset: ${r.resetCredentialToken.deploymentResult.message}`)
               }}>Reset token of {c.username}</button>
               <button type="button" onClick={async () => {
+                const r = await resetSecret.run({ projectName, username: c.username })
+                if (r) {
+                  setSecret({ label: `New password of ${c.username}`, value: r.resetCredentialSecret.secret })
+                  setStatus(`New password of ${c.username}: ${r.resetCredentialSecret.deploymentResult.message}`)
+                  q.reload()
+                }
+              }}>New password for {c.username}</button>
+              <button type="button" onClick={async () => {
                 if (await remove.run({ projectName, username: c.username })) {
                   setStatus(`${c.username} deleted`)
                   q.reload()
@@ -53,7 +64,7 @@ export function CredentialsPage({ projectName }: { projectName: string }) {
             </span>
           )],
         ]} />
-        <Pager label="Credentials" page={q.data.consumers.page} totalPages={q.data.consumers.totalPages} totalElements={q.data.consumers.totalElements} onPage={setPage} />
+        <Pager label="Credentials" page={q.data.credentialsPage.page} totalPages={q.data.credentialsPage.totalPages} totalElements={q.data.credentialsPage.totalElements} onPage={list.setPage} />
       </>)}
       <ErrorBox error={rowError} />
       {editing && q.data ? (

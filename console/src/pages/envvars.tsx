@@ -3,10 +3,12 @@ import {
   ConsoleCreateEnvironmentVariableDocument, ConsoleDeleteEnvironmentVariableDocument, ConsoleEnvironmentVariablesDocument,
   ConsoleUpdateEnvironmentVariableDocument,
 } from '../gql/graphql'
-import { ErrorBox, Loading, SmallForm, Table, useMutation, useQuery } from '../ui'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SmallForm, Table, useListing, useMutation, useQuery } from '../ui'
 
 export function EnvVarsPage({ projectName }: { projectName: string }) {
-  const q = useQuery(ConsoleEnvironmentVariablesDocument, { projectName })
+  const list = useListing()
+  const q = useQuery(ConsoleEnvironmentVariablesDocument, { projectName, page: list.page, size: PAGE_SIZE, search: list.search })
+  const rows = q.data?.environmentVariablesPage.items ?? []
   const create = useMutation(ConsoleCreateEnvironmentVariableDocument)
   const update = useMutation(ConsoleUpdateEnvironmentVariableDocument)
   const remove = useMutation(ConsoleDeleteEnvironmentVariableDocument)
@@ -18,8 +20,9 @@ export function EnvVarsPage({ projectName }: { projectName: string }) {
     <>
       <h1>Environment variables</h1>
       {status ? <p role="status">{status}</p> : null}
-      {!q.data ? <Loading error={q.error} /> : (
-        <Table caption={`Environment variables of ${projectName}`} rowKey={(v) => v.name} rows={q.data.environmentVariables} columns={[
+      <SearchBox label="Search variables" onSearch={list.find} />
+      {!q.data ? <Loading error={q.error} /> : (<>
+        <Table caption={`Environment variables of ${projectName}`} rowKey={(v) => v.name} rows={rows} columns={[
           ['Name', (v) => v.name],
           ['Scope', (v) => (v.global ? 'global' : 'per environment')],
           ['Value', value],
@@ -37,11 +40,12 @@ export function EnvVarsPage({ projectName }: { projectName: string }) {
             </span>
           )],
         ]} />
-      )}
+        <Pager label="Environment variables" page={q.data.environmentVariablesPage.page} totalPages={q.data.environmentVariablesPage.totalPages} totalElements={q.data.environmentVariablesPage.totalElements} onPage={list.setPage} />
+      </>)}
       <ErrorBox error={remove.error} />
       {editing && q.data ? (
         <SmallForm key={editing} title={`Edit ${editing}`} submitLabel="Save variable" error={update.error} busy={update.busy}
-          fields={[{ name: 'value', label: 'Global value', initial: q.data.environmentVariables.find((v) => v.name === editing)?.globalValue ?? '' }]}
+          fields={[{ name: 'value', label: 'Global value', initial: rows.find((v) => v.name === editing)?.globalValue ?? '' }]}
           submit={async (f) => {
             const r = await update.run({ projectName, name: editing, input: { name: editing, global: true, globalValue: f.value } })
             if (r) {

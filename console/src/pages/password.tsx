@@ -3,7 +3,8 @@ import { GqlError } from '../client'
 import { ConsoleChangePasswordDocument } from '../gql/graphql'
 import { ErrorBox, Field, useMutation } from '../ui'
 
-export function ChangePasswordPage({ username, onChanged }: { username: string; onChanged: () => void }) {
+export function ChangePasswordPage({ onChanged }: { onChanged: () => void }) {
+  const [current, setCurrent] = useState('')
   const [password, setPassword] = useState('')
   const [repeat, setRepeat] = useState('')
   const [mismatch, setMismatch] = useState<GqlError | null>(null)
@@ -16,17 +17,19 @@ export function ChangePasswordPage({ username, onChanged }: { username: string; 
         e.preventDefault()
         setDone(false)
         if (password !== repeat) {
-          setMismatch(new GqlError('The two passwords differ', undefined, 'password'))
+          setMismatch(new GqlError('The two passwords differ', undefined, 'newPassword'))
           return
         }
         setMismatch(null)
-        if (await change.run({ username, password })) {
+        if (await change.run({ currentPassword: current, newPassword: password })) {
+          setCurrent('')
           setPassword('')
           setRepeat('')
           setDone(true)
           onChanged()
         }
       }}>
+        <Field label="Current password" name="current-password" type="password" required value={current} onInput={setCurrent} autoComplete="current-password" />
         <Field label="New password" name="new-password" type="password" required value={password} onInput={setPassword} autoComplete="new-password" />
         <Field label="Repeat the new password" name="repeat-password" type="password" required value={repeat} onInput={setRepeat} autoComplete="new-password" />
         <button type="submit" disabled={change.busy}>Change password</button>

@@ -1,10 +1,9 @@
-import { useState } from 'preact/hooks'
 import { ConsoleCreateProjectDocument, ConsoleDeleteProjectDocument, ConsoleProjectsDocument } from '../gql/graphql'
-import { ErrorBox, Loading, PAGE_SIZE, Pager, SmallForm, Table, useMutation, useQuery, when } from '../ui'
+import { ErrorBox, Loading, PAGE_SIZE, Pager, SearchBox, SmallForm, Table, useListing, useMutation, useQuery, when } from '../ui'
 
 export function ProjectsPage({ onChanged }: { onChanged: () => void }) {
-  const [page, setPage] = useState(0)
-  const q = useQuery(ConsoleProjectsDocument, { page, size: PAGE_SIZE })
+  const list = useListing()
+  const q = useQuery(ConsoleProjectsDocument, { page: list.page, size: PAGE_SIZE, search: list.search })
   const create = useMutation(ConsoleCreateProjectDocument)
   const remove = useMutation(ConsoleDeleteProjectDocument)
   const changed = () => {
@@ -14,6 +13,7 @@ export function ProjectsPage({ onChanged }: { onChanged: () => void }) {
   return (
     <>
       <h1>Projects</h1>
+      <SearchBox label="Search projects" onSearch={list.find} />
       {!q.data ? <Loading error={q.error} /> : (
         <>
           <Table caption="Projects with their environments and members" rowKey={(p) => p.name} rows={q.data.projects.items} columns={[
@@ -28,7 +28,7 @@ export function ProjectsPage({ onChanged }: { onChanged: () => void }) {
               }}>Delete project {p.name}</button>
             )],
           ]} />
-          <Pager label="Projects" page={q.data.projects.page} totalPages={q.data.projects.totalPages} totalElements={q.data.projects.totalElements} onPage={setPage} />
+          <Pager label="Projects" page={q.data.projects.page} totalPages={q.data.projects.totalPages} totalElements={q.data.projects.totalElements} onPage={list.setPage} />
           <ErrorBox error={remove.error} />
         </>
       )}
