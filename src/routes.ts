@@ -33,6 +33,8 @@ import { rlclRoutes } from './modules/rlcl/rest.js'
 import { reportRoutes } from './modules/reports/rest.js'
 import { declarativeRoutes } from './modules/declarative/rest.js'
 import { utilityRoutes } from './modules/utility/rest.js'
+import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js'
+import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -71,4 +73,6 @@ export const routeTables: RouteDef[] = [
   ...reportRoutes,
   ...declarativeRoutes,
   ...utilityRoutes,
+  ...globalPolicyRoutes,
+  ...policyGroupRoutes,
 ]

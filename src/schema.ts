@@ -50,6 +50,8 @@ import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
 import { UtilityLookupResolver } from './modules/utility/graphql.js'
 import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
+import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graphql.js'
+import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -115,6 +117,8 @@ export const resolvers: NonEmptyArray<Function> = [
   DeclarativeResolver,
   UtilityLookupResolver,
   ExportImportResolver,
+  GlobalPolicyResolver,
+  PolicyGroupResolver,
 ]
 
 /**

@@ -4893,6 +4893,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/globalPolicies/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's global policys (API_MANAGEMENT (or GLOBAL_POLICY) VIEW) */
+        get: operations["getApiopsProjectsProjectNameGlobalPolicies"];
+        put?: never;
+        /** Create a global policy from its snapshot, named by the body (API_MANAGEMENT (or GLOBAL_POLICY) MANAGE) */
+        post: operations["postApiopsProjectsProjectNameGlobalPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/globalPolicies/{policyName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One global policy by name, case-insensitive (API_MANAGEMENT (or GLOBAL_POLICY) VIEW) */
+        get: operations["getApiopsProjectsProjectNameGlobalPoliciesPolicyName"];
+        /** Replace a global policy; the body's name, when given, must match the path (API_MANAGEMENT (or GLOBAL_POLICY) MANAGE) */
+        put: operations["putApiopsProjectsProjectNameGlobalPoliciesPolicyName"];
+        post?: never;
+        /** Delete a global policy (API_MANAGEMENT (or GLOBAL_POLICY) MANAGE) */
+        delete: operations["deleteApiopsProjectsProjectNameGlobalPoliciesPolicyName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/policyGroups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's policy groups (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNamePolicyGroups"];
+        put?: never;
+        /** Create a policy group from its snapshot, named by the body (API_MANAGEMENT MANAGE) */
+        post: operations["postApiopsProjectsProjectNamePolicyGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/policyGroups/{policyGroupName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One policy group by name, case-insensitive (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNamePolicyGroupsPolicyGroupName"];
+        /** Replace a policy group; the body's name, when given, must match the path (API_MANAGEMENT MANAGE) */
+        put: operations["putApiopsProjectsProjectNamePolicyGroupsPolicyGroupName"];
+        post?: never;
+        /** Delete a policy group (API_MANAGEMENT MANAGE) */
+        delete: operations["deleteApiopsProjectsProjectNamePolicyGroupsPolicyGroupName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5601,6 +5675,35 @@ export interface components {
                 detail: string;
                 responseTime: number;
             }[];
+        };
+        GlobalPolicyDescriptor: {
+            /** @description stored id (the name is the API reference) */
+            id: string;
+            name: string;
+            /** @description the `_class` of the policy */
+            policyType: string;
+            /** @description the same as policyType */
+            policyTypeLabel: string;
+        };
+        /** @description a polymorphic policy snapshot; fields beyond these are the type's own, validated as a proxy policy of that type */
+        GlobalPolicySnapshot: {
+            /** @description the policy type: allowed-hours, api-authentication, api-based-quota, api-based-throttling, base64-auth, basic-auth, business-rule, content-filter, digest-auth, ip-black, ip-white, json-schema-validation, jwt-auth, max-message-size, min-message-size, oauth-2-auth, oidc-auth, policy-client-ban, policy-client-banner, policy-decryption, policy-digital-sign, policy-digital-sign-verification, policy-encryption, policy-endpoint-rate-limit, policy-jose-implementation, policy-jose-validation, policy-json-transformation, policy-mtls-authentication, policy-ws-security-decrypt, policy-ws-security-encrypt, policy-ws-security-from-target, policy-ws-security-sign, policy-ws-security-sign-validation, policy-ws-security-timestamp, policy-ws-security-to-target, policy-ws-security-username, policy-xml-transformation, protocol-transformation-request, protocol-transformation-response, redaction, rest-api-call, saml-validation, script, xml-schema-validation */
+            _class: string;
+            /** @description required on create; on update optional, and equal to the path name when given */
+            name: string;
+            description?: string | null;
+            active?: boolean;
+            oneWay?: boolean;
+            trace?: boolean;
+            buildCustomMessage?: boolean;
+            customMessageTemplate?: string | null;
+            customMessageContentType?: string | null;
+            customMessageHttpStatusCode?: number | null;
+            policyCondition?: {
+                [key: string]: unknown;
+            } | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The licensed modules of the installation */
         InstallationLicense: {
@@ -6437,6 +6540,29 @@ export interface components {
                 success: boolean;
                 responseTime: number;
                 detail: string;
+            }[];
+        };
+        PolicyGroupDescriptor: {
+            id: string;
+            name: string;
+            /** @description REQUEST, RESPONSE or ERROR */
+            targetPipeline: string | null;
+        };
+        PolicyGroupSnapshot: {
+            /** @constant */
+            _class: "policy-group";
+            /** @description required on create; on update optional, and equal to the path name when given */
+            name: string;
+            description?: string | null;
+            /** @description default false */
+            active?: boolean;
+            targetPipeline?: ("REQUEST" | "RESPONSE" | "ERROR") | null;
+            order?: number | null;
+            makeDefault?: boolean | null;
+            canBeDeleted?: boolean | null;
+            /** @description policy snapshots, each with its own `_class` (as a global policy's body) */
+            policyList?: {
+                [key: string]: unknown;
             }[];
         };
         PolicyTypeSummary: {
@@ -32387,6 +32513,476 @@ export interface operations {
                         success?: true;
                         resultList?: components["schemas"]["NameById"][];
                     };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameGlobalPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of descriptors, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["GlobalPolicyDescriptor"][];
+                    };
+                };
+            };
+            /** @description project not found, or the caller lacks API_MANAGEMENT (or GLOBAL_POLICY) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameGlobalPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GlobalPolicySnapshot"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList with the descriptor, resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description the redeploy of the API proxies the change applies to, where they run; absent when none runs */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["GlobalPolicyDescriptor"][];
+                    };
+                };
+            };
+            /** @description name empty or taken, _class missing or not a policy type here, a field invalid for the type, type differing from the stored one, project not found, or the caller lacks API_MANAGEMENT (or GLOBAL_POLICY) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameGlobalPoliciesPolicyName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                policyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the descriptor, resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["GlobalPolicyDescriptor"][];
+                    };
+                };
+            };
+            /** @description global policy not found, project not found, or the caller lacks API_MANAGEMENT (or GLOBAL_POLICY) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameGlobalPoliciesPolicyName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                policyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GlobalPolicySnapshot"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList with the descriptor, resultCount 1, deploymentResult when proxies were redeployed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description the redeploy of the API proxies the change applies to, where they run; absent when none runs */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["GlobalPolicyDescriptor"][];
+                    };
+                };
+            };
+            /** @description global policy not found, name differing from the path, _class missing or not a policy type here, a field invalid for the type, type differing from the stored one, project not found, or the caller lacks API_MANAGEMENT (or GLOBAL_POLICY) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameGlobalPoliciesPolicyName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                policyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success true when nothing had to be redeployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description global policy not found, project not found, or the caller lacks API_MANAGEMENT (or GLOBAL_POLICY) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNamePolicyGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of descriptors, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["PolicyGroupDescriptor"][];
+                    };
+                };
+            };
+            /** @description project not found, or the caller lacks API_MANAGEMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNamePolicyGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyGroupSnapshot"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList with the descriptor, resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description the redeploy of the API proxies the change applies to, where they run; absent when none runs */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["PolicyGroupDescriptor"][];
+                    };
+                };
+            };
+            /** @description name empty or taken, _class not policy-group, a group field invalid, a policyList entry invalid for its type, project not found, or the caller lacks API_MANAGEMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNamePolicyGroupsPolicyGroupName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                policyGroupName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the descriptor, resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["PolicyGroupDescriptor"][];
+                    };
+                };
+            };
+            /** @description policy group not found, project not found, or the caller lacks API_MANAGEMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNamePolicyGroupsPolicyGroupName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                policyGroupName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyGroupSnapshot"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList with the descriptor, resultCount 1, deploymentResult when proxies were redeployed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description the redeploy of the API proxies the change applies to, where they run; absent when none runs */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["PolicyGroupDescriptor"][];
+                    };
+                };
+            };
+            /** @description policy group not found, name differing from the path, _class not policy-group, a group field invalid, a policyList entry invalid for its type, project not found, or the caller lacks API_MANAGEMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNamePolicyGroupsPolicyGroupName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                policyGroupName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, deploymentResult (success true when nothing had to be redeployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description policy group not found, project not found, or the caller lacks API_MANAGEMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
                 };
             };
             /** @description missing, invalid, expired or revoked token */
