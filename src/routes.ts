@@ -34,6 +34,8 @@ import { reportRoutes } from './modules/reports/rest.js'
 import { declarativeRoutes } from './modules/declarative/rest.js'
 import { utilityRoutes } from './modules/utility/rest.js'
 import { creatorApiRoutes } from './modules/creators/rest.js'
+import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js'
+import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -73,4 +75,6 @@ export const routeTables: RouteDef[] = [
   ...declarativeRoutes,
   ...utilityRoutes,
   ...creatorApiRoutes,
+  ...globalPolicyRoutes,
+  ...policyGroupRoutes,
 ]

@@ -52,6 +52,8 @@ import { DeclarativeResolver } from './modules/declarative/graphql.js'
 import { UtilityLookupResolver } from './modules/utility/graphql.js'
 import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
 import { ApiCreatorResolver } from './modules/creators/graphql.js'
+import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graphql.js'
+import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -119,6 +121,8 @@ export const resolvers: NonEmptyArray<Function> = [
   UtilityLookupResolver,
   ExportImportResolver,
   ApiCreatorResolver,
+  GlobalPolicyResolver,
+  PolicyGroupResolver,
 ]
 
 /**

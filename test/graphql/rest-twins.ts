@@ -195,6 +195,11 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     [`POST ${P}/declarative-validations`]: 'validateDeclarativeDocument', [`GET ${P}/declarative-drift`]: 'declarativeDrift',
     // platform objects (issue 32 §3): export-import listings and import on the transfer engine
     [`GET ${P}/export-import/types/`]: 'exportImportTypes', [`GET ${P}/export-import/:type/objects/`]: 'exportImportObjects', [`POST ${P}/export-import/:type/import/`]: 'importObjects',
+    // global policies and policy groups
+    [`GET ${P}/globalPolicies/`]: 'globalPolicies', [`POST ${P}/globalPolicies/`]: 'createGlobalPolicy', [`GET ${P}/globalPolicies/:policyName/`]: 'globalPolicy',
+    [`PUT ${P}/globalPolicies/:policyName/`]: 'updateGlobalPolicy', [`DELETE ${P}/globalPolicies/:policyName/`]: 'deleteGlobalPolicy',
+    [`GET ${P}/policyGroups/`]: 'policyGroups', [`POST ${P}/policyGroups/`]: 'createPolicyGroup', [`GET ${P}/policyGroups/:policyGroupName/`]: 'policyGroup',
+    [`PUT ${P}/policyGroups/:policyGroupName/`]: 'updatePolicyGroup', [`DELETE ${P}/policyGroups/:policyGroupName/`]: 'deletePolicyGroup',
     // the utility lookups (one query per form, the kind as an argument)
     ...Object.fromEntries(['apiProxies', 'connections', 'environments', 'projects', 'proxyGroups'].map((kind) => [`POST /apiops/utility/${kind}/batch-names`, 'utilityNames'])),
     ...Object.fromEntries(['apiProxies/:apiProxyId', 'connections/:connectionId', 'connections/:connectionId/full', 'environments/:environmentId', 'projects/:projectId', 'proxyGroups/:proxyGroupId'].map((path) => [`GET /apiops/utility/${path}`, 'utilityObject'])),

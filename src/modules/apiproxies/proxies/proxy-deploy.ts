@@ -9,6 +9,8 @@ import { runtimeRouting } from '../ai/routing-store.js'
 import { openPolicySecrets } from '../policies/policy-secrets.js'
 import { runtimeSettings } from '../settings/settings.js'
 import { proxySnapshot, recordProxyHistory, type HistoryMeta } from '../deployments/record.js'
+import { runtimeGlobalPolicies } from '../global-policies/runtime.js'
+import { expandPolicyGroups } from '../policy-groups/runtime.js'
 
 // Per-environment deployment of a whole API proxy (kind API_PROXY): its settings, policies and endpoints in one
 // message. What each environment acknowledged is recorded (ApiProxyDeployment), so reads can say deployed and
@@ -37,10 +39,13 @@ const byPipeline = (keyring: SecretKeyring, rows: PolicyRow[]) =>
 /** The proxies as the gateway runs them (settings, proxy-wide policies, endpoints with their own), in two queries. */
 export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
   const ids = proxies.map((p) => p.id)
-  const [policies, endpoints] = await Promise.all([
+  const [rows, endpoints, globals] = await Promise.all([
     deps.prisma.apiProxyPolicy.findMany({ where: { apiProxyId: { in: ids } } }),
     deps.prisma.gatewayEndpoint.findMany({ where: { apiProxyId: { in: ids }, version: '' }, orderBy: [{ path: 'asc' }, { method: 'asc' }] }),
+    runtimeGlobalPolicies(deps, proxies.map((p) => p.projectId)),
   ])
+  // a policy-group entry runs the group's policies, as the group is now (policy-groups/runtime.ts)
+  const policies = await expandPolicyGroups(deps, rows, new Map(proxies.map((p) => [p.id, p.projectId])))
   return proxies.map((proxy) => ({
     proxyKind: proxy.kind,
     description: proxy.description,
@@ -48,6 +53,7 @@ export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
     settings: runtimeSettings(deps, proxy.settings),
     ...(ROUTED_KINDS.includes(proxy.kind) ? { routingMode: proxy.routingMode, routing: runtimeRouting(deps.keyring, proxy.routing) } : {}),
     policies: byPipeline(deps.keyring, policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
+    globalPolicies: globals.get(proxy.projectId) ?? [],
     endpoints: endpoints
       .filter((e) => e.apiProxyId === proxy.id)
       .map((e) => ({
@@ -115,4 +121,32 @@ export async function deploymentListOf(db: Tx, projectId: string, proxy: Pick<Ap
     const row = rows.find((r) => r.environmentName === e.name)
     return { environmentName: e.name, deployed: !!row, redeployRequired: !!row && row.revision < proxy.revision, deployedAt: row?.deployedAt ?? null }
   })
+}
+
+/**
+ * After a change to what the project's proxies run (a global policy, a policy group): each proxy (all of the project's,
+ * or those named) gets a new revision, so reads show redeployRequired, and is redeployed where it runs now when the
+ * caller holds API_MANAGEMENT DEPLOY_UNDEPLOY (otherwise reported as saved but not deployed). null: none runs anywhere.
+ */
+export async function redeployWhereDeployed(deps: Deps, access: ProjectAccess, proxyIds?: string[]): Promise<DeploymentOutcome | null> {
+  const where = { projectId: access.project.id, ...(proxyIds ? { id: { in: proxyIds } } : {}) }
+  await deps.prisma.apiProxy.updateMany({ where, data: { revision: { increment: 1 } } })
+  const proxies = await deps.prisma.apiProxy.findMany({ where, orderBy: { name: 'asc' } })
+  const outcomes: DeploymentOutcome[] = []
+  const redeployed: string[] = []
+  for (const proxy of proxies) {
+    const environments = await deployedEnvironments(deps.prisma, access, proxy.id)
+    if (!environments.length) continue
+    redeployed.push(proxy.name)
+    outcomes.push(can(access, 'API_MANAGEMENT', 'DEPLOY_UNDEPLOY')
+      ? await pushProxy(deps, access.project.name, proxy, environments)
+      : notDeployed(environments, `deploying needs API_MANAGEMENT DEPLOY_UNDEPLOY in project '${access.project.name}'`))
+  }
+  if (!outcomes.length) return null
+  return {
+    success: outcomes.every((o) => o.success),
+    message: `API proxies redeployed: ${redeployed.map((name, i) => `${name} (${outcomes[i]!.message})`).join('; ')}`,
+    responseTimeMs: outcomes.reduce((t, o) => t + o.responseTimeMs, 0),
+    environmentResults: outcomes.flatMap((o) => o.environmentResults),
+  }
 }
