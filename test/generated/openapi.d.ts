@@ -3638,7 +3638,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank (API_MANAGEMENT MANAGE) */
+        /** Set the API key (publicKey) and/or the secret key (sealed, never shown; GET says secretKeySet); at least one, neither blank; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsKeys"];
         trace?: never;
     };
@@ -3655,7 +3655,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the proxy-level cache settings: name and handlingAction required; cacheKeyType CUSTOM needs variableList (API_MANAGEMENT MANAGE) */
+        /** Replace the proxy-level cache settings: name and handlingAction required; cacheKeyType CUSTOM needs variableList; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCache"];
         trace?: never;
     };
@@ -3672,7 +3672,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update circuit breaker settings (only the fields given): errorWindow and sleepWindow 1..3600 s, PERCENT thresholds 1..100 (API_MANAGEMENT MANAGE) */
+        /** Update circuit breaker settings (only the fields given): errorWindow and sleepWindow 1..3600 s, PERCENT thresholds 1..100; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCircuitBreaker"];
         trace?: never;
     };
@@ -3689,7 +3689,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the client route: relativePathList (each ≥ 2 characters, first path unique in the project), methodList, hostList, headerList, buffering; at least one list (API_MANAGEMENT MANAGE) */
+        /** Update the client route: relativePathList (each ≥ 2 characters, first path unique in the project), methodList, hostList, headerList, buffering; at least one list; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsClientRoute"];
         trace?: never;
     };
@@ -3706,7 +3706,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update connection settings (only the fields given): timeouts 1..3600 s, retries 0..100, pool GENERAL, CUSTOM (needs customConnectionPoolSize) or NONE (API_MANAGEMENT MANAGE) */
+        /** Update connection settings (only the fields given): timeouts 1..3600 s, retries 0..100, pool GENERAL, CUSTOM (needs customConnectionPoolSize) or NONE; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsConnection"];
         trace?: never;
     };
@@ -3723,7 +3723,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace CORS settings: name required; origins are * or scheme://host[:port]; * is refused with allowCredentials "true" (API_MANAGEMENT MANAGE) */
+        /** Replace CORS settings: name required; origins are * or scheme://host[:port]; * is refused with allowCredentials "true"; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCors"];
         trace?: never;
     };
@@ -3740,7 +3740,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the forwarded IP header: an HTTP header name and xffOrder FIRST..FIFTH or LAST (API_MANAGEMENT MANAGE) */
+        /** Update the forwarded IP header: an HTTP header name and xffOrder FIRST..FIFTH or LAST; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsForwardedIpHeader"];
         trace?: never;
     };
@@ -3757,7 +3757,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the JSON error response template: JSON once #CORRELATIONID#, #FAULTCODE#, #FAULTMESSAGE#, #FAULTSTATUSCODE#, #RESPONSEFROMAPI# are filled in (API_MANAGEMENT MANAGE) */
+        /** Update the JSON error response template: JSON once #CORRELATIONID#, #FAULTCODE#, #FAULTMESSAGE#, #FAULTSTATUSCODE#, #RESPONSEFROMAPI# are filled in; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsJsonErrorTemplate"];
         trace?: never;
     };
@@ -3774,7 +3774,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the XML error response template: well-formed XML once its #VARIABLES# are filled in (API_MANAGEMENT MANAGE) */
+        /** Update the XML error response template: well-formed XML once its #VARIABLES# are filled in; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsXmlErrorTemplate"];
         trace?: never;
     };
@@ -3791,7 +3791,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update name (unique in the project; refused while deployed), description, categoryList and sharingType (BOTH, NONE, EXTERNAL, INTERNAL) (API_MANAGEMENT MANAGE) */
+        /** Update name (unique in the project; refused while deployed), description, categoryList and sharingType (BOTH, NONE, EXTERNAL, INTERNAL); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMetadata"];
         trace?: never;
     };
@@ -3808,7 +3808,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId (API_MANAGEMENT MANAGE) */
+        /** Update mTLS: keyStoreId names a keystore and trustStoreId a keystore or certificate of the project (a missing one is a 400 naming it); enabled needs keyStoreId; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMtls"];
         trace?: never;
     };
@@ -3825,7 +3825,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update NTLM: enabled needs domain, username and password (sealed, never shown) (API_MANAGEMENT MANAGE) */
+        /** Update NTLM: enabled needs domain, username and password (sealed, never shown); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsNtlm"];
         trace?: never;
     };
@@ -3842,7 +3842,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed) (API_MANAGEMENT MANAGE) */
+        /** Update the outbound proxy server: host and port unless proxyFromHeaderEnabled; proxyAuthorizationNeeded needs username and password (sealed); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsProxyServer"];
         trace?: never;
     };
@@ -3859,7 +3859,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check (API_MANAGEMENT MANAGE) */
+        /** Replace the routing addresses (absolute http(s) URLs, weight 1..1000, soapType for SOAP proxies: accepted and ignored on others) and optionally their health check; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsAddresses"];
         trace?: never;
     };
@@ -3876,7 +3876,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Enable or disable routing and mirroring (only the fields given) (API_MANAGEMENT MANAGE) */
+        /** Enable or disable routing and mirroring (only the fields given); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsRoutingStatus"];
         trace?: never;
     };
@@ -3893,8 +3893,144 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once) (API_MANAGEMENT MANAGE) */
+        /** Update traffic log settings: trace/application log flags and per-environment items (environmentName must be an environment of the project, once); deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
         patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrafficLog"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/idempotency/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the Idempotency-Key handling (idempotencySettings, only the fields given; any proxy kind): keyType HEADER or CUSTOM (needs variableList), statuses 400..599, retentionInDays 1..30; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsIdempotency"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/custom-message/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the custom message the gateway answers instead of routing (only the fields given): buildCustomMessage needs customMessageTemplate; status 100..599; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCustomMessage"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/error-handling/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update error handling (only the fields given): errorHandlingType DEFAULT, ADVANCED or STATUS_CODE_LIST (needs statusCodeList), errorMessageList once per httpStatusCode; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsErrorHandling"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/grpc/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the gRPC channel settings of a GRPC proxy (grpcSettings, only the fields given): message and metadata sizes, keep-alive, retries and hedging; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsGrpc"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/maintenance-mode/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update maintenance mode (only the fields given; any proxy kind): enabled, httpStatusCode 100..599, contentType, message; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMaintenanceMode"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/trace/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update trace logging (only the fields given; any proxy kind): enableTraceLog, startTime before stopTime (ISO 8601 with zone), environmentName of the project; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrace"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/websocket/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update the WebSocket connection settings of a WEBSOCKET proxy (websocketSettings, only the fields given): timeouts, retries, auto-reconnect; deploy and deployTargetEnvironmentNameList accepted (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsWebsocket"];
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/spec-access-type/{specAccessType}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set who may fetch the proxy's API spec: specAccessType PUBLIC, AUTHENTICATED, HIDDEN, BACKEND_PROXY (HIDDEN is hideSpecFile true), checkApiProxyPermission for AUTHENTICATED; any proxy kind; the optional body deploys (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        patch: operations["patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsSpecAccessTypeSpecAccessType"];
         trace?: never;
     };
     "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/settings/hide-spec-file/{hideSpecFile}/": {
@@ -4166,6 +4302,176 @@ export interface paths {
         };
         /** Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate (permission: CERTIFICATE VIEW) */
         get: operations["getApiopsProjectsProjectNameCertificatesCertificateNameExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/{certificateName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same download as …/export/ (the name the key, keystore and JWK file downloads use). Download the certificate: a ZIP of {name}-{environment}.cer (DER) files, or with format PEM or DER one environment's certificate (permission: CERTIFICATE VIEW) */
+        get: operations["getApiopsProjectsProjectNameCertificatesCertificateNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a certificate file (PEM or DER) into environmentList, or the export ZIP, each entry into its environment; the environments not named keep theirs (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameCertificatesImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/truststore/{environmentName}/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register every certificate of a bundle (a ZIP of certificate files, or one file) for the environment, in the admin project: each named and aliased after its file (namePrefix first); an existing one gets this environment's entry replaced (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/certificates/truststore/{environmentName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download what an environment trusts (the admin project's certificates deployed to it) as a ZIP of PEM files named <alias>.cer (permission: CERTIFICATE VIEW) */
+        get: operations["getApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keys/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a key file (PEM, or base64; a SECRET_KEY's bytes or their base64) into environmentList, or the export ZIP; a new key, or with override=true the existing one (the environments not named keep theirs) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeysImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keys/{keyName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a key's material (decrypted: the PKCS#8 PEM of a PRIVATE_KEY, the PEM of a PUBLIC_KEY, the base64 of a SECRET_KEY): one environment's <keyName>-<environmentName>.pem, or all in <keyName>-keys.zip (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeysKeyNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a keystore file (.jks, .p12, .pfx) into environmentList, or the export ZIP, opened with password; a new keystore, or with override=true the existing one (the environments not named keep theirs) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeystoresImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/{keystoreName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a keystore file as it was uploaded (its extension kept; else .p12 for PKCS12, .jks): one environment's, or all in <keystoreName>-keystores.zip; the password is never in it (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeystoresKeystoreNameExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/jwks/import-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a JWK from an uploaded JWK or JWK Set document (parsed as the clipboard create parses jwkStr; kid picks the key) (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameJwksImportFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/jwks/{jwkName}/export-file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a JWK as a JWK Set document <jwkName>.json (private members included), or with publicOnly=true <jwkName>-public.json (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameJwksJwkNameExportFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4893,6 +5199,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/db2apis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the DB2API creators of a project (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameDb2apis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/db2apis/{db2ApiName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One DB2API creator with its methods (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameDb2apisDb2ApiName"];
+        put?: never;
+        /** Create a DB2API creator, or replace the one of that name (promotion); nothing is deployed (API_MANAGEMENT or API_CREATOR MANAGE) */
+        post: operations["postApiopsProjectsProjectNameDb2apisDb2ApiName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/mockapis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the MockAPI creators of a project (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameMockapis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/mockapis/{mockApiName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MockAPI creator with its methods (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameMockapisMockApiName"];
+        put?: never;
+        /** Create a MockAPI creator, or replace the one of that name (promotion); nothing is deployed (API_MANAGEMENT or API_CREATOR MANAGE) */
+        post: operations["postApiopsProjectsProjectNameMockapisMockApiName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/script2apis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the Script2API creators of a project (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameScript2apis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/script2apis/{script2ApiName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One Script2API creator with its methods (API_MANAGEMENT or API_CREATOR VIEW) */
+        get: operations["getApiopsProjectsProjectNameScript2apisScript2ApiName"];
+        put?: never;
+        /** Create a Script2API creator, or replace the one of that name (promotion); nothing is deployed (API_MANAGEMENT or API_CREATOR MANAGE) */
+        post: operations["postApiopsProjectsProjectNameScript2apisScript2ApiName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/db2apis/{db2ApiId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name of a DB2API creator by id; only creators of projects where the caller holds API_MANAGEMENT (or API_CREATOR) VIEW are found */
+        get: operations["getApiopsUtilityDb2apisDb2ApiId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/mockapis/{mockApiId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name of a MockAPI creator by id; only creators of projects where the caller holds API_MANAGEMENT (or API_CREATOR) VIEW are found */
+        get: operations["getApiopsUtilityMockapisMockApiId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/script2apis/{script2ApiId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name of a Script2API creator by id; only creators of projects where the caller holds API_MANAGEMENT (or API_CREATOR) VIEW are found */
+        get: operations["getApiopsUtilityScript2apisScript2ApiId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/creators/batch-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The names of creators of one kind by id (type: DB2API, MOCKAPI, SCRIPT2API); unknown ids and creators the caller may not view are left out; writes nothing */
+        post: operations["postApiopsUtilityCreatorsBatchNames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/globalPolicies/": {
         parameters: {
             query?: never;
@@ -5378,6 +5857,12 @@ export interface components {
             outcome: string;
             httpStatus: number | null;
             correlationId: string;
+            /** @description a declarative apply's change: the plan applied */
+            declarativePlanId?: string;
+            /** @description a declarative apply's change: create, update or delete */
+            declarativeAction?: string | null;
+            /** @description a declarative apply's change: its X-Change-Reference (e.g. a commit SHA) */
+            changeReference?: string | null;
         };
         /** @description A certificate of a project, per environment */
         Certificate: {
@@ -5429,6 +5914,10 @@ export interface components {
             organizationCode?: string;
             expireDate: string | null;
             trafficLogDisabled?: boolean;
+        };
+        CreatorNameById: {
+            id: string;
+            name: string;
         };
         Credential: {
             email: string | null;
@@ -5490,6 +5979,41 @@ export interface components {
                 privateKeyPresent: boolean;
                 secretKeyPresent: boolean;
             }[];
+        };
+        Db2ApiCreator: {
+            id: string;
+            name: string;
+            description: string | null;
+            projectId: string;
+            endpointList: {
+                /** @description the Name/URL of the method, e.g. /employees */
+                name: string;
+                /** @enum {string} */
+                httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                description?: string | null;
+                /** @description a database connection of the project (connections of type database) */
+                connectionName: string;
+                /** @description query timeout in seconds */
+                timeout?: number | null;
+                sqlStatementType?: ("SELECT" | "INSERT" | "UPDATE" | "DELETE" | "PROCEDURE" | "TRUNCATE" | "BATCH_INSERT") | null;
+                sql?: string | null;
+                /** @description NoSQL operation type */
+                operationType?: "FIND" | null;
+                /** @description NoSQL query */
+                query?: string | null;
+                parameterList?: {
+                    name: string;
+                    /** @description e.g. STRING, NUMBER, DATE */
+                    dataType?: string | null;
+                    paramType?: ("IN" | "OUT" | "IN_OUT" | "CURSOR") | null;
+                    testValue?: string | null;
+                }[] | null;
+            }[];
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /** @description The outcome of an apply: what changed and each push */
         DeclarativeApplyResult: {
@@ -6054,6 +6578,8 @@ export interface components {
                 keyStoreType?: string | null;
                 /** @description the default alias: an entry of the file; absent on update keeps the stored one */
                 alias?: string | null;
+                /** @description the name of the uploaded file: export-file gives the file back with its extension */
+                fileName?: string;
             } & {
                 [key: string]: unknown;
             })[];
@@ -6499,6 +7025,35 @@ export interface components {
             created: string;
             updated: string;
         };
+        MockApiCreator: {
+            id: string;
+            name: string;
+            description: string | null;
+            projectId: string;
+            endpointList: {
+                /** @description the Name/URL of the method, e.g. /employees */
+                name: string;
+                /** @enum {string} */
+                httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                description?: string | null;
+                statusCode?: number | null;
+                headerList?: {
+                    name: string;
+                    value: string;
+                }[] | null;
+                responseList?: {
+                    contentType?: string | null;
+                    /** @description when this example is returned; absent: the default response */
+                    condition?: string | null;
+                    body?: string | null;
+                }[] | null;
+            }[];
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         NameById: {
             id: string;
             name: string;
@@ -6625,6 +7180,27 @@ export interface components {
             } | null;
             revision: number;
             createdAt: string;
+            updatedAt: string;
+        };
+        Script2ApiCreator: {
+            id: string;
+            name: string;
+            description: string | null;
+            projectId: string;
+            endpointList: {
+                /** @description the Name/URL of the method, e.g. /employees */
+                name: string;
+                /** @enum {string} */
+                httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                description?: string | null;
+                /** @enum {string} */
+                scriptLanguage: "GROOVY" | "JAVASCRIPT";
+                script: string;
+            }[];
+            revision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         Session: {
@@ -23980,6 +24556,26 @@ export interface operations {
                             [key: string]: unknown;
                         }) | null;
                         trafficLogSettings: unknown;
+                        idempotencySettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        specAccessType: string;
+                        checkApiProxyPermission: boolean;
+                        customMessageSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        errorHandlingSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        grpcSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        traceSettings: {
+                            [key: string]: unknown;
+                        } | null;
+                        websocketSettings: {
+                            [key: string]: unknown;
+                        } | null;
                         endpointCount: number;
                         revision: number;
                         deploymentList: {
@@ -26196,11 +26792,15 @@ export interface operations {
                 "application/json": {
                     publicKey?: string | null;
                     secretKey?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26209,10 +26809,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26245,29 +26847,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                     description?: string | null;
-                    /** @default false */
                     cacheActive?: boolean;
-                    /** @default true */
                     cacheOnlyHttpGetRequests?: boolean;
-                    /**
-                     * @default QUERY_PARAMS
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
-                    /**
-                     * @default DISTRIBUTED
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     cacheStorageType?: "LOCAL" | "DISTRIBUTED";
                     capacity?: number | null;
                     ttl?: number | null;
                     /** @enum {string} */
-                    handlingAction: "CONTINUE" | "STOP";
-                    /** @default false */
+                    handlingAction?: "CONTINUE" | "STOP";
                     invalidationRequiresAuthn?: boolean;
-                    /** @default false */
                     cacheNullValue?: boolean;
                     variableList?: {
                         name: string;
@@ -26291,11 +26883,54 @@ export interface operations {
                         scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
                         scriptBody?: string | null;
                     }[];
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    cacheSettings?: {
+                        name?: string;
+                        description?: string | null;
+                        cacheActive?: boolean;
+                        cacheOnlyHttpGetRequests?: boolean;
+                        /** @enum {string} */
+                        cacheKeyType?: "QUERY_PARAMS" | "CUSTOM";
+                        /** @enum {string} */
+                        cacheStorageType?: "LOCAL" | "DISTRIBUTED";
+                        capacity?: number | null;
+                        ttl?: number | null;
+                        /** @enum {string} */
+                        handlingAction?: "CONTINUE" | "STOP";
+                        invalidationRequiresAuthn?: boolean;
+                        cacheNullValue?: boolean;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[];
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26304,10 +26939,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26346,11 +26983,15 @@ export interface operations {
                     enumErrorThresholdType?: ("COUNT" | "PERCENT") | null;
                     sleepWindow?: number | null;
                     halfOpenEnabled?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26359,10 +27000,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26404,11 +27047,27 @@ export interface operations {
                     }[] | null;
                     bufferRequest?: boolean | null;
                     bufferResponse?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    clientRoute?: {
+                        relativePathList?: string[] | null;
+                        methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                        hostList?: string[] | null;
+                        headerList?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        bufferRequest?: boolean | null;
+                        bufferResponse?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26417,10 +27076,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26467,11 +27128,24 @@ export interface operations {
                     ignoreRoutingError?: boolean | null;
                     connectionPoolManagementType?: ("GENERAL" | "CUSTOM" | "NONE") | null;
                     customConnectionPoolSize?: number | null;
+                    validateAfterInactivity?: number | null;
+                    idleConnectionTimeout?: number | null;
+                    queryEncodingMode?: ("STANDARD" | "RFC3986" | "PASSTHROUGH") | null;
+                    hopByHopHeaders?: string[] | null;
+                    sendUserAgentToBackend?: boolean | null;
+                    userAgentValue?: string | null;
+                    doNotRouteZeroValueContentLength?: boolean | null;
+                    enableDownload?: boolean | null;
+                    useByteArrayForCompressedResponse?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26480,10 +27154,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26516,30 +27192,38 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                     description?: string | null;
-                    /** @default false */
                     corsActive?: boolean;
-                    /** @default [] */
                     allowOriginList?: string[];
-                    /** @default [] */
                     allowMethodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[];
-                    /** @default [] */
                     allowHeaderList?: ("*" | string)[];
-                    /** @default [] */
                     exposeHeaderList?: string[];
-                    /**
-                     * @default false
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     allowCredentials?: "true" | "false";
-                    /** @default 3600 */
                     maxAge?: number;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    corsSettings?: {
+                        name?: string;
+                        description?: string | null;
+                        corsActive?: boolean;
+                        allowOriginList?: string[];
+                        allowMethodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[];
+                        allowHeaderList?: ("*" | string)[];
+                        exposeHeaderList?: string[];
+                        /** @enum {string} */
+                        allowCredentials?: "true" | "false";
+                        maxAge?: number;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26548,10 +27232,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26587,11 +27273,21 @@ export interface operations {
                     forwardedIpHeaderParamActive?: boolean | null;
                     value?: string | null;
                     xffOrder?: ("FIRST" | "SECOND" | "THIRD" | "FOURTH" | "FIFTH" | "LAST") | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    forwardedIpHeaderParam?: {
+                        forwardedIpHeaderParamActive?: boolean | null;
+                        value?: string | null;
+                        xffOrder?: ("FIRST" | "SECOND" | "THIRD" | "FOURTH" | "FIFTH" | "LAST") | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26600,10 +27296,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26640,11 +27338,22 @@ export interface operations {
                     jsonValue?: string | null;
                     contentType?: string | null;
                     permitSpecialChars?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    jsonErrorResponseTemplate?: {
+                        jsonErrorResponseTemplateActive?: boolean | null;
+                        jsonValue?: string | null;
+                        contentType?: string | null;
+                        permitSpecialChars?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26653,10 +27362,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26693,11 +27404,22 @@ export interface operations {
                     xmlValue?: string | null;
                     contentType?: string | null;
                     permitSpecialChars?: boolean | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    xmlErrorResponseTemplate?: {
+                        xmlErrorResponseTemplateActive?: boolean | null;
+                        xmlValue?: string | null;
+                        contentType?: string | null;
+                        permitSpecialChars?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26706,10 +27428,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26746,11 +27470,17 @@ export interface operations {
                     description?: string | null;
                     categoryList?: string[] | null;
                     sharingType?: ("BOTH" | "NONE" | "EXTERNAL" | "INTERNAL") | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26759,10 +27489,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26802,11 +27534,16 @@ export interface operations {
                     trustStoreName?: string | null;
                     supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
                     hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                    disableSslValidation?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26815,10 +27552,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26856,11 +27595,23 @@ export interface operations {
                     username?: string | null;
                     password?: string | null;
                     workstation?: string | null;
+                    /** @description the section's fields (newest pages); or send them at the top level */
+                    ntlmSettings?: {
+                        enabled?: boolean | null;
+                        domain?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        workstation?: string | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26869,10 +27620,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26912,11 +27665,15 @@ export interface operations {
                     proxyAuthorizationNeeded?: boolean | null;
                     proxyUsername?: string | null;
                     proxyPassword?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26925,10 +27682,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26968,6 +27727,14 @@ export interface operations {
                         soapType?: ("SOAP11" | "SOAP12") | null;
                         /** @default false */
                         healthCheckEnabled?: boolean;
+                        description?: string | null;
+                        /**
+                         * @default PRIMARY
+                         * @enum {string}
+                         */
+                        addressType?: "PRIMARY" | "CANARY" | "MIRROR" | "FAILOVER_ONLY";
+                        healthCheckPath?: string | null;
+                        healthMonitoringEnabled?: boolean | null;
                     }[];
                     healthCheck?: {
                         /** @default true */
@@ -26989,11 +27756,15 @@ export interface operations {
                          */
                         expectedStatusCodes?: number[];
                     } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27002,10 +27773,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27040,11 +27813,16 @@ export interface operations {
                 "application/json": {
                     routingEnabled?: boolean | null;
                     mirrorEnabled?: boolean | null;
+                    echoEnabled?: boolean | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27053,10 +27831,12 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27132,11 +27912,15 @@ export interface operations {
                         /** @default false */
                         enableLogbackConnector?: boolean;
                     }[] | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
         responses: {
-            /** @description status SUCCESS, success true (stored with a new revision of the proxy; not deployed) */
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27145,10 +27929,546 @@ export interface operations {
                     "application/json": components["schemas"]["LegacySuccess"] & {
                         /** @constant */
                         success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named) */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsIdempotency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    idempotencySettings?: {
+                        name?: string | null;
+                        description?: string | null;
+                        idempotencyActive?: boolean | null;
+                        keyType?: ("HEADER" | "CUSTOM") | null;
+                        headerName?: string | null;
+                        variableList?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "HEADER" | "PARAMETER" | "BODY" | "CONTEXT_VALUES" | "CUSTOM";
+                            /**
+                             * @default STRING
+                             * @enum {string}
+                             */
+                            dataType?: "NUMERIC" | "STRING" | "DATE";
+                            description?: string | null;
+                            headerName?: string | null;
+                            paramType?: ("QUERY" | "PATH" | "FORM") | null;
+                            paramName?: string | null;
+                            paramPath?: string | null;
+                            messageContentType?: ("XML" | "JSON" | "RAW") | null;
+                            xpathValue?: string | null;
+                            jsonPathValue?: string | null;
+                            contextValue?: string | null;
+                            zoneId?: string | null;
+                            scriptLanguage?: ("GROOVY" | "JAVASCRIPT") | null;
+                            scriptBody?: string | null;
+                        }[] | null;
+                        keyRequired?: boolean | null;
+                        missingKeyHttpStatus?: number | null;
+                        applicableHttpMethods?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                        payloadHashEnabled?: boolean | null;
+                        processingTimeoutInSeconds?: number | null;
+                        retentionInDays?: number | null;
+                        cacheStorageType?: ("LOCAL" | "DISTRIBUTED") | null;
+                        handlingAction?: ("CONTINUE" | "STOP") | null;
+                        cacheConnectionTimeoutInSeconds?: number | null;
+                        conflictHttpStatus?: number | null;
+                        mismatchHttpStatus?: number | null;
+                        replayCompletedResponse?: boolean | null;
+                        conflictMessage?: string | null;
+                        mismatchMessage?: string | null;
+                        missingKeyMessage?: string | null;
+                        errorContentType?: string | null;
+                        missingKeyBodyEnabled?: boolean | null;
+                        conflictBodyEnabled?: boolean | null;
+                        mismatchBodyEnabled?: boolean | null;
+                    } | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsCustomMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    buildCustomMessage?: boolean | null;
+                    customMessageTemplate?: string | null;
+                    customMessageContentType?: string | null;
+                    customMessageHttpStatusCode?: number | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsErrorHandling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    errorHandlingType?: ("DEFAULT" | "ADVANCED" | "STATUS_CODE_LIST") | null;
+                    statusCodeList?: number[] | null;
+                    customizeErrorMessageEnabled?: boolean | null;
+                    errorMessageList?: {
+                        httpStatusCode: number;
+                        customizedHttpStatusCode?: number | null;
+                        customizedErrorCode?: string | null;
+                        customizedMessage?: string | null;
+                    }[] | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsGrpc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    grpcSettings: {
+                        maxInboundMessageSize?: number | null;
+                        maxInboundMetadataSize?: number | null;
+                        keepAliveTime?: number | null;
+                        keepAliveTimeout?: number | null;
+                        keepAliveWithoutCalls?: boolean | null;
+                        channelIdleTimeout?: number | null;
+                        perRpcBufferLimit?: number | null;
+                        maxRetryAttempts?: number | null;
+                        maxHedgedAttempts?: number | null;
+                        maxTraceEvents?: number | null;
+                    };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsMaintenanceMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean | null;
+                    httpStatusCode?: number | null;
+                    contentType?: string | null;
+                    message?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enableTraceLog?: boolean | null;
+                    startTime?: string | null;
+                    stopTime?: string | null;
+                    environmentName?: string | null;
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsWebsocket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    websocketSettings: {
+                        connectionLostTimeout?: number | null;
+                        reuseAddr?: boolean | null;
+                        connectTimeout?: number | null;
+                        maxRetries?: number | null;
+                        retryDelay?: number | null;
+                        autoReconnect?: boolean | null;
+                        autoReconnectMaxRetries?: number | null;
+                        autoReconnectRetryDelay?: number | null;
+                    };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true (stored with a new revision of the proxy); with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    patchApiopsProjectsProjectNameApiProxiesApiProxyNameSettingsSpecAccessTypeSpecAccessType: {
+        parameters: {
+            query?: {
+                checkApiProxyPermission?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                specAccessType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true; with deploy: true the proxy is then pushed to deployTargetEnvironmentNameList (or where it is deployed when empty; needs DEPLOY_UNDEPLOY, else saved and reported not deployed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @constant */
+                        success: true;
+                        /** @description with deploy: true */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList, specAccessType not one of PUBLIC, AUTHENTICATED, HIDDEN, BACKEND_PROXY, checkApiProxyPermission not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27193,7 +28513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of kind AI, MCP or A2A, body not an object, unknown field, field invalid (named), hideSpecFile not true or false */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, proxy not found, proxy of a kind the page does not apply to, body not an object, unknown field, field invalid (named), unknown environment in deployTargetEnvironmentNameList, hideSpecFile not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28223,6 +29543,550 @@ export interface operations {
                 };
             };
             /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCertificatesCertificateNameExportFile: {
+        parameters: {
+            query?: {
+                format?: "ZIP" | "PEM" | "DER";
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                certificateName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/octet-stream ZIP, application/x-pem-file or application/pkix-cert) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/x-pem-file": string;
+                    "application/pkix-cert": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; certificate or environment not found; unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCertificatesImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the certificate to create or update */
+                    certificateName: string;
+                    /** @description the alias the certificate is stored under (unique per environment) */
+                    alias: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    certificateDescription?: string;
+                    /** @description a PEM or DER certificate, or the ZIP of …/export-file/ (<certificateName>-<environmentName>.cer entries) */
+                    certificateFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, warnings, resultList with the certificate, unresolvedReferences when part of the upload was not carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        warnings: string[];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["Certificate"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; alias used by another certificate */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description put before every certificate name, e.g. partner- */
+                    namePrefix?: string;
+                    /** @description a ZIP of certificate files (each named after its file), or one certificate file */
+                    truststoreFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList (the certificate names registered), resultCount, unresolvedReferences (the entries that failed, with why) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment; empty bundle; no certificate of the bundle could be imported */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCertificatesTruststoreEnvironmentNameExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ZIP (application/octet-stream), Content-Disposition <environmentName>-truststore.zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; not the admin project; unknown environment; no certificate deployed to it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeysImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the key to create, or with override=true update */
+                    keyName: string;
+                    /** @description SECRET_KEY, PRIVATE_KEY or PUBLIC_KEY */
+                    keyType: string;
+                    /** @description AES, DES, DESede or RSA (any case): required for a new SECRET_KEY; with override the stored one is kept when absent */
+                    algorithm?: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    keyDescription?: string;
+                    alias?: string;
+                    /**
+                     * @description true updates the existing object of that name (its environments not named keep theirs); default false creates
+                     * @enum {string}
+                     */
+                    override?: "true" | "false";
+                    /** @description the key: PEM, or base64 of PEM or DER; a SECRET_KEY's raw bytes or their base64; or the ZIP of …/export-file/ */
+                    keyFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the key (public parts only), unresolvedReferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["CryptoKey"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; name taken without override; override of an unknown key; unknown keyType or algorithm; algorithm missing for a new SECRET_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeysKeyNameExportFile: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                keyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (application/x-pem-file) or the ZIP (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; key not found; no material for the environment (the message lists those that have it); no material at all */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeystoresImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the keystore to create, or with override=true update */
+                    keystoreName: string;
+                    /** @description the keystore password */
+                    password: string;
+                    /** @description comma-separated environment names; required for a single file, ignored for a ZIP (its entries name the environments) */
+                    environmentList?: string;
+                    /** @description JSON object mapping an environment named in the ZIP to one here, e.g. {"UAT":"Production"}; an empty value leaves that environment out */
+                    environmentMapping?: string;
+                    /** @description JKS or PKCS12; by the file extension (.jks, .keystore, .p12, .pfx), else the file itself, when absent */
+                    keyStoreType?: string;
+                    keystoreDescription?: string;
+                    /** @description the default alias: an entry of the keystore */
+                    alias?: string;
+                    /**
+                     * @description true updates the existing object of that name (its environments not named keep theirs); default false creates
+                     * @enum {string}
+                     */
+                    override?: "true" | "false";
+                    /** @description the .jks, .p12 or .pfx file, or the ZIP of …/export-file/ */
+                    keystoreFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the keystore (type and entries), unresolvedReferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @description what the upload held that was not imported, and why */
+                        unresolvedReferences?: string[];
+                        resultList?: components["schemas"]["Keystore"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; a required field empty (named); unknown environment; environmentMapping not a JSON object; an archive without entries of the object; a file that is not what the page accepts; name taken without override; override of an unknown keystore; unknown keyStoreType; wrong password; alias not an entry */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeystoresKeystoreNameExportFile: {
+        parameters: {
+            query?: {
+                environmentName?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                keystoreName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file or the ZIP (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; keystore not found; no material for the environment (the message lists those that have it); no material at all */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameJwksImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the JWK to create */
+                    jwkName: string;
+                    /** @description the key ID of the key to load from the document */
+                    kid: string;
+                    jwkDescription?: string;
+                    /** @description a JWK or JWK Set JSON document */
+                    jwkFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success, deploymentResult, resultList with the JWK (public members) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        resultList?: components["schemas"]["Jwk"][];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; jwkName, kid or jwkFile empty; not a JWK document; kid not in it; name taken */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameJwksJwkNameExportFile: {
+        parameters: {
+            query?: {
+                publicOnly?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                jwkName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the JWK Set document (application/json) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: ({
+                            kty: string;
+                            kid?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; JWK not found; publicOnly not true or false; publicOnly=true for a symmetric (oct) key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -32513,6 +34377,676 @@ export interface operations {
                         success?: true;
                         resultList?: components["schemas"]["NameById"][];
                     };
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameDb2apis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Db2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameDb2apisDb2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                db2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Db2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, DB2API not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameDb2apisDb2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                db2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the source's id; read-only, the object is named by the path */
+                    id?: string | null;
+                    /** @description when present, the name in the path */
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the source project's id; read-only */
+                    projectId?: string | null;
+                    endpointList?: {
+                        /** @description the Name/URL of the method, e.g. /employees */
+                        name: string;
+                        /** @enum {string} */
+                        httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                        description?: string | null;
+                        /** @description a database connection of the project (connections of type database) */
+                        connectionName: string;
+                        /** @description query timeout in seconds */
+                        timeout?: number | null;
+                        sqlStatementType?: ("SELECT" | "INSERT" | "UPDATE" | "DELETE" | "PROCEDURE" | "TRUNCATE" | "BATCH_INSERT") | null;
+                        sql?: string | null;
+                        /** @description NoSQL operation type */
+                        operationType?: "FIND" | null;
+                        /** @description NoSQL query */
+                        query?: string | null;
+                        parameterList?: {
+                            name: string;
+                            /** @description e.g. STRING, NUMBER, DATE */
+                            dataType?: string | null;
+                            paramType?: ("IN" | "OUT" | "IN_OUT" | "CURSOR") | null;
+                            testValue?: string | null;
+                        }[] | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator id], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, a field invalid (named), the body's name not the path's, a method defined twice, a database connection not found in the project */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameMockapis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["MockApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameMockapisMockApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                mockApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["MockApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, MockAPI not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameMockapisMockApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                mockApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the source's id; read-only, the object is named by the path */
+                    id?: string | null;
+                    /** @description when present, the name in the path */
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the source project's id; read-only */
+                    projectId?: string | null;
+                    endpointList?: {
+                        /** @description the Name/URL of the method, e.g. /employees */
+                        name: string;
+                        /** @enum {string} */
+                        httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                        description?: string | null;
+                        statusCode?: number | null;
+                        headerList?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        responseList?: {
+                            contentType?: string | null;
+                            /** @description when this example is returned; absent: the default response */
+                            condition?: string | null;
+                            body?: string | null;
+                        }[] | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator id], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, a field invalid (named), the body's name not the path's, a method defined twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameScript2apis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Script2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameScript2apisScript2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                script2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["Script2ApiCreator"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, Script2API not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameScript2apisScript2ApiName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                script2ApiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the source's id; read-only, the object is named by the path */
+                    id?: string | null;
+                    /** @description when present, the name in the path */
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the source project's id; read-only */
+                    projectId?: string | null;
+                    endpointList?: {
+                        /** @description the Name/URL of the method, e.g. /employees */
+                        name: string;
+                        /** @enum {string} */
+                        httpMethod: "GET" | "POST" | "PUT" | "HEAD" | "OPTIONS" | "DELETE" | "PATCH" | "TRACE" | "ALL" | "QUERY";
+                        description?: string | null;
+                        /** @enum {string} */
+                        scriptLanguage: "GROOVY" | "JAVASCRIPT";
+                        script: string;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [the creator id], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: string[];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, a field invalid (named), the body's name not the path's, a method defined twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityDb2apisDb2ApiId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                db2ApiId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description DB2API not found (or not visible to the caller) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityMockapisMockApiId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockApiId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description MockAPI not found (or not visible to the caller) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityScript2apisScript2ApiId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                script2ApiId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description Script2API not found (or not visible to the caller) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsUtilityCreatorsBatchNames: {
+        parameters: {
+            query: {
+                type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, success true, resultList [{ id, name }], resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["CreatorNameById"][];
+                    };
+                };
+            };
+            /** @description type missing or not a creator kind, the body not a list of ids */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
                 };
             };
             /** @description missing, invalid, expired or revoked token */
