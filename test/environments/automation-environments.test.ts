@@ -50,7 +50,7 @@ describe('GET /apiops/environments/ and /apiops/environments/{projectName}', () 
     const body = await jsonOf(res)
     expect(body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: 3 })
     expect(body.resultList[1]).toEqual({
-      name: 'production', description: 'Production environment', type: 'PRODUCTION', status: 'UNPUBLISHED',
+      id: expect.stringMatching(/\S/), name: 'production', description: 'Production environment', type: 'PRODUCTION', status: 'UNPUBLISHED',
       accessUrl: 'https://api.production.example.com', deployed: false, redeployRequired: true,
     })
     // the bootstrap's IP group was never pushed: every environment misses it
@@ -88,8 +88,22 @@ describe('GET /apiops/environments/ and /apiops/environments/{projectName}', () 
     const body = await jsonOf(res)
     expect(body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: 4 })
     expect(body.resultList.map((e: any) => e.name)).toEqual(['development', 'production', 'staging', 'unused'])
-    expect(body.resultList[3]).toEqual({ name: 'unused', description: null, type: 'PRODUCTION', status: 'UNPUBLISHED', accessUrl: null, deployed: false, redeployRequired: false })
+    expect(body.resultList[3]).toEqual({ id: expect.stringMatching(/\S/), name: 'unused', description: null, type: 'PRODUCTION', status: 'UNPUBLISHED', accessUrl: null, deployed: false, redeployRequired: false })
     expect(body.resultList[2]).toMatchObject({ name: 'staging', type: 'SANDBOX', deployed: true })
+  })
+
+  it('answers the same list at the newer page\'s path GET /apiops/projects/{projectName}/environments/ (apinizer/docs), ids included', async () => {
+    const older = await jsonOf(await env.call('viewer', 'GET', '/apiops/environments/MyProject'))
+    const res = await env.call('viewer', 'GET', '/apiops/projects/MyProject/environments/')
+    expect(res.status).toBe(200)
+    const body = await jsonOf(res)
+    expect(body).toEqual(older)
+    const ids = await env.svc.deps.prisma.environment.findMany({ where: { name: { in: ['development', 'production', 'staging'] } }, select: { id: true, name: true }, orderBy: { name: 'asc' } })
+    expect(body.resultList.map((e: any) => ({ id: e.id, name: e.name }))).toEqual(ids)
+    expect(body.resultCount).toBe(3)
+    await expectRefused(await env.call('outsider', 'GET', '/apiops/projects/MyProject/environments/'), 400, /^Project 'MyProject' not found$/)
+    await expectRefused(await env.call('manager', 'GET', '/apiops/projects/NoSuch/environments/'), 400, /^Project 'NoSuch' not found$/)
+    await expectRefused(await env.svc.http('/apiops/projects/MyProject/environments/'), 401, /.+/)
   })
 
   it('refuses the page\'s causes: not an administrator, unknown project, not a member, no token', async () => {

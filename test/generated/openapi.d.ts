@@ -1738,6 +1738,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/llm-providers/{providerName}/test-connection/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a stored LLM provider from this service (GET {endpoint}/models with its credentials); an optional body (_class llm) tests changed values, never saved, and must bring the credential again when it changes the connection target */
+        post: operations["postApiopsProjectsProjectNameLlmProvidersProviderNameTestConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/vector-dbs/{vectorDbName}/test-connection/": {
         parameters: {
             query?: never;
@@ -1766,6 +1783,23 @@ export interface paths {
         put?: never;
         /** Re-chunk and re-embed every document of the knowledge base with its current settings, then deploy it */
         post: operations["postApiopsProjectsProjectNameKnowledgeBasesNameReindex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/knowledge-bases/{kbName}/documents/{documentId}/reindex/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-chunk and re-embed one document with the knowledge base's current settings (the others untouched), then deploy the knowledge base */
+        post: operations["postApiopsProjectsProjectNameKnowledgeBasesKbNameDocumentsDocumentIdReindex"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2985,6 +3019,23 @@ export interface paths {
         };
         /** List the environments a project deploys to, with their deployment state for that project (permission: project membership) */
         get: operations["getApiopsEnvironmentsProjectName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/environments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the environments a project deploys to, with their deployment state for that project (permission: project membership) */
+        get: operations["getApiopsProjectsProjectNameEnvironments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6158,6 +6209,7 @@ export interface components {
             message: string;
         };
         EnvironmentState: {
+            id: string;
             name: string;
             description: string | null;
             type: string;
@@ -16177,6 +16229,120 @@ export interface operations {
             };
         };
     };
+    postApiopsProjectsProjectNameLlmProvidersProviderNameTestConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                providerName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    _class: "llm";
+                    name?: string | null;
+                    description?: string | null;
+                    enabled?: boolean | null;
+                    providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
+                    endpoint?: string | null;
+                    apiVersion?: string | null;
+                    organizationId?: string | null;
+                    authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2" | "NONE" | "CUSTOM" | "AWS_SIGV4") | null;
+                    authHeaderName?: string | null;
+                    apiKey?: string | null;
+                    apiSecret?: string | null;
+                    region?: string | null;
+                    serviceAccountJson?: string | null;
+                    supportedModels?: {
+                        modelId: string;
+                        displayName?: string | null;
+                        contextWindow?: number | null;
+                        maxOutputTokens?: number | null;
+                        pricePerMillionInput?: number | null;
+                        pricePerMillionOutput?: number | null;
+                        pricePerMillionCached?: number | null;
+                        capabilities?: string[] | null;
+                        modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
+                        isDeprecated?: unknown;
+                    }[] | null;
+                    providerRpmLimit?: number | null;
+                    providerTpmLimit?: number | null;
+                    coldStartRetryEnabled?: boolean | null;
+                    deploymentType?: ("CLOUD" | "ON_PREM") | null;
+                    providerDefinitionId?: string | null;
+                    allowedModelIds?: string[] | null;
+                    metadata?: {
+                        key: string;
+                        value?: string | null;
+                        secret?: boolean | null;
+                    }[] | null;
+                    id?: unknown;
+                    projectId?: unknown;
+                    projectName?: unknown;
+                    apiKeySet?: unknown;
+                    apiSecretSet?: unknown;
+                    serviceAccountJsonSet?: unknown;
+                    wireProtocol?: unknown;
+                    defaultChatCompletionPath?: unknown;
+                    defaultEmbeddingPath?: unknown;
+                    defaultAudioTranscriptionPath?: unknown;
+                    defaultAudioSpeechPath?: unknown;
+                    defaultImageGenerationPath?: unknown;
+                    defaultResponsesPath?: unknown;
+                    lastHealthCheckAt?: unknown;
+                    healthStatus?: unknown;
+                    lastLatencyMs?: unknown;
+                    builtIn?: unknown;
+                    usedByRefs?: unknown;
+                    resolvedUrls?: unknown;
+                    createdAt?: unknown;
+                    updatedAt?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS and deploymentResult (success, envName apimanager, detail); a failed test is success false with the reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: {
+                            success: boolean;
+                            /** @constant */
+                            envName: "apimanager";
+                            detail: string;
+                        };
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, missing AI_DEVELOPMENT permission, invalid body (message names the field); unknown provider; _class missing; connection target changed without the credential */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     postApiopsProjectsProjectNameVectorDbsVectorDbNameTestConnection: {
         parameters: {
             query?: never;
@@ -16294,6 +16460,52 @@ export interface operations {
                 };
             };
             /** @description unknown project or knowledge base, embedding failed (nothing changed), missing AI_DEVELOPMENT MANAGE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKnowledgeBasesKbNameDocumentsDocumentIdReindex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                kbName: string;
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS and deploymentResult */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        deploymentResult: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, knowledge base or document (or one of another knowledge base), embedding failed (nothing changed), missing AI_DEVELOPMENT MANAGE */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23396,7 +23608,51 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, resultList[] of name, description, type, status, accessUrl, deployed, redeployRequired; resultCount */
+            /** @description status SUCCESS, success, resultList[] of id, name, description, type, status, accessUrl, deployed, redeployRequired; resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success: true;
+                        resultList?: components["schemas"]["EnvironmentState"][];
+                    };
+                };
+            };
+            /** @description project not found or the caller is not a member of it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameEnvironments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, success, resultList[] of id, name, description, type, status, accessUrl, deployed, redeployRequired; resultCount */
             200: {
                 headers: {
                     [name: string]: unknown;

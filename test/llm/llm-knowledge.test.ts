@@ -256,6 +256,50 @@ describe('knowledge base documents', () => {
     expectFailure(await post(`${KB}/handbook/reindex/`, undefined, viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
   })
 
+  // apinizer/docs api-reference/knowledge-bases/reindex-knowledge-document: one document, the others untouched
+  const chunksOf = (id: string) => svc.deps.prisma.knowledgeChunk.findMany({ where: { documentId: id }, orderBy: { ordinal: 'asc' } })
+  let otherId: string
+
+  it('reindexes one document alone with the current settings; the other documents keep their vectors', async () => {
+    otherId = (await upload('handbook', [{ name: 'file', fileName: 'other.txt', content: 'A second document about refunds and chargebacks.' }])).body.resultList[0].id
+    const otherBefore = await chunksOf(otherId)
+    const kbRow = await svc.deps.prisma.knowledgeBase.findFirstOrThrow({ where: { name: 'handbook' } })
+    await put(`${KB}/handbook/`, { name: 'handbook', embeddingProviderId: providerId, embeddingModel: 'text-embedding-3-small', vectorDbId: kbRow.vectorDbId, chunkSize: 300, chunkOverlap: 0 })
+    emb.reset()
+    emb.dimension = 4
+    worker.received.length = 0
+    const res = await post(`${KB}/handbook/documents/${documentId}/reindex/`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true, deploymentResult: expect.objectContaining({ success: true }) })
+    expect(await svc.deps.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: documentId } })).toMatchObject({ embeddingModel: 'text-embedding-3-small', dimension: 4 })
+    const chunks = await chunksOf(documentId)
+    expect(chunks.every((c) => c.embedding.length === 4 && c.content.length <= 300)).toBe(true)
+    const calls = emb.embeddingCalls()
+    expect(calls).toHaveLength(1)
+    expect(calls[0].body).toMatchObject({ model: 'text-embedding-3-small', input: chunks.map((c) => c.content) })
+    expect(await chunksOf(otherId)).toEqual(otherBefore)
+    expect(await svc.deps.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: otherId } })).toMatchObject({ embeddingModel: 'text-embedding-3-large', dimension: 8 })
+    expect(worker.received).toHaveLength(1)
+    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'KNOWLEDGE_BASE', name: 'handbook' })
+  })
+
+  it('refuses a document reindex for an unknown document, one of another knowledge base, an unknown knowledge base or a viewer; a failed embedding changes nothing', async () => {
+    const kb = await svc.deps.prisma.knowledgeBase.findFirstOrThrow({ where: { name: 'handbook' } })
+    const before = { chunks: await chunksOf(documentId), revision: kb.revision }
+    const defaultsDoc = await svc.deps.prisma.knowledgeDocument.findFirstOrThrow({ where: { knowledgeBase: { name: 'defaults' } } })
+    expectFailure(await post(`${KB}/handbook/documents/00000000-0000-0000-0000-000000000000/reindex/`), /^Document '00000000-0000-0000-0000-000000000000' not found in knowledge base 'handbook'$/)
+    expectFailure(await post(`${KB}/handbook/documents/${defaultsDoc.id}/reindex/`), new RegExp(`^Document '${defaultsDoc.id}' not found in knowledge base 'handbook'$`))
+    expectFailure(await post(`${KB}/ghost/documents/${documentId}/reindex/`), /Knowledge base 'ghost' not found/)
+    expectFailure(await post(`${KB}/handbook/documents/${documentId}/reindex/`, undefined, viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
+    emb.failStatus = 502
+    expectFailure(await post(`${KB}/handbook/documents/${documentId}/reindex/`), /HTTP 502/)
+    expect(await chunksOf(documentId)).toEqual(before.chunks)
+    expect((await svc.deps.prisma.knowledgeBase.findUniqueOrThrow({ where: { id: kb.id } })).revision).toBe(before.revision)
+    expect(worker.received).toEqual([])
+    expect(emb.embeddingCalls()).toHaveLength(1)
+    expect((await del(`${KB}/handbook/documents/${otherId}/`)).status).toBe(200)
+  })
+
   it('deletes a document with its vectors', async () => {
     const res = await del(`${KB}/handbook/documents/${documentId}/`)
     expect(res.status).toBe(200)

@@ -13,6 +13,7 @@ const projectItem = z.object({ name: z.string(), description: z.string().nullabl
 /** An environment with its deployment state (EnvironmentView). */
 const environmentItem = z
   .object({
+    id: z.string(),
     name: z.string(),
     description: z.string().nullable(),
     type: z.string(),
@@ -24,6 +25,25 @@ const environmentItem = z
   .meta({ id: 'EnvironmentState' })
 
 const plainText = (text: string) => ({ body: Buffer.from(text, 'utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } })
+
+/** The environments a project deploys to, for any member of it. */
+const projectEnvironmentsRoute = (path: string): RouteDef => ({
+  method: 'get',
+  path,
+  style: 'legacy',
+  auth: 'token',
+  tag: 'environments',
+  summary: 'List the environments a project deploys to, with their deployment state for that project (permission: project membership)',
+  responses: {
+    200: 'status SUCCESS, success, resultList[] of id, name, description, type, status, accessUrl, deployed, redeployRequired; resultCount',
+    400: 'project not found or the caller is not a member of it',
+    401: TOKEN_401,
+  },
+  response: legacyListBody(environmentItem, { success: z.literal(true) }),
+  async handle(ctx, input) {
+    return { body: { success: true, ...legacyList(await listProjectEnvironments(ctx.deps.prisma, requireActor(ctx), input.params.projectName)) } }
+  },
+})
 
 /** Vendor folders 02-projects, 03-environments and 16-test. */
 const projectEnvironmentRoutes = defineRoutes([
@@ -57,23 +77,9 @@ const projectEnvironmentRoutes = defineRoutes([
       return { body: { success: true, ...legacyList(await listAllEnvironments(ctx.deps.prisma, requireActor(ctx))) } }
     },
   },
-  {
-    method: 'get',
-    path: '/apiops/environments/:projectName',
-    style: 'legacy',
-    auth: 'token',
-    tag: 'environments',
-    summary: 'List the environments a project deploys to, with their deployment state for that project (permission: project membership)',
-    responses: {
-      200: 'status SUCCESS, success, resultList[] of name, description, type, status, accessUrl, deployed, redeployRequired; resultCount',
-      400: 'project not found or the caller is not a member of it',
-      401: TOKEN_401,
-    },
-    response: legacyListBody(environmentItem, { success: z.literal(true) }),
-    async handle(ctx, input) {
-      return { body: { success: true, ...legacyList(await listProjectEnvironments(ctx.deps.prisma, requireActor(ctx), input.params.projectName)) } }
-    },
-  },
+  // the older pages' path (management-api-docs 03-environments) and the newer one (apinizer/docs environments)
+  projectEnvironmentsRoute('/apiops/environments/:projectName'),
+  projectEnvironmentsRoute('/apiops/projects/:projectName/environments/'),
   {
     method: 'get',
     path: '/apiops/test/healthcheck',

@@ -9,6 +9,8 @@ export type PublishStatus = 'PUBLISHED' | 'UNPUBLISHED' | 'REPUBLISH_REQUIRED'
 
 /** An environment as GET /apiops/environments shows it (vendor 03-environments). */
 export interface EnvironmentView {
+  /** the environment's identifier (apinizer/docs get-environments-by-project shows it) */
+  id: string
   name: string
   description: string | null
   type: string
@@ -23,7 +25,7 @@ export async function listVisibleProjects(db: Tx, actor: Actor) {
   return db.project.findMany({ where: visibleProjects(actor), orderBy: { name: 'asc' }, select: { name: true, description: true } })
 }
 
-interface StateRow { name: string; description: string | null; type: string; accessUrl: string | null; deployed: boolean; redeploy: boolean }
+interface StateRow { id: string; name: string; description: string | null; type: string; accessUrl: string | null; deployed: boolean; redeploy: boolean }
 
 /**
  * Environments with their deployment state, in one statement. Per (project, environment): deployed when it
@@ -52,7 +54,7 @@ async function environmentStates(db: Tx, project: { id: string; name: string } |
         max("at") FILTER (WHERE "acknowledged") AS last_ack
       FROM "DeploymentRecord" ${ofRecords} GROUP BY "projectName", "environmentName"
     )
-    SELECT e."name", e."description", e."type", e."accessUrl",
+    SELECT e."id", e."name", e."description", e."type", e."accessUrl",
       coalesce(bool_or(r.deployed), false) AS deployed,
       coalesce(bool_or(r.failed OR (c.changed_at IS NOT NULL AND (r.last_ack IS NULL OR c.changed_at > r.last_ack))), false) AS redeploy
     FROM "Environment" e
@@ -61,11 +63,12 @@ async function environmentStates(db: Tx, project: { id: string; name: string } |
     LEFT JOIN changed c ON c."projectId" = p."id"
     LEFT JOIN records r ON r."projectName" = p."name" AND r."environmentName" = e."name"
     ${servedBy}
-    GROUP BY e."name", e."description", e."type", e."accessUrl"
+    GROUP BY e."id", e."name", e."description", e."type", e."accessUrl"
     ORDER BY e."name"`
 }
 
 const view = (row: StateRow): EnvironmentView => ({
+  id: row.id,
   name: row.name,
   description: row.description,
   type: row.type,

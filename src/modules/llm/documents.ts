@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import type { KnowledgeDocument } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
+import type { ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../platform/context.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { findPage, type Page, type PagingQuery } from '../../platform/envelopes/paging.js'
@@ -152,16 +153,13 @@ export async function deleteDocument(deps: Deps, actor: Actor, projectName: stri
 export interface ReindexResult extends KnowledgeBaseWrite { reindexedDocuments: number }
 
 /**
- * POST …/reindex/: re-chunks and re-embeds every document with the knowledge base's current settings. All
- * embeddings are computed first; the stored vectors are replaced in one transaction only when all succeeded.
+ * Re-chunks and re-embeds documents with the knowledge base's current settings. All embeddings are computed first;
+ * the stored vectors are replaced in one transaction only when all succeeded (nothing changes when one fails).
  */
-export async function reindexKnowledgeBase(deps: Deps, actor: Actor, projectName: string, kbName: string): Promise<ReindexResult> {
-  const access = await aiAccess(deps, actor, projectName, 'MANAGE')
-  const kb = await findKb(deps.prisma, access, kbName)
-  const docs = await deps.prisma.knowledgeDocument.findMany({ where: { knowledgeBaseId: kb.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+async function reembed(deps: Deps, access: ProjectAccess, kb: KbWithRefs, docs: KnowledgeDocument[]): Promise<KbWithRefs> {
   const embedded: ({ doc: KnowledgeDocument } & Awaited<ReturnType<typeof embedDocument>>)[] = []
   for (const doc of docs) embedded.push({ doc, ...(await embedDocument(deps, kb, doc.text)) })
-  const updatedKb = await deps.prisma.$transaction(async (tx) => {
+  return deps.prisma.$transaction(async (tx) => {
     if (!(await tx.knowledgeBase.findUnique({ where: { id: kb.id }, select: { id: true } }))) throw kbNotFound(kb.name, access.project.name)
     for (const { doc, chunks, vectors, dimension } of embedded) {
       // a document deleted while the others were embedded stays deleted
@@ -172,9 +170,31 @@ export async function reindexKnowledgeBase(deps: Deps, actor: Actor, projectName
     }
     return tx.knowledgeBase.update({ where: { id: kb.id }, data: { revision: { increment: 1 } }, include: withRefs })
   })
+}
+
+/** POST …/reindex/: every document of the knowledge base re-chunked and re-embedded, then the knowledge base deployed. */
+export async function reindexKnowledgeBase(deps: Deps, actor: Actor, projectName: string, kbName: string): Promise<ReindexResult> {
+  const access = await aiAccess(deps, actor, projectName, 'MANAGE')
+  const kb = await findKb(deps.prisma, access, kbName)
+  const docs = await deps.prisma.knowledgeDocument.findMany({ where: { knowledgeBaseId: kb.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+  const updatedKb = await reembed(deps, access, kb, docs)
   return {
     knowledgeBase: await kbView(deps.prisma, updatedKb, access.project.name),
     deploymentResult: await deployKb(deps, access, updatedKb),
     reindexedDocuments: docs.length,
   }
+}
+
+/**
+ * POST …/documents/{documentId}/reindex/ (apinizer/docs reindex-knowledge-document): this document alone re-chunked
+ * and re-embedded with the knowledge base's current settings, the others untouched; then the knowledge base deployed.
+ */
+export async function reindexDocument(deps: Deps, actor: Actor, projectName: string, kbName: string, documentId: string): Promise<DocumentWrite> {
+  const access = await aiAccess(deps, actor, projectName, 'MANAGE')
+  const kb = await findKb(deps.prisma, access, kbName)
+  const doc = await findDocument(deps.prisma, kb, documentId)
+  const updatedKb = await reembed(deps, access, kb, [doc])
+  const reindexed = await deps.prisma.knowledgeDocument.findUnique({ where: { id: doc.id } })
+  if (!reindexed) throw documentNotFound(documentId, kb.name)
+  return { document: documentView(reindexed, kb.name), deploymentResult: await deployKb(deps, access, updatedKb) }
 }

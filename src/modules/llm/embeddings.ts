@@ -12,21 +12,29 @@ export const EMBEDDING_TIMEOUT_MS = 60_000
 const embeddingFailed = (provider: string, detail: string) =>
   new DomainError('validation', 'embeddingFailed', `Embedding through LLM provider '${provider}' failed: ${detail}`, { provider })
 
-/** The provider's stored (sealed) secrets, opened, and the headers its auth scheme makes of them (BASIC: apiKey:apiSecret). */
-function providerAuth(p: LlmProvider, keyring: SecretKeyring) {
+/**
+ * The provider's stored (sealed) secrets, opened, and the headers its auth scheme makes of them (BASIC:
+ * apiKey:apiSecret; null for a scheme that cannot be sent as headers), with what an upstream might echo of them.
+ */
+export function providerCredentials(p: Pick<LlmProvider, 'authScheme' | 'authHeaderName' | 'apiKeyCipher' | 'apiSecretCipher'>, keyring: SecretKeyring) {
   const secrets = [open(keyring, p.apiKeyCipher), open(keyring, p.apiSecretCipher)]
   const headers = authHeaders(p.authScheme, p.authHeaderName, secrets[0], secrets[1])
-  if (!headers) throw embeddingFailed(p.name, `auth scheme ${p.authScheme} is not supported for embedding at ingest`)
   // what an upstream might echo: the header values, their credential part, and the secrets themselves
-  const echoes = [...Object.values(headers).flatMap((v) => [v, v.replace(/^(Bearer|Basic) /, '')]), ...secrets]
+  const echoes = [...Object.values(headers ?? {}).flatMap((v) => [v, v.replace(/^(Bearer|Basic) /, '')]), ...secrets]
   return { headers, echoes: echoes.filter((e): e is string => e !== null && e.length >= 8) }
+}
+
+function providerAuth(p: LlmProvider, keyring: SecretKeyring) {
+  const { headers, echoes } = providerCredentials(p, keyring)
+  if (!headers) throw embeddingFailed(p.name, `auth scheme ${p.authScheme} is not supported for embedding at ingest`)
+  return { headers, echoes }
 }
 
 /**
  * An upstream error text is shown to the caller: credentials it might echo are blanked out, before it is
  * shortened (a cut must not leave the start of a credential behind).
  */
-function scrub(text: string, echoes: string[], max = 200): string {
+export function scrub(text: string, echoes: string[], max = 200): string {
   let out = text
   for (const secret of echoes) out = out.split(secret).join('***')
   return out.length > max ? `${out.slice(0, max)}…` : out

@@ -298,6 +298,13 @@ export class VectorDbConnectionTestType {
   @Field(() => String, { nullable: true, description: 'pgvector version (jdbc family)' }) extensionVersion: string | null
 }
 
+@ObjectType('LlmProviderConnectionTest', { description: 'The outcome of a provider connection test, run by this service (no worker)' })
+export class LlmProviderConnectionTestType {
+  @Field(() => Boolean) success: boolean
+  @Field(() => String, { description: 'always apimanager: the probe runs here' }) envName: string
+  @Field(() => String, { description: 'LLM provider connection test successful, or why the probe failed' }) detail: string
+}
+
 // ---- knowledge bases ---------------------------------------------------------------------------------------
 
 @ObjectType('KnowledgeChunk')

@@ -4,14 +4,15 @@ import { requireViewer, type GqlContext } from '../../platform/graphql/context.j
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { DeploymentResultType, PagingArgs } from '../../platform/graphql/types.js'
 import { testVectorDbConnection } from './connection-test.js'
+import { testProviderConnection } from './provider-connection-test.js'
 import { deleteDefinition, getDefinition, listDefinitions, saveDefinition } from './definitions.js'
 import {
   HttpHeaderType, KnowledgeBaseInputType, KnowledgeBasePage, KnowledgeBaseType, KnowledgeBaseWriteType, KnowledgeDocumentPage, KnowledgeDocumentType,
   KnowledgeDocumentWriteType, LlmCatalogModelInputType, LlmCatalogModelPage, LlmCatalogModelType, LlmCatalogModelWriteType, LlmProviderDefinitionInputType,
-  LlmProviderDefinitionType, LlmProviderDefinitionWriteType, LlmProviderInputType, LlmProviderPage, LlmProviderType, LlmProviderWriteType,
+  LlmProviderConnectionTestType, LlmProviderDefinitionType, LlmProviderDefinitionWriteType, LlmProviderInputType, LlmProviderPage, LlmProviderType, LlmProviderWriteType,
   ResolvedProviderUrlType, VectorDbConnectionTestType, VectorDbInputType, VectorDbPage, VectorDbType, VectorDbWriteType,
 } from './graphql-types.js'
-import { deleteDocument, getDocument, MAX_DOCUMENT_BYTES, pageDocuments, reindexKnowledgeBase, uploadDocument } from './documents.js'
+import { deleteDocument, getDocument, MAX_DOCUMENT_BYTES, pageDocuments, reindexDocument, reindexKnowledgeBase, uploadDocument } from './documents.js'
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal'
 import { readUpload } from '../../platform/graphql/upload.js'
 import { malformed } from '../../platform/errors/domain-error.js'
@@ -89,6 +90,17 @@ export class LlmProviderResolver {
   @Mutation(() => DeploymentResultType, { description: 'Deletes and undeploys' })
   async deleteLlmProvider(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
     return deployment((await deleteProvider(ctx.deps, requireViewer(ctx), projectName, name)).deploymentResult)
+  }
+
+  @Mutation(() => LlmProviderConnectionTestType, {
+    description: 'Tests a stored LLM provider from this service; input (never saved) tests changed values and must bring the credential again when it changes the connection target (AI_DEVELOPMENT MANAGE)',
+  })
+  @Extensions({ audit: false })
+  async testLlmProviderConnection(
+    @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string,
+    @Arg('input', () => LlmProviderInputType, { nullable: true }) input: LlmProviderInputType | null,
+  ) {
+    return testProviderConnection(ctx.deps, requireViewer(ctx), projectName, name, input ? { ...named(input, name), _class: 'llm' } : undefined)
   }
 
   private async save(ctx: GqlContext, projectName: string, name: string, input: LlmProviderInputType, mode: Mode) {
@@ -288,6 +300,15 @@ export class KnowledgeBaseResolver {
     if ((content == null) === (upload == null)) throw malformed('give exactly one of file (upload) and content', { field: 'file' })
     const file = upload ? await readUpload(upload, 'file', MAX_DOCUMENT_BYTES) : { bytes: Buffer.from(content ?? '', 'utf8'), fileName: fileName ?? undefined, mimeType }
     const { document, deploymentResult } = await uploadDocument(ctx.deps, requireViewer(ctx), projectName, knowledgeBase, file ?? undefined, fileName ?? undefined)
+    return { document, deploymentResult: deployment(deploymentResult) }
+  }
+
+  @Mutation(() => KnowledgeDocumentWriteType, { description: 'Re-chunks and re-embeds one document (the others untouched); nothing changes when embedding fails (AI_DEVELOPMENT MANAGE)' })
+  async reindexKnowledgeDocument(
+    @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('knowledgeBase', () => String) knowledgeBase: string,
+    @Arg('id', () => String) id: string,
+  ) {
+    const { document, deploymentResult } = await reindexDocument(ctx.deps, requireViewer(ctx), projectName, knowledgeBase, id)
     return { document, deploymentResult: deployment(deploymentResult) }
   }
 

@@ -4,14 +4,15 @@ import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteContext, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
 import { legacyDeploymentResult } from '../../platform/envelopes/legacy.js'
 import { testVectorDbConnection } from './connection-test.js'
+import { testProviderConnection } from './provider-connection-test.js'
 import { definitionInput, deleteDefinition, getDefinition, listDefinitions, saveDefinition } from './definitions.js'
-import { deleteDocument, getDocument, listDocuments, MAX_DOCUMENT_BYTES, reindexKnowledgeBase, uploadDocument } from './documents.js'
+import { deleteDocument, getDocument, listDocuments, MAX_DOCUMENT_BYTES, reindexDocument, reindexKnowledgeBase, uploadDocument } from './documents.js'
 import { deleteKnowledgeBase, getKnowledgeBase, knowledgeBaseInput, listKnowledgeBases, saveKnowledgeBase } from './knowledge.js'
 import { deleteModel, getModel, listModels, modelInput, saveModel } from './models.js'
 import { deleteProvider, getProvider, listProviders, providerInput, saveProvider } from './providers.js'
 import { deleteVectorDb, getVectorDb, listVectorDbs, saveVectorDb, vectorDbInput } from './vector-dbs.js'
 import { deploymentResult, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
-import { vectorDbTestSchema, knowledgeDocumentSchema, knowledgeBaseSchema, llmModelSchema, llmProviderDefinitionSchema, llmProviderSchema, vectorDbSchema } from './view-schemas.js'
+import { providerConnectionTestSchema, vectorDbTestSchema, knowledgeDocumentSchema, knowledgeBaseSchema, llmModelSchema, llmProviderDefinitionSchema, llmProviderSchema, vectorDbSchema } from './view-schemas.js'
 
 const BASE = '/apiops/projects/:projectName'
 const TAG = 'ai-gateway'
@@ -170,6 +171,21 @@ const documentForm = z.object({
 
 const extraRoutes = defineRoutes([
   {
+    method: 'post', path: `${BASE}/llm-providers/:providerName/test-connection/`, style: 'legacy', auth: 'token', tag: TAG, audit: false,
+    access: { category: 'AI_DEVELOPMENT', level: 'MANAGE' },
+    summary: 'Test a stored LLM provider from this service (GET {endpoint}/models with its credentials); an optional body (_class llm) tests changed values, never saved, and must bring the credential again when it changes the connection target',
+    body: { kind: 'json', required: false, schema: providerInput },
+    response: legacyBody({ deploymentResult: providerConnectionTestSchema }),
+    responses: {
+      200: 'status SUCCESS and deploymentResult (success, envName apimanager, detail); a failed test is success false with the reason',
+      400: `${COMMON_400}; unknown provider; _class missing; connection target changed without the credential`, 401: AUTH_401,
+    },
+    async handle(ctx, input) {
+      const deploymentResult = await testProviderConnection(ctx.deps, requireActor(ctx), project(input), input.params.providerName, input.body)
+      return { body: legacySuccess({ deploymentResult }) }
+    },
+  },
+  {
     method: 'post', path: `${BASE}/vector-dbs/:vectorDbName/test-connection/`, style: 'legacy', auth: 'token', tag: TAG, audit: false,
     summary: 'Test a vector store connection with the supplied values (stored values are never loaded; blank secrets stay blank)',
     body: { kind: 'json', required: true, schema: vectorDbInput },
@@ -191,6 +207,17 @@ const extraRoutes = defineRoutes([
     async handle(ctx, input) {
       const { knowledgeBase, deploymentResult } = await reindexKnowledgeBase(ctx.deps, requireActor(ctx), project(input), input.params.name)
       return { body: legacySuccess(written(knowledgeBase, deploymentResult)) }
+    },
+  },
+  {
+    method: 'post', path: `${BASE}/knowledge-bases/:kbName/documents/:documentId/reindex/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'KNOWLEDGE_BASE' },
+    access: { category: 'AI_DEVELOPMENT', level: 'MANAGE' },
+    summary: 'Re-chunk and re-embed one document with the knowledge base\'s current settings (the others untouched), then deploy the knowledge base',
+    response: legacyBody({ deploymentResult }),
+    responses: { 200: 'status SUCCESS and deploymentResult', 400: 'unknown project, knowledge base or document (or one of another knowledge base), embedding failed (nothing changed), missing AI_DEVELOPMENT MANAGE', 401: AUTH_401 },
+    async handle(ctx, input) {
+      const { deploymentResult } = await reindexDocument(ctx.deps, requireActor(ctx), project(input), input.params.kbName, input.params.documentId)
+      return { body: legacySuccess(written(undefined, deploymentResult)) }
     },
   },
   {

@@ -8,6 +8,7 @@ import type { ProviderView } from './providers.js'
 import type { VectorDbView } from './vector-dbs.js'
 import type { DocumentView } from './documents.js'
 import type { ConnectionTestResult } from './connection-test.js'
+import type { ProviderConnectionTest } from './provider-connection-test.js'
 
 // The answer schemas of the AI gateway objects (spec §2.7, §2.10, §2.11, §4.5), tied at compile time to the views
 // the REST routes answer (Dates as ISO 8601 strings). Secrets are only ever …Set flags.
@@ -185,6 +186,9 @@ export const knowledgeDocumentSchema = describes<AsJson<DocumentView>>()(
 )
 
 /** The deploymentResult of a vector store connection test (a failed test is success false). */
+export const providerConnectionTestSchema = describes<ProviderConnectionTest>()(
+  z.object({ success: z.boolean(), envName: z.literal('apimanager'), detail: z.string() }),
+)
 export const vectorDbTestSchema = describes<ConnectionTestResult>()(
   z.object({ success: z.boolean(), message: z.string(), responseTime: z.number(), reachable: z.boolean(), statusCode: z.number().int().nullable(), extensionVersion: nullableText }),
 )
