@@ -11,7 +11,7 @@ import { renderLegacyError, withLegacySuccess } from '../envelopes/legacy.js'
 import { correlationOf, loggerOf } from './request-context.js'
 import { readMultipart, type MultipartLimits } from './multipart.js'
 import { bodyRequired, type EnvelopeStyle, type MultipartBody, type RouteDef, type RouteInput } from './routes.js'
-import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, REQUEST_LIMITS } from './input-guards.js'
+import { BodyTooLargeError, guardUrlInput, guardValue, readFormBody, readJsonBody, REQUEST_LIMITS, refuseDeclaredOversize } from './input-guards.js'
 import { auditedRestCall } from './audit.js'
 import { decideRouteAccess } from './access.js'
 
@@ -26,6 +26,14 @@ async function readBody(route: RouteDef, req: Request): Promise<unknown> {
   const body = await readJsonBody(req)
   if (body === undefined && bodyRequired(route)) throw malformed('Request body is required', { reason: 'bodyRequired' })
   return body
+}
+
+/** The most a route's body may declare in Content-Length (its reader refuses beyond, 413). */
+function declaredBodyLimit(route: RouteDef): number | undefined {
+  const kind = route.body?.kind
+  if (!kind) return undefined
+  if (route.body?.kind === 'multipart') return multipartLimits(route.body).maxBodyBytes
+  return kind === 'form' ? REQUEST_LIMITS.formBodyBytes : REQUEST_LIMITS.jsonBodyBytes
 }
 
 /** A multipart body: each file part within the route's bound, the whole within all its file parts plus the overhead. */
@@ -116,6 +124,9 @@ export function mountRoutes(app: Express, routes: RouteDef[], deps: Deps): void 
           // read once: an accessProject hook may need it to find the project (e.g. a create naming it in the body)
           let body: Promise<unknown> | undefined
           const bodyOnce = () => (body ??= readBody(route, req))
+          // a body declared over the limit is refused before anything is looked up, as it is before it is read
+          const limit = declaredBodyLimit(route)
+          if (limit !== undefined) refuseDeclaredOversize(req, limit)
           await decideRouteAccess(deps.prisma, route, actor, { params, query, body: bodyOnce })
           const input: RouteInput = {
             params,
