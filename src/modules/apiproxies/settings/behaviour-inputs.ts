@@ -2,20 +2,15 @@ import { z } from 'zod'
 import { objectName } from '../../../platform/validation/common.js'
 import { ENDPOINT_METHODS } from '../endpoints/endpoint-inputs.js'
 import { DEPLOY_FIELDS } from './page-body.js'
-import { CACHE_HANDLING_ACTIONS, CACHE_STORAGE_TYPES, headerName, variable } from './settings-inputs.js'
+import { bool, CACHE_HANDLING_ACTIONS, CACHE_STORAGE_TYPES, enumOf, headerName, int, mediaType, text, variable } from './settings-inputs.js'
 
 // The bodies of the newest vendor pages that change how the gateway answers (api-reference/api-proxies/settings/
 // update-idempotency-settings, -spec-access-type, -custom-message, -error-handling, -grpc-settings,
 // -maintenance-mode, -trace-settings, -websocket-settings): vendor field names, every one with DEPLOY_FIELDS. The
 // pages say "only provided fields are updated": fields are nullish and merged with the stored section (behaviour.ts).
 
-const bool = () => z.boolean({ error: 'must be true or false' })
-const int = (min: number, max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
 const httpStatus = () => int(100, 599)
 const errorStatus = () => int(400, 599)
-const mediaType = z.string().trim().max(200, 'must be at most 200 characters').regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+*-]+(\s*;.*)?$/, 'must be a media type such as application/json')
 const uniqueList = <T extends z.ZodType>(item: T, max: number) =>
   z.array(item).max(max, `at most ${max} entries`).refine((l) => new Set(l.map((v) => JSON.stringify(v))).size === l.length, 'lists a value twice')
 

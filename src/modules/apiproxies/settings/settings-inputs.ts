@@ -10,16 +10,16 @@ import { checkJsonTemplate, checkXmlTemplate } from './templates.js'
 // partials (merged with the stored section in settings.ts); pages with a required field (cache, CORS) replace the
 // section. Rules across fields that need the merged result are in settings.ts.
 
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
-const int = (min: number, max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+export const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
+export const int = (min: number, max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)
+export const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
 const nonBlank = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be blank')
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} entries`)
-const bool = () => z.boolean({ error: 'must be true or false' })
+export const bool = () => z.boolean({ error: 'must be true or false' })
 
 export const headerName = z.string().trim().min(1, 'must not be blank').max(200, 'must be at most 200 characters').regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
 export const hostName = z.string().trim().min(1, 'must not be blank').max(253, 'must be at most 253 characters').regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'must be a host name')
-const mediaType = z.string().trim().max(200, 'must be at most 200 characters').regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+*-]+(\s*;.*)?$/, 'must be a media type such as application/json')
+export const mediaType = z.string().trim().max(200, 'must be at most 200 characters').regex(/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+*-]+(\s*;.*)?$/, 'must be a media type such as application/json')
 const uri = text(2000).refine((u) => URL.canParse(u), 'must be an absolute URI')
 
 // ----- cache (proxy and endpoint) -------------------------------------------------------------------------
