@@ -16,6 +16,7 @@ import { startTestbed, type StartedTestbed } from '../support/testbed.js'
 const PASSWORDS = {
   root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
   apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', projectViewer: 'project-viewer-pass-1', projectManager: 'project-manager-pass-1', identityManager: 'identity-manager-pass-1', exporter: 'exporter-pass-1',
+  secretsManager: 'secrets-manager-pass-1', secretsViewer: 'secrets-viewer-pass-1', secretsExporter: 'secrets-exporter-pass-1',
 } as const
 type User = keyof typeof PASSWORDS
 /** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
@@ -26,6 +27,9 @@ const HOLDERS: Record<string, User> = {
   'PROJECT_MANAGEMENT MANAGE': 'projectManager',
   'IDENTITY MANAGE': 'identityManager',
   'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
+  'CERTIFICATE MANAGE': 'secretsManager',
+  'CERTIFICATE VIEW': 'secretsViewer',
+  'CERTIFICATE EXPORT_IMPORT': 'secretsExporter',
 }
 
 let started: StartedTestbed<'dev', User>
