@@ -4531,6 +4531,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/keys/{keyName}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a key as a transfer package (<name>.zip: the object file and the manifest, as every export writes it; importable by the transfer import) (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeysKeyNameExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/{keystoreName}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a keystore as a transfer package (<name>.zip: the object file and the manifest, as every export writes it; importable by the transfer import) (permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT) */
+        get: operations["getApiopsProjectsProjectNameKeystoresKeystoreNameExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/keys/": {
         parameters: {
             query?: never;
@@ -30343,6 +30377,100 @@ export interface operations {
                 };
             };
             /** @description unknown project or missing CERTIFICATE permission; JWK not found; publicOnly not true or false; publicOnly=true for a symmetric (oct) key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeysKeyNameExport: {
+        parameters: {
+            query?: {
+                encrypt?: "true" | "false";
+                secretHandling?: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+            };
+            header?: {
+                /** @description Base64 of the UTF-8 passphrase; required with encrypt=true */
+                "X-Service-Package-Passphrase"?: string;
+            };
+            path: {
+                projectName: string;
+                keyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ZIP (application/octet-stream), Content-Disposition <name>.zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; key not found; encrypt=true without the passphrase header; unknown secretHandling */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameKeystoresKeystoreNameExport: {
+        parameters: {
+            query?: {
+                encrypt?: "true" | "false";
+                secretHandling?: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+            };
+            header?: {
+                /** @description Base64 of the UTF-8 passphrase; required with encrypt=true */
+                "X-Service-Package-Passphrase"?: string;
+            };
+            path: {
+                projectName: string;
+                keystoreName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the ZIP (application/octet-stream), Content-Disposition <name>.zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; keystore not found; encrypt=true without the passphrase header; unknown secretHandling */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -156,6 +156,8 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     [`POST ${P}/keys/import-file/`]: 'importCryptoKeyFile', [`GET ${P}/keys/:keyName/export-file/`]: 'cryptoKeyExportFile',
     [`POST ${P}/keystores/import-file/`]: 'importKeyStoreFile', [`GET ${P}/keystores/:keystoreName/export-file/`]: 'keyStoreExportFile',
     [`POST ${P}/jwks/import-file/`]: 'importJwkFile', [`GET ${P}/jwks/:jwkName/export-file/`]: 'jwkExportFile',
+    // the package of one key or keystore is the transfer export of type CERTIFICATE with its kind
+    [`GET ${P}/keys/:keyName/export/`]: 'transferExportRun', [`GET ${P}/keystores/:keystoreName/export/`]: 'transferExportRun',
     [`GET ${P}/keys/`]: 'cryptoKeys', [`GET ${P}/keys/:keyName/`]: 'cryptoKey', [`POST ${P}/keys/`]: 'createCryptoKey', [`PUT ${P}/keys/:keyName/`]: 'updateCryptoKey', [`DELETE ${P}/keys/:keyName/`]: 'deleteCryptoKey',
     [`GET ${P}/keystores/`]: 'keyStores', [`GET ${P}/keystores/:keystoreName/`]: 'keyStore', [`POST ${P}/keystores/`]: 'createKeyStore', [`PUT ${P}/keystores/:keystoreName/`]: 'updateKeyStore',
     [`DELETE ${P}/keystores/:keystoreName/`]: 'deleteKeyStore',

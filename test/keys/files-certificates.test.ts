@@ -96,7 +96,7 @@ describe('certificates: import-file and export-file', () => {
     await expectRefused(() => post(`${P}/import-file/`, certForm({}, 'hello', 'x.cer')), /^certificateFile is not a valid X.509 certificate/)
     await expectRefused(() => post(`${P}/import-file/`, certForm({}, writePackageZip([{ name: 'notes.txt', bytes: Buffer.from('x') }]), 'x.zip')),
       'This archive holds no importable material for certificate (partner-ca)! Entries must be named <certificateName>-<environmentName>.cer, as the export writes them.')
-    await expectRefused(() => post(`${P}/import-file/`, certForm({}), tokens.vic!), /User lacks permission CERTIFICATE EXPORT_IMPORT/)
+    await expectRefused(() => post(`${P}/import-file/`, certForm({}), tokens.vic!), /User lacks permission CERTIFICATE MANAGE/)
     await expectRefused(() => post(`${P}/import-file/`, certForm({}), tokens.pat!), /User lacks permission CERTIFICATE MANAGE/)
     await expectRefused(() => post(`${P}/import-file/`, certForm({}), tokens.tina!), /User lacks permission CERTIFICATE EXPORT_IMPORT/)
     const unknown = await get(`${P}/nope/export-file/`)

@@ -19,7 +19,7 @@ import { startTestbed, type StartedTestbed } from '../support/testbed.js'
 const PASSWORDS = {
   root: 's3cret-root', outsider: 'outsider-pass-1', viewer: 'viewer-pass-1',
   apiManager: 'api-manager-pass-1', apiViewer: 'api-viewer-pass-1', projectViewer: 'project-viewer-pass-1', projectManager: 'project-manager-pass-1', identityManager: 'identity-manager-pass-1', identityViewer: 'identity-viewer-pass-1', aiManager: 'ai-manager-pass-1', exporter: 'exporter-pass-1',
-  certificateViewer: 'certificate-viewer-pass-1', certificateExporter: 'certificate-exporter-pass-1',
+  secretsManager: 'secrets-manager-pass-1', secretsViewer: 'secrets-viewer-pass-1', secretsExporter: 'secrets-exporter-pass-1',
 } as const
 type User = keyof typeof PASSWORDS
 /** (c): the member holding exactly one permission in the project, by `CATEGORY LEVEL` */
@@ -32,8 +32,9 @@ const HOLDERS: Record<string, User> = {
   'IDENTITY VIEW': 'identityViewer',
   'AI_DEVELOPMENT MANAGE': 'aiManager',
   'PROJECT_MANAGEMENT EXPORT_IMPORT': 'exporter',
-  'CERTIFICATE VIEW': 'certificateViewer',
-  'CERTIFICATE EXPORT_IMPORT': 'certificateExporter',
+  'CERTIFICATE MANAGE': 'secretsManager',
+  'CERTIFICATE VIEW': 'secretsViewer',
+  'CERTIFICATE EXPORT_IMPORT': 'secretsExporter',
 }
 
 let started: StartedTestbed<'dev', User>

@@ -8,12 +8,16 @@ import { CATEGORY } from '../store.js'
 export const FILE_CATEGORIES = [CATEGORY, 'PROJECT_MANAGEMENT']
 
 /**
- * The file doors that carry private material or write: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; a
- * write (an import) also CERTIFICATE MANAGE, as the create it stands for.
+ * The file doors: a download of private material needs EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT. An import
+ * needs CERTIFICATE MANAGE first (the create it stands for: the router decides it before the form is read), then,
+ * once its fields are checked, EXPORT_IMPORT as well (requireFileImport).
  */
 export async function fileAccess(deps: Deps, actor: Actor, projectName: string, writes: boolean): Promise<ProjectAccess> {
   const access = await resolveProjectAccess(deps.prisma, actor, projectName)
   if (writes) requirePermission(access, CATEGORY, 'MANAGE')
-  requireAnyPermission(access, FILE_CATEGORIES, 'EXPORT_IMPORT')
+  else requireFileImport(access)
   return access
 }
+
+/** EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT. */
+export const requireFileImport = (access: ProjectAccess) => requireAnyPermission(access, FILE_CATEGORIES, 'EXPORT_IMPORT')

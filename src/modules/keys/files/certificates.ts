@@ -14,7 +14,7 @@ import {
   contentOf, createObject, environmentsOf, environmentsOfProject, findObject, optionalText, pickEnvironment, pushPerEnvironment, requiredName,
   updateObject, type ProjectEnvironment,
 } from '../store.js'
-import { fileAccess } from './access.js'
+import { fileAccess, requireFileImport } from './access.js'
 import { environmentFiles, readArchive, stemOf, type DownloadFile, type UploadedFile } from './archive.js'
 
 // Certificates and trust stores as files (api-reference/keys-secrets/crud/import-certificate-file,
@@ -57,6 +57,7 @@ export async function importCertificateFile(deps: Deps, actor: Actor, projectNam
   const name = requiredName(input.certificateName, 'certificateName')
   const alias = requiredName(input.alias, 'alias')
   const description = input.certificateDescription === undefined ? null : optionalText(input.certificateDescription, 'certificateDescription')
+  requireFileImport(access)
   if (!file?.bytes.length) throw malformed('certificateFile value can not be empty!', { field: 'certificateFile' })
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const { files, unresolved } = environmentFiles(file, envs, {
@@ -87,6 +88,7 @@ export async function importTruststoreFile(deps: Deps, actor: Actor, projectName
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const environment = pickEnvironment(envs, requiredName(environmentName, 'environmentName'))
   const prefix = optionalText(input.namePrefix, 'namePrefix', 100)
+  requireFileImport(access)
   if (!file?.bytes.length) throw malformed('truststoreFile value can not be empty!', { field: 'truststoreFile' })
   const bundle = readBundle(file)
   if (!bundle.length) throw malformed('The uploaded bundle holds no certificate file!', { field: 'truststoreFile' })

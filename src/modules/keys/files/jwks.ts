@@ -5,7 +5,7 @@ import { splitJwk } from '../crypto/jwk-material.js'
 import { selectJwk } from '../jwk-sources.js'
 import { createJwk, jwkNotFound, runtimeJwk } from '../jwks.js'
 import { findObject, requiredName } from '../store.js'
-import { fileAccess } from './access.js'
+import { fileAccess, requireFileImport } from './access.js'
 import type { DownloadFile, UploadedFile } from './archive.js'
 import { booleanField, textField } from './flags.js'
 
@@ -17,10 +17,11 @@ export interface JwkFileInput { jwkName?: unknown; kid?: unknown; jwkDescription
 
 /** POST …/jwks/import-file/: a JWK or JWK Set document; kid names the key to register. */
 export async function importJwkFile(deps: Deps, actor: Actor, projectName: string, input: JwkFileInput, file: UploadedFile | null) {
-  await fileAccess(deps, actor, projectName, true)
+  const access = await fileAccess(deps, actor, projectName, true)
   const name = requiredName(input.jwkName, 'jwkName')
   const kid = textField(input.kid)
   if (!kid) throw malformed('kid value can not be empty!', { field: 'kid' })
+  requireFileImport(access)
   if (!file?.bytes.length) throw malformed('jwkFile value can not be empty!', { field: 'jwkFile' })
   const text = file.bytes.toString('utf8')
   // read here first, so that a refusal names the form field rather than the clipboard body's

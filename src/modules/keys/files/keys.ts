@@ -6,7 +6,7 @@ import { parsePrivateKey, parsePublicKey } from '../crypto/pem-keys.js'
 import { decodeSecret, KEY_KINDS, LIST, SECRET_ALGORITHMS, type KeyKind } from '../key-bodies.js'
 import { keyNotFound } from '../materials.js'
 import { contentOf, environmentsOf, environmentsOfProject, findObject, optionalText, requiredName, unseal } from '../store.js'
-import { fileAccess } from './access.js'
+import { fileAccess, requireFileImport } from './access.js'
 import { environmentDownload, environmentFiles, type DownloadFile, type UploadedFile } from './archive.js'
 import { booleanField, oneOfAnyCase, textField } from './flags.js'
 
@@ -70,6 +70,7 @@ export async function importKeyFile(deps: Deps, actor: Actor, projectName: strin
   const algorithmAsked = givenAlgorithm ? oneOfAnyCase(givenAlgorithm, SECRET_ALGORITHMS, 'algorithm') : null
   const description = input.keyDescription === undefined ? undefined : optionalText(input.keyDescription, 'keyDescription')
   const alias = textField(input.alias)
+  requireFileImport(access)
   if (!file?.bytes.length) throw malformed('keyFile value can not be empty!', { field: 'keyFile' })
   const current = await findObject(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO', name)
   if (current && !override) throw keyExists(name)

@@ -5,7 +5,7 @@ import { KEYSTORE_TYPES, openKeystore, type KeystoreType } from '../crypto/keyst
 import { createKeystore, MAX_KEYSTORE_BYTES, updateKeystore } from '../keystores.js'
 import { keystoreNotFound } from '../materials.js'
 import { contentOf, environmentsOf, environmentsOfProject, findObject, optionalText, requiredName, unseal } from '../store.js'
-import { fileAccess } from './access.js'
+import { fileAccess, requireFileImport } from './access.js'
 import { environmentDownload, environmentFiles, type DownloadFile, type UploadedFile } from './archive.js'
 import { booleanField, oneOfAnyCase, textField } from './flags.js'
 
@@ -45,6 +45,7 @@ export async function importKeystoreFile(deps: Deps, actor: Actor, projectName: 
   const override = booleanField(input.override, 'override')
   const description = input.keystoreDescription === undefined ? undefined : optionalText(input.keystoreDescription, 'keystoreDescription')
   const alias = textField(input.alias)
+  requireFileImport(access)
   if (!file?.bytes.length) throw malformed('keystoreFile value can not be empty!', { field: 'keystoreFile' })
   const current = await findObject(deps.prisma, access.project.id, 'KEY_STORE', name)
   if (current && !override) throw keystoreExists(name)

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { legacySuccess } from '../../../platform/envelopes/legacy.js'
 import { fileBody, legacyListBody, plainBody } from '../../../platform/http/response-schemas.js'
 import { requireActor, type MultipartBody, type RouteAccess, type RouteDef, type RouteInput, type RouteResult } from '../../../platform/http/routes.js'
+import { decodePassphrase, PASSPHRASE_HEADER } from '../../transfer/package/encryption.js'
+import { SECRET_HANDLINGS } from '../../transfer/package/format.js'
 import { attachmentDisposition } from '../../transfer/package/names.js'
 import { MAX_KEYSTORE_BYTES } from '../keystores.js'
 import { AUTH_401, BASE, DENIED, project, TAG, written, writtenBody } from '../rest-shapes.js'
@@ -12,14 +14,18 @@ import { exportTruststoreFile, importCertificateFile, importTruststoreFile } fro
 import { exportJwkFile, importJwkFile } from './jwks.js'
 import { exportKeyFile, importKeyFile } from './keys.js'
 import { exportKeystoreFile, importKeystoreFile } from './keystores.js'
+import { exportTrustPackage } from './packages.js'
 import { certificateFileForm, jwkFileForm, keyFileForm, keystoreFileForm, truststoreFileForm } from './inputs.js'
 
 // The file doors of the keys pages (api-reference/keys-secrets/crud/import-*-file, export-*-file), legacy envelope.
-// Private material (keys, keystores, JWKs) and every import need EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT,
-// decided before the upload is read; an import also CERTIFICATE MANAGE, as the create it stands for. The trust store
-// download carries certificates only and is read with VIEW, as the trust store list is.
+// Private material (keys, keystores, JWKs) and every import need EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT;
+// an import also CERTIFICATE MANAGE, as the create it stands for (decided by the router before the upload is read;
+// EXPORT_IMPORT then by the operation). The trust store download carries certificates only and is read with VIEW,
+// as the trust store list is.
 
 const FILE_ACCESS: RouteAccess = { category: FILE_CATEGORIES, level: 'EXPORT_IMPORT' }
+/** The import's first rule; EXPORT_IMPORT is then checked by the operation (files/access.ts). */
+const IMPORT_ACCESS: RouteAccess = { category: 'CERTIFICATE', level: 'MANAGE' }
 const EXPORT_IMPORT = '(permission: EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT)'
 const IMPORTS = '(permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY)'
 /** Room for an export ZIP of every environment's material. */
@@ -42,7 +48,7 @@ const IMPORT_400 = 'a required field empty (named); unknown environment; environ
 
 export const keyFileRoutes: RouteDef[] = [
   {
-    method: 'post', path: `${BASE}/certificates/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: FILE_ACCESS,
+    method: 'post', path: `${BASE}/certificates/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: IMPORT_ACCESS,
     body: multipart(certificateFileForm, 'certificateFile'), audit: { objectType: 'CERTIFICATE', objectName: formName('certificateName') },
     summary: `Import a certificate file (PEM or DER) into environmentList, or the export ZIP, each entry into its environment; the environments not named keep theirs ${IMPORTS}`,
     response: writtenBody(certificateSchema, { warnings: z.array(z.string()), ...unresolvedField }),
@@ -53,7 +59,7 @@ export const keyFileRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'post', path: `${BASE}/certificates/truststore/:environmentName/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: FILE_ACCESS,
+    method: 'post', path: `${BASE}/certificates/truststore/:environmentName/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: IMPORT_ACCESS,
     body: multipart(truststoreFileForm, 'truststoreFile'), audit: { objectType: 'CERTIFICATE', objectName: (input) => input.params.environmentName ?? null },
     summary: `Register every certificate of a bundle (a ZIP of certificate files, or one file) for the environment, in the admin project: each named and aliased after its file (namePrefix first); an existing one gets this environment's entry replaced ${IMPORTS}`,
     response: legacyListBody(z.string(), unresolvedField),
@@ -71,7 +77,7 @@ export const keyFileRoutes: RouteDef[] = [
     handle: async (ctx, input) => download(await exportTruststoreFile(ctx.deps, requireActor(ctx), project(input), input.params.environmentName!)),
   },
   {
-    method: 'post', path: `${BASE}/keys/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: FILE_ACCESS,
+    method: 'post', path: `${BASE}/keys/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: IMPORT_ACCESS,
     body: multipart(keyFileForm, 'keyFile'), audit: { objectType: 'CRYPTO_KEY_INFO', objectName: formName('keyName') },
     summary: `Import a key file (PEM, or base64; a SECRET_KEY's bytes or their base64) into environmentList, or the export ZIP; a new key, or with override=true the existing one (the environments not named keep theirs) ${IMPORTS}`,
     response: writtenBody(cryptoKeySchema, unresolvedField),
@@ -89,7 +95,7 @@ export const keyFileRoutes: RouteDef[] = [
     handle: async (ctx, input) => download(await exportKeyFile(ctx.deps, requireActor(ctx), project(input), input.params.keyName!, queryText(input.query.environmentName))),
   },
   {
-    method: 'post', path: `${BASE}/keystores/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: FILE_ACCESS,
+    method: 'post', path: `${BASE}/keystores/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: IMPORT_ACCESS,
     body: multipart(keystoreFileForm, 'keystoreFile'), audit: { objectType: 'KEY_STORE', objectName: formName('keystoreName') },
     summary: `Import a keystore file (.jks, .p12, .pfx) into environmentList, or the export ZIP, opened with password; a new keystore, or with override=true the existing one (the environments not named keep theirs) ${IMPORTS}`,
     response: writtenBody(keystoreSchema, unresolvedField),
@@ -107,7 +113,7 @@ export const keyFileRoutes: RouteDef[] = [
     handle: async (ctx, input) => download(await exportKeystoreFile(ctx.deps, requireActor(ctx), project(input), input.params.keystoreName!, queryText(input.query.environmentName))),
   },
   {
-    method: 'post', path: `${BASE}/jwks/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: FILE_ACCESS,
+    method: 'post', path: `${BASE}/jwks/import-file/`, style: 'legacy', auth: 'token', tag: TAG, access: IMPORT_ACCESS,
     body: multipart(jwkFileForm, 'jwkFile'), audit: { objectType: 'JWK', objectName: formName('jwkName') },
     summary: `Create a JWK from an uploaded JWK or JWK Set document (parsed as the clipboard create parses jwkStr; kid picks the key) ${IMPORTS}`,
     response: writtenBody(jwkSchema),
@@ -126,4 +132,19 @@ export const keyFileRoutes: RouteDef[] = [
     responses: { 200: 'the JWK Set document (application/json)', 400: `${DENIED}; JWK not found; publicOnly not true or false; publicOnly=true for a symmetric (oct) key`, 401: AUTH_401 },
     handle: async (ctx, input) => download(await exportJwkFile(ctx.deps, requireActor(ctx), project(input), input.params.jwkName!, input.query.publicOnly)),
   },
+  ...([['keys', 'keyName', 'key', 'CRYPTO_KEY_INFO'], ['keystores', 'keystoreName', 'keystore', 'KEY_STORE']] as const).map(([segment, param, what, kind]): RouteDef => ({
+    method: 'get', path: `${BASE}/${segment}/:${param}/export/`, style: 'legacy', auth: 'token', tag: TAG, access: FILE_ACCESS,
+    query: z.object({
+      encrypt: z.enum(['true', 'false']).optional().describe('encrypt the whole package with the passphrase header (default false)'),
+      secretHandling: z.enum(SECRET_HANDLINGS).optional().describe('how the secrets travel in an unencrypted package: CIPHERTEXT_VERBATIM (default), DECRYPTED_FOR_EXPORT or NONE'),
+    }),
+    headers: [{ name: 'X-Service-Package-Passphrase', description: 'Base64 of the UTF-8 passphrase; required with encrypt=true' }],
+    summary: `Export a ${what} as a transfer package (<name>.zip: the object file and the manifest, as every export writes it; importable by the transfer import) ${EXPORT_IMPORT}`,
+    response: fileBody('application/octet-stream'),
+    responses: { 200: 'the ZIP (application/octet-stream), Content-Disposition <name>.zip', 400: `${DENIED}; ${what} not found; encrypt=true without the passphrase header; unknown secretHandling`, 401: AUTH_401 },
+    async handle(ctx, input) {
+      const pkg = await exportTrustPackage(ctx.deps, requireActor(ctx), project(input), kind, input.params[param]!, input.query, decodePassphrase(input.headers[PASSPHRASE_HEADER]))
+      return download({ bytes: pkg.bytes, fileName: pkg.fileName, contentType: 'application/octet-stream' })
+    },
+  })),
 ]
