@@ -152,8 +152,8 @@ describe('one automation pipeline over /apiops', () => {
     const res = await ok('GET', `/apiops/environments/${SRC}`)
     expect(res).toMatchObject({ success: true, resultCount: 2 })
     expect(res.resultList).toEqual([
-      { name: 'dev', description: 'Development', type: 'TEST', accessUrl: null, status: 'PUBLISHED', deployed: true, redeployRequired: false },
-      { name: 'prod', description: 'Production', type: 'PRODUCTION', accessUrl: null, status: 'UNPUBLISHED', deployed: false, redeployRequired: true },
+      { id: expect.any(String), name: 'dev', description: 'Development', type: 'TEST', accessUrl: null, status: 'PUBLISHED', deployed: true, redeployRequired: false },
+      { id: expect.any(String), name: 'prod', description: 'Production', type: 'PRODUCTION', accessUrl: null, status: 'UNPUBLISHED', deployed: false, redeployRequired: true },
     ])
   })
 
