@@ -7415,6 +7415,7 @@ export interface components {
             [key: string]: unknown;
         };
         UtilityEnvironment: {
+            id: string;
             name: string;
             description: string | null;
             type: string;

@@ -7,18 +7,30 @@ import { bodyRequired, type RouteDef } from '../../src/platform/http/routes.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { jsonOf } from '../support/http.js'
+import { customRate } from '../limits/limit-bulk-helpers.js'
 
 let svc: TestService
 let root: string
 
+/** Keys of real objects: the manager surface finds a key-scoped route's project from its object before the body. */
+const KEYS: Record<string, string> = {}
+
 beforeAll(async () => {
   svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [] }) })
   root = await svc.tokenFor('root', 's3cret-root')
+  KEYS.apiClientKey = (await svc.deps.prisma.apiClient.findFirstOrThrow({ where: { clientId: 'checkout-web-id' } })).apiClientKey
+  const created = await svc.http('/api/limit-defaults', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ owner: { type: 'PROJECT', projectId: 'payments' }, content: customRate() }),
+  })
+  expect(created.status).toBe(201)
+  KEYS.defaultKey = ((await created.json()) as { defaultKey: string }).defaultKey
 })
 afterAll(async () => svc?.close())
 
 const takesJsonBody = routeTables.filter((r) => r.style === 'common' && r.body?.kind === 'json' && bodyRequired(r))
-const urlOf = (route: RouteDef) => route.path.replace(/:(\w+)/g, (_m, name: string) => (name === 'projectName' ? 'payments' : `key-${name}`))
+const urlOf = (route: RouteDef) => route.path.replace(/:(\w+)/g, (_m, name: string) => (name === 'projectName' ? 'payments' : KEYS[name] ?? `key-${name}`))
 const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${root}`, 'idempotency-key': 'body-required-key', 'x-correlation-id': 'cid-body', ...extra })
 
 /** A request with no body at all: neither Content-Length nor Transfer-Encoding (fetch always sends one). */

@@ -51,7 +51,7 @@ describe('GET /apiops/utility/{kind}/{id}', () => {
     expect(full.body.resultList).toEqual([expect.objectContaining({ type: 'email', name: 'my-email-connection', projectName: 'payments', host: 'smtp.gmail.com', password: null, passwordSet: true })])
     expect(JSON.stringify(full.body)).not.toContain('app-password')
     const env = await call('GET', `environments/${ids.dev}`, bed.frank)
-    expect(env.body.resultList).toEqual([{ name: 'dev', description: null, type: 'PRODUCTION', status: expect.any(String), accessUrl: null, deployed: expect.any(Boolean), redeployRequired: expect.any(Boolean) }])
+    expect(env.body.resultList).toEqual([{ id: ids.dev, name: 'dev', description: null, type: 'PRODUCTION', status: expect.any(String), accessUrl: null, deployed: expect.any(Boolean), redeployRequired: expect.any(Boolean) }])
   })
 
   it('answers an unknown id, and one of an object the caller may not see, alike: no entry', async () => {

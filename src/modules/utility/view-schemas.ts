@@ -11,7 +11,7 @@ export const fullConnectionSchema = z
   .meta({ id: 'UtilityConnection', description: 'the connection as its project\'s read shows it (secrets null with <field>Set), plus projectName' })
 export const environmentSchema = z
   .object({
-    name: z.string(), description: z.string().nullable(), type: z.string(), status: z.enum(['PUBLISHED', 'UNPUBLISHED', 'REPUBLISH_REQUIRED']),
+    id: z.string(), name: z.string(), description: z.string().nullable(), type: z.string(), status: z.enum(['PUBLISHED', 'UNPUBLISHED', 'REPUBLISH_REQUIRED']),
     accessUrl: z.string().nullable(), deployed: z.boolean(), redeployRequired: z.boolean(),
   })
   .meta({ id: 'UtilityEnvironment' })
