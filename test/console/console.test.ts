@@ -439,16 +439,12 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 300_000 }, (
     await progress.getByText(/SUCCESS, phase .*450 of 450 processed \(450 created/).waitFor({ timeout: 60_000 })
     expect(navigations).toBe(0)
     expect(await progress.getByRole('button', { name: 'Cancel bulk run' }).count()).toBe(0)
-    // the cancel button while a run goes on: a second run moving the same subjects to another plan, so that it has
-    // pushes to wait on (a run with nothing to change could end before the click), cancelled from the page
-    const silver = await gql(`mutation { createLimitPlan(projectName: "payments", idempotencyKey: "console-silver", input: { name: "Silver", family: "REQUEST_RATE", initialRuleSpec: { requestRate: { windows: [{ permittedMessageCount: 50, interval: "ONE_MINUTE" }] } } }) { planKey } }`)
-    await gql(`mutation { publishLimitPlanRevision(projectName: "payments", planKey: "${silver.createLimitPlan.planKey}", revision: 1) { status } }`)
-    await nav(page, 'Projects', 'Projects')
-    await nav(page, 'Limits', 'Limits')
-    await form.getByLabel('Subjects matching').fill('bulk-')
-    await form.getByLabel('Plan').selectOption({ label: 'Silver' })
+    // the cancel button while a run goes on: a second run over subjects that have no plan yet, so that it has pushes
+    // to wait on (a run with nothing to change could end before the click), cancelled from the page
+    await seedConsumers(svc.deps.prisma, 'payments', 'late', 450)
+    await form.getByLabel('Subjects matching').fill('late-')
     await form.getByRole('button', { name: 'Preview' }).click()
-    await preview.getByText(/^450 subjects: 0 to create, 450 to replace/).waitFor(T)
+    await preview.getByText(/^450 subjects: 450 to create/).waitFor(T)
     worker.hold()
     await preview.getByRole('button', { name: 'Start bulk run' }).click()
     await worker.holding()
