@@ -36,6 +36,7 @@ import { utilityRoutes } from './modules/utility/rest.js'
 import { creatorApiRoutes } from './modules/creators/rest.js'
 import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js'
 import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
+import { promotionRoutes } from './modules/promotion/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -60,6 +61,8 @@ export const routeTables: RouteDef[] = [
   ...limitAssignmentRoutes,
   ...transferRoutes,
   ...automationRoutes,
+  // before the API proxy routes: /apiProxies/forpromotion and /promotion are not proxy names
+  ...promotionRoutes,
   ...automationProxyRoutes,
   ...policyRoutes,
   ...groupRoutes,

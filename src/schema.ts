@@ -54,6 +54,7 @@ import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
 import { ApiCreatorResolver } from './modules/creators/graphql.js'
 import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graphql.js'
 import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
+import { PromotionResolver } from './modules/promotion/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -123,6 +124,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiCreatorResolver,
   GlobalPolicyResolver,
   PolicyGroupResolver,
+  PromotionResolver,
 ]
 
 /**

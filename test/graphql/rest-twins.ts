@@ -203,6 +203,9 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     [`PUT ${P}/globalPolicies/:policyName/`]: 'updateGlobalPolicy', [`DELETE ${P}/globalPolicies/:policyName/`]: 'deleteGlobalPolicy',
     [`GET ${P}/policyGroups/`]: 'policyGroups', [`POST ${P}/policyGroups/`]: 'createPolicyGroup', [`GET ${P}/policyGroups/:policyGroupName/`]: 'policyGroup',
     [`PUT ${P}/policyGroups/:policyGroupName/`]: 'updatePolicyGroup', [`DELETE ${P}/policyGroups/:policyGroupName/`]: 'deletePolicyGroup',
+    // promotion (issue 32 §4)
+    [`GET ${P}/apiProxies/forpromotion`]: 'apiProxiesForPromotion', [`PUT ${P}/apiProxies/promotion`]: 'promoteApiProxy',
+    [`PUT ${P}/apiProxyGroups/promotion`]: 'promoteApiProxyGroup', [`GET ${P}/apiProxyGroups/:apiProxyGroupName/proxies/forpromotion`]: 'apiProxyGroupProxiesForPromotion',
     // the utility lookups (one query per form, the kind as an argument)
     ...Object.fromEntries(['apiProxies', 'connections', 'environments', 'projects', 'proxyGroups'].map((kind) => [`POST /apiops/utility/${kind}/batch-names`, 'utilityNames'])),
     ...Object.fromEntries(['apiProxies/:apiProxyId', 'connections/:connectionId', 'connections/:connectionId/full', 'environments/:environmentId', 'projects/:projectId', 'proxyGroups/:proxyGroupId'].map((path) => [`GET /apiops/utility/${path}`, 'utilityObject'])),

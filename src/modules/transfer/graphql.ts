@@ -40,7 +40,7 @@ class TransferObjectType {
 }
 
 @ObjectType('TransferAdvisory')
-class TransferAdvisoryType {
+export class TransferAdvisoryType {
   @Field(() => String, { description: 'INFO or WARNING' }) level: string
   @Field(() => String) key: string
   @Field(() => JSONResolver) params: unknown

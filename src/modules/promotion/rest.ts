@@ -1,0 +1,95 @@
+import { z } from 'zod'
+import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
+import { legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
+import { defineRoutes, requireActor, type RouteInput } from '../../platform/http/routes.js'
+import { proxyDeploymentResult } from '../apiproxies/shared/deployment-shapes.js'
+import { groupInput } from '../apiproxies/groups/groups.js'
+import { promotionQuery, proxyPromotionBody } from './inputs.js'
+import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion } from './service.js'
+import { promotedGroupView } from './views.js'
+import { promotedGroupSchema, promotionAdvisories, promotionDeploymentResult, promotionEntrySchema } from './view-schemas.js'
+
+// Vendor api-reference/api-proxies/promotion (List / Save API Proxy for Promotion) and the ApiProxyGroup promotion
+// operations of its openapi.yaml, legacy envelope (spec §7.1): every client mistake is a 400 with resultMessage.
+// Mounted before the API proxy routes: `forpromotion` and `promotion` are not proxy names.
+
+const PROJECT = '/apiops/projects/:projectName'
+const COMMON = { 401: 'missing, invalid, expired or revoked token' }
+const nameOf = (input: RouteInput) => {
+  const name = (input.body as { name?: unknown } | undefined)?.name
+  return typeof name === 'string' && name ? name : null
+}
+
+export const promotionRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: `${PROJECT}/apiProxies/forpromotion`,
+    access: { category: 'API_MANAGEMENT', level: 'VIEW' },
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'Every API proxy of the source project with what a promotion carries: client route, routing, deployments, and the transfer engine\'s object file (API_MANAGEMENT VIEW)',
+    response: legacyListBody(promotionEntrySchema),
+    responses: { 200: 'status SUCCESS, resultList[] (id, name, description, type, relativePath, clientRoute, routing, categoryList, apiProxyDeployList, transfer), resultCount', 400: 'unknown project, missing API_MANAGEMENT VIEW', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacyList(await proxiesForPromotion(ctx.deps, requireActor(ctx), input.params.projectName!)) }
+    },
+  },
+  {
+    method: 'put',
+    path: `${PROJECT}/apiProxies/promotion`,
+    access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'Create (no id) or overwrite (id of a proxy of this project) an API proxy from a promotion payload, through the transfer engine in one transaction; then deploy, best-effort, to deployEnvironmentIds (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY)',
+    body: { kind: 'json', required: true, schema: proxyPromotionBody },
+    query: promotionQuery,
+    audit: { objectType: 'API_PROXY', objectName: nameOf },
+    response: legacyBody({
+      ...promotionEntrySchema.shape,
+      advisories: promotionAdvisories.describe('secrets not carried, references unresolved in the target, environment ids skipped'),
+      deploymentResult: promotionDeploymentResult.optional().describe('present when deployEnvironmentIds named an environment of the project'),
+    }),
+    responses: {
+      200: 'status SUCCESS and the saved proxy as List API Proxies for Promotion shows it (apiProxyDeployList rebuilt from this project), advisories, deploymentResult when deployed',
+      400: 'unknown project, missing API_MANAGEMENT MANAGE (or DEPLOY_UNDEPLOY with deployEnvironmentIds), body invalid (named field), name already exists (create), id not in this project, id of a proxy with another name, type not REST, transfer object invalid',
+      ...COMMON,
+    },
+    async handle(ctx, input) {
+      const result = await promoteApiProxy(ctx.deps, requireActor(ctx), input.params.projectName!, input.body, input.query)
+      return { body: legacySuccess({ ...result.entry, advisories: result.advisories, ...(result.deploymentResult ? { deploymentResult: proxyDeploymentResult(result.deploymentResult) } : {}) }) }
+    },
+  },
+  {
+    method: 'put',
+    path: `${PROJECT}/apiProxyGroups/promotion`,
+    access: { category: 'API_MANAGEMENT', level: 'MANAGE' },
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'Create or update an API proxy group (name, description, client route) in the target project from a promotion payload (API_MANAGEMENT MANAGE)',
+    body: { kind: 'json', required: true, schema: groupInput.meta({ id: 'ApiProxyGroupInfoInput' }) },
+    audit: { objectType: 'API_PROXY_GROUP', objectName: nameOf },
+    response: legacyBody({ ...promotedGroupSchema.shape, created: z.boolean().describe('true when the group did not exist in the target') }),
+    responses: { 200: 'status SUCCESS, the group (id, name, description, clientRoute), created', 400: 'unknown project, missing API_MANAGEMENT MANAGE, field invalid (named)', ...COMMON },
+    async handle(ctx, input) {
+      const { group, created } = await promoteApiProxyGroup(ctx.deps, requireActor(ctx), input.params.projectName!, input.body)
+      return { body: legacySuccess({ ...promotedGroupView(group), created }) }
+    },
+  },
+  {
+    method: 'get',
+    path: `${PROJECT}/apiProxyGroups/:apiProxyGroupName/proxies/forpromotion`,
+    access: { category: 'API_MANAGEMENT', level: 'VIEW' },
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'The API proxies of a group, as List API Proxies for Promotion shows them (API_MANAGEMENT VIEW)',
+    response: legacyListBody(promotionEntrySchema),
+    responses: { 200: 'status SUCCESS, resultList[], resultCount', 400: 'unknown project, missing API_MANAGEMENT VIEW, group not found', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacyList(await groupProxiesForPromotion(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyGroupName!)) }
+    },
+  },
+])

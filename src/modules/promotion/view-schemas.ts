@@ -1,0 +1,35 @@
+import { z } from 'zod'
+import { proxyDeploymentResult } from '../../platform/http/response-schemas.js'
+import { transferAdvisorySchema } from '../transfer/view-schemas.js'
+import { objectFileSchema } from '../transfer/package/format.js'
+
+/** One proxy of List API Proxies for Promotion (views.ts promotionEntryOf). */
+export const promotionEntrySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.string().describe('the proxy kind: REST, AI, MCP, A2A…'),
+    enumProxyCreationType: z.string().nullable(),
+    protocolTransformation: z.boolean(),
+    relativePath: z.string().nullable(),
+    clientRoute: z.record(z.string(), z.unknown()).nullable(),
+    routing: z.record(z.string(), z.unknown()).nullable().describe('the stored routing, with the vendor\'s apiRoutingList[].url beside routingAddressList'),
+    categoryList: z.array(z.string()),
+    apiProxyDeployList: z.array(z.object({
+      environmentSettingsId: z.string(),
+      environmentName: z.string(),
+      accessUrl: z.string().nullable(),
+      deploy: z.boolean(),
+      redeployRequired: z.boolean(),
+    })).describe('the source project\'s deployments: informational, never applied by the promotion'),
+    transfer: objectFileSchema.describe('the transfer engine\'s API_PROXY object file (secrets CIPHERTEXT_VERBATIM); send it back to carry endpoints, policies and settings'),
+  })
+  .meta({ id: 'ApiProxyForPromotion' })
+
+export const promotionAdvisories = z.array(transferAdvisorySchema)
+export const promotionDeploymentResult = proxyDeploymentResult
+
+export const promotedGroupSchema = z
+  .object({ id: z.string(), name: z.string(), description: z.string().nullable(), clientRoute: z.record(z.string(), z.unknown()).nullable() })
+  .meta({ id: 'ApiProxyGroupPromoted' })
