@@ -215,7 +215,7 @@ describe('GraphQL twins', () => {
     expect(m.body.data.promoteApiProxy).toEqual({ apiProxy: { name: 'gql-petstore', relativePath: '/gql-petstore', apiProxyDeployList: [{ deploy: false }] }, advisories: [], deploymentResult: null })
     const before = await state()
     const refused = await bed.svc.graphql('mutation($p: String!, $i: JSON!) { promoteApiProxy(projectName: $p, input: $i) { apiProxy { name } } }', { p: 'other', i: VENDOR_EXAMPLE }, bed.frank)
-    expect(refused.body.errors[0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
+    expect(refused.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
     expect(await state()).toBe(before)
 
     const g = await bed.svc.graphql('mutation($p: String!, $i: JSON!) { promoteApiProxyGroup(projectName: $p, input: $i) { name created } }', { p: 'other', i: { name: 'GqlGroup', clientRoute: { relativePathList: ['/gql-group'] } } }, bed.gina)

@@ -1,10 +1,11 @@
 import { JSONResolver } from 'graphql-scalars'
-import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
+import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../platform/graphql/types.js'
 import { TransferAdvisoryType } from '../transfer/graphql.js'
 import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion, type PromotionResult } from './service.js'
 import { promotedGroupView, type PromotionEntry } from './views.js'
+import { getPromotionExecution, runPromotionExecution } from './executions.js'
 
 // The GraphQL door of promotion: the same service as the /apiops routes (rest.ts).
 
@@ -49,6 +50,23 @@ class GroupPromotionResultType {
   @Field(() => Boolean, { description: 'true when the group did not exist in the target' }) created: boolean
 }
 
+@ObjectType('PromotionExecution')
+class PromotionExecutionType {
+  @Field(() => String) executionId: string
+  @Field(() => String, { description: 'COMPLETED' }) executionStatus: string
+  @Field(() => String) sourceProjectName: string
+  @Field(() => String) targetProjectName: string
+  @Field(() => String, { nullable: true }) executionName: string | null
+  @Field(() => String, { nullable: true }) executionDescription: string | null
+  @Field(() => String, { nullable: true }) executionNotes: string | null
+  @Field(() => String) executedBy: string
+  @Field(() => Int) progress: number
+  @Field(() => Int) totalSteps: number
+  @Field(() => String) startedAt: string
+  @Field(() => String, { nullable: true }) completedAt: string | null
+  @Field(() => JSONResolver, { description: 'type, conflictPolicy, exportDigest, preflightDigest, imported[], advisories[], unresolvedReferences[]' }) result: unknown
+}
+
 const resultOf = (r: PromotionResult) => ({ apiProxy: r.entry, advisories: r.advisories, deploymentResult: r.deploymentResult ? DeploymentResultType.from(r.deploymentResult) : null })
 
 @Resolver()
@@ -78,5 +96,15 @@ export class PromotionResolver {
   async promoteApiProxyGroup(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('input', () => JSONResolver) input: unknown) {
     const { group, created } = await promoteApiProxyGroup(ctx.deps, requireViewer(ctx), projectName, input)
     return { ...promotedGroupView(group), created }
+  }
+
+  @Mutation(() => PromotionExecutionType, { description: 'Runs a promotion between two projects on the transfer engine, as POST /apiops/promotion/executions (EXPORT_IMPORT in both)' })
+  async runPromotionExecution(@Ctx() ctx: GqlContext, @Arg('input', () => JSONResolver, { description: 'sourceProjectName, targetProjectName, apiProxyNames, withDependencies, conflictPolicy, environmentMapping, executionName, executionDescription, executionNotes' }) input: unknown) {
+    return runPromotionExecution(ctx.deps, requireViewer(ctx), input)
+  }
+
+  @Query(() => PromotionExecutionType, { description: 'One promotion execution (API_MANAGEMENT VIEW in its target project)' })
+  async promotionExecution(@Ctx() ctx: GqlContext, @Arg('executionId', () => String) executionId: string) {
+    return getPromotionExecution(ctx.deps, requireViewer(ctx), executionId)
   }
 }

@@ -1,13 +1,14 @@
 import { z } from 'zod'
 import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
-import { defineRoutes, requireActor, type RouteInput } from '../../platform/http/routes.js'
+import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
+import { executionInput, executionNotFound, executionProjectName, getPromotionExecution, runPromotionExecution, targetProjectNamed } from './executions.js'
 import { proxyDeploymentResult } from '../apiproxies/shared/deployment-shapes.js'
 import { groupInput } from '../apiproxies/groups/groups.js'
 import { promotionQuery, proxyPromotionBody } from './inputs.js'
 import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion } from './service.js'
 import { promotedGroupView } from './views.js'
-import { promotedGroupSchema, promotionAdvisories, promotionDeploymentResult, promotionEntrySchema } from './view-schemas.js'
+import { promotedGroupSchema, promotionAdvisories, promotionDeploymentResult, promotionEntrySchema, promotionExecutionSchema } from './view-schemas.js'
 
 // Vendor api-reference/api-proxies/promotion (List / Save API Proxy for Promotion) and the ApiProxyGroup promotion
 // operations of its openapi.yaml, legacy envelope (spec §7.1): every client mistake is a 400 with resultMessage.
@@ -18,6 +19,16 @@ const COMMON = { 401: 'missing, invalid, expired or revoked token' }
 const nameOf = (input: RouteInput) => {
   const name = (input.body as { name?: unknown } | undefined)?.name
   return typeof name === 'string' && name ? name : null
+}
+
+/** An execution's project: the target the body names (POST), the target of the execution the path names (GET). */
+const bodyTarget: RouteDef['accessProject'] = async (_db, request) => {
+  const name = targetProjectNamed(await request.body())
+  return name === undefined ? undefined : { name }
+}
+const executionTarget: RouteDef['accessProject'] = async (db, { params }) => {
+  const name = await executionProjectName(db, params.executionId!)
+  return name === undefined ? undefined : { name, unseen: executionNotFound(params.executionId!) }
 }
 
 export const promotionRoutes = defineRoutes([
@@ -90,6 +101,42 @@ export const promotionRoutes = defineRoutes([
     responses: { 200: 'status SUCCESS, resultList[], resultCount', 400: 'unknown project, missing API_MANAGEMENT VIEW, group not found', ...COMMON },
     async handle(ctx, input) {
       return { body: legacyList(await groupProxiesForPromotion(ctx.deps, requireActor(ctx), input.params.projectName!, input.params.apiProxyGroupName!)) }
+    },
+  },
+  {
+    method: 'post',
+    path: '/apiops/promotion/executions',
+    access: { category: ['API_MANAGEMENT', 'PROJECT_MANAGEMENT'], level: 'EXPORT_IMPORT' },
+    accessProject: bodyTarget,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'Run a promotion: API proxies of sourceProjectName written to targetProjectName by the transfer engine (export selection, package, preflight, one-transaction import); nothing deployed. EXPORT_IMPORT (API_MANAGEMENT or PROJECT_MANAGEMENT) in both projects',
+    body: { kind: 'json', required: true, schema: executionInput },
+    audit: { objectType: 'PROMOTION_EXECUTION', objectName: (input) => targetProjectNamed(input.body) ?? null },
+    response: legacyBody(promotionExecutionSchema.shape),
+    responses: {
+      200: 'status SUCCESS and the execution (executionId, status COMPLETED, steps, result: imported, advisories, digests)',
+      400: 'unknown project (either), missing EXPORT_IMPORT (either), body invalid (named field), same project twice, unknown proxy, name taken in the target (conflictPolicy NEW), unmapped environment',
+      ...COMMON,
+    },
+    async handle(ctx, input) {
+      return { body: legacySuccess(await runPromotionExecution(ctx.deps, requireActor(ctx), input.body)) }
+    },
+  },
+  {
+    method: 'get',
+    path: '/apiops/promotion/executions/:executionId',
+    access: { category: 'API_MANAGEMENT', level: 'VIEW' },
+    accessProject: executionTarget,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'One promotion execution by its id (API_MANAGEMENT VIEW in its target project)',
+    response: legacyBody(promotionExecutionSchema.shape),
+    responses: { 200: 'status SUCCESS and the execution', 400: 'execution not found (also when its target project is out of the caller\'s sight), missing API_MANAGEMENT VIEW', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacySuccess(await getPromotionExecution(ctx.deps, requireActor(ctx), input.params.executionId!)) }
     },
   },
 ])

@@ -33,3 +33,19 @@ export const promotionDeploymentResult = proxyDeploymentResult
 export const promotedGroupSchema = z
   .object({ id: z.string(), name: z.string(), description: z.string().nullable(), clientRoute: z.record(z.string(), z.unknown()).nullable() })
   .meta({ id: 'ApiProxyGroupPromoted' })
+
+const nullText = z.string().nullable()
+/** A promotion execution (executions.ts executionView): the vendor's PromotionExecution fields and the run's result. */
+export const promotionExecutionSchema = z
+  .object({
+    id: z.string(), executionId: z.string(), executionStatus: z.string().describe('COMPLETED (the envelope\'s status is SUCCESS)'),
+    mappingId: nullText, mappingName: nullText, sourceInstanceId: nullText, sourceInstanceName: nullText, sourceInstanceColor: nullText,
+    targetInstanceId: nullText, targetInstanceName: nullText, targetInstanceColor: nullText,
+    sourceProjectName: z.string(), targetProjectName: z.string(), sourceApiName: nullText, targetApiName: nullText,
+    approvalRequired: z.boolean(), approvedBy: nullText, approvedAt: nullText, scheduledAt: nullText,
+    progress: z.number().int(), currentStep: z.number().int(), totalSteps: z.number().int(),
+    executionName: nullText, executionDescription: nullText, executionNotes: nullText, executedBy: z.string(),
+    startedAt: z.string(), completedAt: nullText, errorMessage: nullText, errorDetail: nullText,
+    result: z.record(z.string(), z.unknown()).describe('type, conflictPolicy, exportDigest, preflightDigest, imported[], advisories[], unresolvedReferences[]'),
+  })
+  .meta({ id: 'PromotionExecution' })
