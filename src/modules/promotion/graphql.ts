@@ -6,6 +6,7 @@ import { TransferAdvisoryType } from '../transfer/graphql.js'
 import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion, type PromotionResult } from './service.js'
 import { promotedGroupView, type PromotionEntry } from './views.js'
 import { getPromotionExecution, runPromotionExecution } from './executions.js'
+import { certificateForPromotion, createPromotionCertificate } from './certificates.js'
 
 // The GraphQL door of promotion: the same service as the /apiops routes (rest.ts).
 
@@ -106,5 +107,15 @@ export class PromotionResolver {
   @Query(() => PromotionExecutionType, { description: 'One promotion execution (API_MANAGEMENT VIEW in its target project)' })
   async promotionExecution(@Ctx() ctx: GqlContext, @Arg('executionId', () => String) executionId: string) {
     return getPromotionExecution(ctx.deps, requireViewer(ctx), executionId)
+  }
+
+  @Query(() => JSONResolver, { description: 'A certificate, key, keystore or JWK by id with its secret fields sealed, as GET /apiops/utility/promotion-certificates/{certKind}/{id}/full (EXPORT_IMPORT in its project)' })
+  async promotionCertificate(@Ctx() ctx: GqlContext, @Arg('certKind', () => String) certKind: string, @Arg('id', () => String) id: string) {
+    return certificateForPromotion(ctx.deps, requireViewer(ctx), certKind, id)
+  }
+
+  @Mutation(() => JSONResolver, { description: 'Creates a certificate from a promoted source (the promotionCertificate answer), as POST …/promotion-certificates (CERTIFICATE MANAGE): { id, certKind, name, created, advisories }' })
+  async createPromotionCertificate(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('input', () => JSONResolver) input: unknown) {
+    return createPromotionCertificate(ctx.deps, requireViewer(ctx), projectName, input)
   }
 }

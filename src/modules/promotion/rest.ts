@@ -2,10 +2,12 @@ import { z } from 'zod'
 import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
+import { certificateForPromotion, certificateNotFound, certificateProjectName, createPromotionCertificate, promotionCertificateInput } from './certificates.js'
 import { executionInput, executionNotFound, executionProjectName, getPromotionExecution, runPromotionExecution, targetProjectNamed } from './executions.js'
 import { proxyDeploymentResult } from '../apiproxies/shared/deployment-shapes.js'
 import { groupInput } from '../apiproxies/groups/groups.js'
 import { promotionQuery, proxyPromotionBody } from './inputs.js'
+import { objectFileSchema } from '../transfer/package/format.js'
 import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion } from './service.js'
 import { promotedGroupView } from './views.js'
 import { promotedGroupSchema, promotionAdvisories, promotionDeploymentResult, promotionEntrySchema, promotionExecutionSchema } from './view-schemas.js'
@@ -29,6 +31,11 @@ const bodyTarget: RouteDef['accessProject'] = async (_db, request) => {
 const executionTarget: RouteDef['accessProject'] = async (db, { params }) => {
   const name = await executionProjectName(db, params.executionId!)
   return name === undefined ? undefined : { name, unseen: executionNotFound(params.executionId!) }
+}
+
+const certificateProject: RouteDef['accessProject'] = async (db, { params }) => {
+  const name = await certificateProjectName(db, params.id!)
+  return name === undefined ? undefined : { name, unseen: certificateNotFound(params.id!) }
 }
 
 export const promotionRoutes = defineRoutes([
@@ -137,6 +144,41 @@ export const promotionRoutes = defineRoutes([
     responses: { 200: 'status SUCCESS and the execution', 400: 'execution not found (also when its target project is out of the caller\'s sight), missing API_MANAGEMENT VIEW', ...COMMON },
     async handle(ctx, input) {
       return { body: legacySuccess(await getPromotionExecution(ctx.deps, requireActor(ctx), input.params.executionId!)) }
+    },
+  },
+  {
+    method: 'get',
+    path: '/apiops/utility/promotion-certificates/:certKind/:id/full',
+    access: { category: ['CERTIFICATE', 'PROJECT_MANAGEMENT'], level: 'EXPORT_IMPORT' },
+    accessProject: certificateProject,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'A certificate, key, keystore or JWK by id with its secret fields, for a promotion: the transfer engine\'s CERTIFICATE object, secrets sealed under this installation\'s key (EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT in its project)',
+    response: legacyBody({ id: z.string(), certKind: z.string(), projectName: z.string(), name: z.string(), transfer: objectFileSchema }),
+    responses: { 200: 'status SUCCESS, id, certKind, projectName, name, transfer (the object file)', 400: 'certificate not found (also out of the caller\'s sight or of another kind), certKind unknown, missing EXPORT_IMPORT', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacySuccess(await certificateForPromotion(ctx.deps, requireActor(ctx), input.params.certKind!, input.params.id!)) }
+    },
+  },
+  {
+    method: 'post',
+    path: `${PROJECT}/promotion-certificates`,
+    access: { category: 'CERTIFICATE', level: 'MANAGE' },
+    style: 'legacy',
+    auth: 'token',
+    tag: 'promotion',
+    summary: 'Create a certificate (key, keystore, JWK) from a promoted source: the full read\'s answer written through the transfer engine in one transaction; overwrite replaces one of the same kind and name; nothing deployed (CERTIFICATE MANAGE)',
+    body: { kind: 'json', required: true, schema: promotionCertificateInput },
+    audit: { objectType: 'CERTIFICATE', objectName: (input) => {
+      const body = input.body as { name?: unknown; transfer?: { name?: unknown } } | undefined
+      const name = body?.name ?? body?.transfer?.name
+      return typeof name === 'string' ? name : null
+    } },
+    response: legacyBody({ id: z.string(), certKind: z.string(), name: z.string(), created: z.boolean(), advisories: promotionAdvisories }),
+    responses: { 200: 'status SUCCESS, id, certKind, name, created, advisories (secrets not restorable here)', 400: 'unknown project, missing CERTIFICATE MANAGE, body invalid (named field), transfer.type not CERTIFICATE, unknown kind, name taken (without overwrite)', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacySuccess(await createPromotionCertificate(ctx.deps, requireActor(ctx), input.params.projectName!, input.body)) }
     },
   },
 ])
