@@ -37,6 +37,7 @@ import { creatorApiRoutes } from './modules/creators/rest.js'
 import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js'
 import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
 import { promotionRoutes } from './modules/promotion/rest.js'
+import { portalRoutes } from './modules/portal/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -80,4 +81,5 @@ export const routeTables: RouteDef[] = [
   ...creatorApiRoutes,
   ...globalPolicyRoutes,
   ...policyGroupRoutes,
+  ...portalRoutes,
 ]

@@ -55,6 +55,7 @@ import { ApiCreatorResolver } from './modules/creators/graphql.js'
 import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graphql.js'
 import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
 import { PromotionResolver } from './modules/promotion/graphql.js'
+import { PortalResolver } from './modules/portal/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -125,6 +126,7 @@ export const resolvers: NonEmptyArray<Function> = [
   GlobalPolicyResolver,
   PolicyGroupResolver,
   PromotionResolver,
+  PortalResolver,
 ]
 
 /**

@@ -206,7 +206,11 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     // promotion (issue 32 §4)
     [`GET ${P}/apiProxies/forpromotion`]: 'apiProxiesForPromotion', [`PUT ${P}/apiProxies/promotion`]: 'promoteApiProxy',
     [`PUT ${P}/apiProxyGroups/promotion`]: 'promoteApiProxyGroup', 'POST /apiops/promotion/executions': 'runPromotionExecution', 'GET /apiops/promotion/executions/:executionId': 'promotionExecution',
-    'GET /apiops/utility/promotion-certificates/:certKind/:id/full': 'promotionCertificate', [`POST ${P}/promotion-certificates`]: 'createPromotionCertificate', [`GET ${P}/apiProxyGroups/:apiProxyGroupName/proxies/forpromotion`]: 'apiProxyGroupProxiesForPromotion',
+    'GET /apiops/utility/promotion-certificates/:certKind/:id/full': 'promotionCertificate',
+    // the portal (issue 32 §4)
+    'GET /apiops/portal-apps/organizations': 'portalOrganizations', 'POST /apiops/portal-apps/provision': 'provisionPortalApplication',
+    'GET /apiops/portal-apps/:referenceId/credentials': 'portalApplicationCredentials', 'GET /apiops/portal-apps/:referenceId/usage-report': 'portalApplicationUsage',
+    'GET /apiops/portal/usage': 'portalUsage', 'GET /apiops/portal/traffic/summary': 'portalTrafficSummary', [`POST ${P}/promotion-certificates`]: 'createPromotionCertificate', [`GET ${P}/apiProxyGroups/:apiProxyGroupName/proxies/forpromotion`]: 'apiProxyGroupProxiesForPromotion',
     // the utility lookups (one query per form, the kind as an argument)
     ...Object.fromEntries(['apiProxies', 'connections', 'environments', 'projects', 'proxyGroups'].map((kind) => [`POST /apiops/utility/${kind}/batch-names`, 'utilityNames'])),
     ...Object.fromEntries(['apiProxies/:apiProxyId', 'connections/:connectionId', 'connections/:connectionId/full', 'environments/:environmentId', 'projects/:projectId', 'proxyGroups/:proxyGroupId'].map((path) => [`GET /apiops/utility/${path}`, 'utilityObject'])),
