@@ -210,6 +210,7 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     // the portal (issue 32 §4)
     'GET /apiops/portal-apps/organizations': 'portalOrganizations', 'POST /apiops/portal-apps/provision': 'provisionPortalApplication',
     'GET /apiops/portal-apps/:referenceId/credentials': 'portalApplicationCredentials', 'GET /apiops/portal-apps/:referenceId/usage-report': 'portalApplicationUsage',
+    'GET /apiops/api-products': 'apiProducts', 'POST /apiops/api-products/promote': 'promoteApiProduct', 'GET /apiops/api-products/:referenceId/plans': 'apiProductPlans',
     'GET /apiops/portal/usage': 'portalUsage', 'GET /apiops/portal/traffic/summary': 'portalTrafficSummary', [`POST ${P}/promotion-certificates`]: 'createPromotionCertificate', [`GET ${P}/apiProxyGroups/:apiProxyGroupName/proxies/forpromotion`]: 'apiProxyGroupProxiesForPromotion',
     // the utility lookups (one query per form, the kind as an argument)
     ...Object.fromEntries(['apiProxies', 'connections', 'environments', 'projects', 'proxyGroups'].map((kind) => [`POST /apiops/utility/${kind}/batch-names`, 'utilityNames'])),

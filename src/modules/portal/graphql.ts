@@ -2,6 +2,7 @@ import { JSONResolver } from 'graphql-scalars'
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { apiClientSummary } from '../identity/views.js'
+import { apiProductPlans, listApiProducts, promoteApiProduct } from './products.js'
 import { portalApplicationCredentials, portalApplicationUsage, portalOrganizations, portalTrafficSummary, portalUsage, provisionPortalApplication } from './service.js'
 
 // The GraphQL door of the portal operations: the same service as the /apiops routes (rest.ts); answers as the REST
@@ -37,5 +38,20 @@ export class PortalResolver {
   @Query(() => JSONResolver, { description: 'The portal\'s traffic-facing summary of the project (no request counts are kept here) (IDENTITY VIEW)' })
   async portalTrafficSummary(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string) {
     return portalTrafficSummary(ctx.deps, requireViewer(ctx), projectName)
+  }
+
+  @Query(() => JSONResolver, { description: 'The project\'s API products (ApiProduct of the OpenAPI document), of one portal when portalId is given (API_MANAGEMENT VIEW)' })
+  async apiProducts(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('portalId', () => String, { nullable: true }) portalId?: string | null) {
+    return listApiProducts(ctx.deps, requireViewer(ctx), projectName, portalId ?? undefined)
+  }
+
+  @Mutation(() => JSONResolver, { description: 'Promotes an API product from a portal, as POST /apiops/api-products/promote (API_MANAGEMENT MANAGE)' })
+  async promoteApiProduct(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('input', () => JSONResolver) input: unknown) {
+    return promoteApiProduct(ctx.deps, requireViewer(ctx), projectName, input)
+  }
+
+  @Query(() => JSONResolver, { description: 'The subscription plans of an API product\'s project as the limits record them (API_MANAGEMENT VIEW)' })
+  async apiProductPlans(@Ctx() ctx: GqlContext, @Arg('referenceId', () => String) referenceId: string, @Arg('projectName', () => String, { nullable: true }) projectName?: string | null) {
+    return apiProductPlans(ctx.deps, requireViewer(ctx), referenceId, projectName ?? undefined)
   }
 }

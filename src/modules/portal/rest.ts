@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { legacyList, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../platform/http/routes.js'
@@ -7,7 +8,8 @@ import { optionalProjectQuery, projectNameOf, projectQuery, provisionInput } fro
 import {
   applicationNotFound, portalApplicationCredentials, portalApplicationProjectName, portalApplicationUsage, portalOrganizations, portalTrafficSummary, portalUsage, provisionPortalApplication,
 } from './service.js'
-import { portalOrganizationSchema, portalTrafficSummaryFields, portalUsageSchema, provisionResultFields } from './view-schemas.js'
+import { apiProductPlans, listApiProducts, productNotFound, productProjectName, productPromoteInput, productsQuery, promoteApiProduct } from './products.js'
+import { apiProductPlansFields, apiProductSchema, portalOrganizationSchema, portalTrafficSummaryFields, portalUsageSchema, provisionResultFields } from './view-schemas.js'
 
 // The portal operations of the vendor's openapi.yaml (PortalAppProvision, PortalAppCredential, PortalReport), legacy
 // envelope (spec §7.1). Their paths name no project: the query's projectName does, or the application a referenceId
@@ -25,6 +27,11 @@ const referenceProject: RouteDef['accessProject'] = async (db, { params, query }
   return name === undefined ? undefined : { name, unseen: applicationNotFound(params.referenceId!) }
 }
 const VIEW = { category: 'IDENTITY', level: 'VIEW' } as const
+const productProject: RouteDef['accessProject'] = async (db, { params, query }) => {
+  const named = first(query.projectName)
+  const name = await productProjectName(db, params.referenceId!, typeof named === 'string' && named.trim() ? named.trim() : undefined)
+  return name === undefined ? undefined : { name, unseen: productNotFound(params.referenceId!) }
+}
 
 export const portalRoutes = defineRoutes([
   {
@@ -93,5 +100,41 @@ export const portalRoutes = defineRoutes([
       return { body: legacySuccess(await portalTrafficSummary(ctx.deps, requireActor(ctx), projectNameOf(input.query))) }
     },
   },
+  {
+    method: 'get', path: '/apiops/api-products', access: { category: 'API_MANAGEMENT', level: 'VIEW' }, accessProject: queryProject, style: 'legacy', auth: 'token', tag: 'portal',
+    summary: 'The project\'s API products promoted from portals, by name, with their approved subscriptions (API_MANAGEMENT VIEW)',
+    query: productsQuery,
+    response: legacyListBody(apiProductSchema),
+    responses: { 200: 'status SUCCESS, resultList[], resultCount', 400: 'projectName missing, unknown project, missing API_MANAGEMENT VIEW', ...COMMON },
+    async handle(ctx, input) {
+      const portalId = first(input.query.portalId)
+      return { body: legacyList(await listApiProducts(ctx.deps, requireActor(ctx), projectNameOf(input.query), typeof portalId === 'string' && portalId ? portalId : undefined)) }
+    },
+  },
+  {
+    method: 'post', path: '/apiops/api-products/promote', access: { category: 'API_MANAGEMENT', level: 'MANAGE' }, accessProject: queryProject, style: 'legacy', auth: 'token', tag: 'portal',
+    summary: 'Promote an API product from a portal: created for its referenceId, or updated when it exists (API_MANAGEMENT MANAGE)',
+    query: projectQuery,
+    body: { kind: 'json', required: true, schema: productPromoteInput },
+    audit: { objectType: 'API_PRODUCT', objectName: (input) => {
+      const ref = (input.body as { referenceId?: unknown } | undefined)?.referenceId
+      return typeof ref === 'string' ? ref : null
+    } },
+    response: legacyBody({ ...apiProductSchema.shape, created: z.boolean() }),
+    responses: { 200: 'status SUCCESS, the product and created', 400: 'projectName missing, unknown project, missing API_MANAGEMENT MANAGE, body invalid (named field), name missing, name taken by another referenceId', ...COMMON },
+    async handle(ctx, input) {
+      return { body: legacySuccess(await promoteApiProduct(ctx.deps, requireActor(ctx), projectNameOf(input.query), input.body)) }
+    },
+  },
+  {
+    method: 'get', path: '/apiops/api-products/:referenceId/plans', access: { category: 'API_MANAGEMENT', level: 'VIEW' }, accessProject: productProject, style: 'legacy', auth: 'token', tag: 'portal',
+    summary: 'The portal subscription plans of the product\'s project as the limits record them (families and limit plans of each profile), and the product\'s approved subscriptions (API_MANAGEMENT VIEW)',
+    query: optionalProjectQuery,
+    response: legacyBody(apiProductPlansFields),
+    responses: { 200: 'status SUCCESS, referenceId, productName, approvedSubscriptionCount, plans[]', 400: 'API product not found (also out of the caller\'s sight), missing API_MANAGEMENT VIEW', ...COMMON },
+    async handle(ctx, input) {
+      const named = first(input.query.projectName)
+      return { body: legacySuccess(await apiProductPlans(ctx.deps, requireActor(ctx), input.params.referenceId!, typeof named === 'string' && named ? named : undefined)) }
+    },
+  },
 ])
-

@@ -26,3 +26,19 @@ export const provisionResultFields = {
   applicationKey: z.string(), name: z.string(), referenceId: z.string().nullable(), applicationKind: z.string(), appStatus: z.string(), organizationCode: z.string().nullable(),
   created: z.boolean(), organizationCreated: z.boolean(), subscription: z.object({ productName: z.string(), status: z.string() }).nullable(), provisionedBy: z.string(),
 }
+
+const nullText = z.string().nullable()
+export const apiProductSchema = z
+  .object({
+    id: z.string(), referenceId: z.string(), name: z.string(), nameDefault: nullText, nameSecondary: nullText, titleDefault: nullText, titleSecondary: nullText,
+    descriptionDefault: nullText, descriptionSecondary: nullText, portalId: nullText, type: nullText, approvedSubscriptionCount: z.number().int(), createdAt: z.string(), updatedAt: z.string(),
+  })
+  .meta({ id: 'ApiProduct' })
+
+export const apiProductPlansFields = {
+  referenceId: z.string(), productName: z.string(), approvedSubscriptionCount: z.number().int(),
+  plans: z.array(z.object({
+    planId: z.string(), planName: nullText, families: z.array(z.string()),
+    limitPlans: z.array(z.object({ planKey: z.string(), family: z.string(), scope: z.string(), published: z.boolean() })),
+  })),
+}
