@@ -3169,6 +3169,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/apiProxies/forpromotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every API proxy of the source project with what a promotion carries: client route, routing, deployments, and the transfer engine's object file (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesForpromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create (no id) or overwrite (id of a proxy of this project) an API proxy from a promotion payload, through the transfer engine in one transaction; then deploy, best-effort, to deployEnvironmentIds (API_MANAGEMENT MANAGE; deploying needs DEPLOY_UNDEPLOY) */
+        put: operations["putApiopsProjectsProjectNameApiProxiesPromotion"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxyGroups/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or update an API proxy group (name, description, client route) in the target project from a promotion payload (API_MANAGEMENT MANAGE) */
+        put: operations["putApiopsProjectsProjectNameApiProxyGroupsPromotion"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/proxies/forpromotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API proxies of a group, as List API Proxies for Promotion shows them (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameProxiesForpromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/promotion/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a promotion: API proxies of sourceProjectName written to targetProjectName by the transfer engine (export selection, package, preflight, one-transaction import); nothing deployed. EXPORT_IMPORT (API_MANAGEMENT or PROJECT_MANAGEMENT) in both projects */
+        post: operations["postApiopsPromotionExecutions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/promotion/executions/{executionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One promotion execution by its id (API_MANAGEMENT VIEW in its target project) */
+        get: operations["getApiopsPromotionExecutionsExecutionId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/utility/promotion-certificates/{certKind}/{id}/full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A certificate, key, keystore or JWK by id with its secret fields, for a promotion: the transfer engine's CERTIFICATE object, secrets sealed under this installation's key (EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT in its project) */
+        get: operations["getApiopsUtilityPromotionCertificatesCertKindIdFull"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/promotion-certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a certificate (key, keystore, JWK) from a promoted source: the full read's answer written through the transfer engine in one transaction; overwrite replaces one of the same kind and name; nothing deployed (CERTIFICATE MANAGE) */
+        post: operations["postApiopsProjectsProjectNamePromotionCertificates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/apiProxies/": {
         parameters: {
             query?: never;
@@ -5531,6 +5667,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/portal-apps/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's organizations a provisioning may name (IDENTITY VIEW) */
+        get: operations["getApiopsPortalAppsOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/portal-apps/provision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Provision the portal application for referenceId (created, or updated when it exists) in an existing or new organization, subscribed to the product, in one transaction (IDENTITY MANAGE) */
+        post: operations["postApiopsPortalAppsProvision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/portal-apps/{referenceId}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API clients of the portal application a referenceId names, by name (IDENTITY VIEW in its project) */
+        get: operations["getApiopsPortalAppsReferenceIdCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/portal-apps/{referenceId}/usage-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the portal application a referenceId names uses: subscriptions, entitlements, API clients, consumers, limit assignments (IDENTITY VIEW in its project) */
+        get: operations["getApiopsPortalAppsReferenceIdUsageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/portal/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every portal application of the project with what it uses, by name (IDENTITY VIEW) */
+        get: operations["getApiopsPortalUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/portal/traffic/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The portal's traffic-facing summary of the project: applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW) */
+        get: operations["getApiopsPortalTrafficSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/api-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's API products promoted from portals, by name, with their approved subscriptions (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsApiProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/api-products/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promote an API product from a portal: created for its referenceId, or updated when it exists (API_MANAGEMENT MANAGE) */
+        post: operations["postApiopsApiProductsPromote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/api-products/{referenceId}/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The portal subscription plans of the product's project as the limits record them (families and limit plans of each profile), and the product's approved subscriptions (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsApiProductsReferenceIdPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5735,6 +6024,35 @@ export interface components {
             expiresAt: string | null;
             version: number;
         };
+        ApiProduct: {
+            id: string;
+            referenceId: string;
+            name: string;
+            nameDefault: string | null;
+            nameSecondary: string | null;
+            titleDefault: string | null;
+            titleSecondary: string | null;
+            descriptionDefault: string | null;
+            descriptionSecondary: string | null;
+            portalId: string | null;
+            type: string | null;
+            approvedSubscriptionCount: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        ApiProductPromoteInput: {
+            referenceId: string;
+            /** @description the product name (default: nameDefault): the productName its subscriptions carry */
+            name?: string | null;
+            nameDefault?: string | null;
+            nameSecondary?: string | null;
+            titleDefault?: string | null;
+            titleSecondary?: string | null;
+            descriptionDefault?: string | null;
+            descriptionSecondary?: string | null;
+            prodPortalId?: string | null;
+            type?: string | null;
+        };
         ApiProxyDeployHistory: {
             revision: number;
             username: string;
@@ -5763,6 +6081,57 @@ export interface components {
             version: string;
             operationId: string;
         };
+        ApiProxyForPromotion: {
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description the proxy kind: REST, AI, MCP, A2A… */
+            type: string;
+            enumProxyCreationType: string | null;
+            protocolTransformation: boolean;
+            relativePath: string | null;
+            clientRoute: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the stored routing, with the vendor's apiRoutingList[].url beside routingAddressList */
+            routing: {
+                [key: string]: unknown;
+            } | null;
+            categoryList: string[];
+            /** @description the source project's deployments: informational, never applied by the promotion */
+            apiProxyDeployList: {
+                environmentSettingsId: string;
+                environmentName: string;
+                accessUrl: string | null;
+                deploy: boolean;
+                redeployRequired: boolean;
+            }[];
+            /** @description the transfer engine's API_PROXY object file (secrets CIPHERTEXT_VERBATIM); send it back to carry endpoints, policies and settings */
+            transfer: {
+                /** @constant */
+                formatVersion: 1;
+                /** @enum {string} */
+                role: "SELECTED" | "DEPENDENCY";
+                type: string;
+                kind: string | null;
+                name: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                secrets: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        handling: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+                        value?: string;
+                    };
+                };
+                dependencies: {
+                    type: string;
+                    kind: string | null;
+                    name: string;
+                }[];
+            };
+        };
         /** @description An API proxy group of a project */
         ApiProxyGroup: {
             id: string;
@@ -5777,6 +6146,30 @@ export interface components {
             deploy: boolean;
             persistent: boolean;
             date: string;
+        };
+        ApiProxyGroupInfoInput: {
+            name: string;
+            description?: string | null;
+            clientRoute: {
+                relativePathList: string[];
+                hostList?: string[] | null;
+                virtualHostList?: string[] | null;
+                methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                headerList?: {
+                    name: string;
+                    value: string;
+                }[] | null;
+                bufferRequest?: boolean | null;
+                bufferResponse?: boolean | null;
+            };
+        };
+        ApiProxyGroupPromoted: {
+            id: string;
+            name: string;
+            description: string | null;
+            clientRoute: {
+                [key: string]: unknown;
+            } | null;
         };
         ApiProxyInvokeInfo: {
             environmentName: string;
@@ -5856,6 +6249,39 @@ export interface components {
                     order: number;
                 }[];
             }[];
+        };
+        ApiProxyPromotionInput: {
+            /** @description absent: create; present: the id of the target project's proxy to overwrite */
+            id?: string | null;
+            name: string;
+            description?: string | null;
+            /** @description REST (or the vendor's REVERSE_PROXY); AI, MCP and A2A proxies are not promoted */
+            type?: string | null;
+            enumProxyCreationType?: ("OPEN_API" | "SWAGGER" | "REVERSE_PROXY") | null;
+            protocolTransformation?: boolean | null;
+            /** @description informational: the client route's first path is the relative path */
+            relativePath?: string | null;
+            clientRoute?: {
+                relativePathList: string[];
+                hostList?: string[] | null;
+                virtualHostList?: string[] | null;
+                methodList?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL")[] | null;
+                headerList?: {
+                    name: string;
+                    value: string;
+                }[] | null;
+                bufferRequest?: boolean | null;
+                bufferResponse?: boolean | null;
+            } | null;
+            routing?: components["schemas"]["PromotionRouting"] | null;
+            categoryList?: string[] | null;
+            /** @description the source's deployment records: never applied */
+            apiProxyDeployList?: {
+                [key: string]: unknown;
+            }[] | null;
+            transfer?: components["schemas"]["PromotionTransferObject"] | null;
+        } & {
+            [key: string]: unknown;
         };
         ApiProxyRouteHealth: {
             routeActive: boolean;
@@ -7213,9 +7639,189 @@ export interface components {
             title: string;
             description: string;
         };
+        PortalApplicationUsage: {
+            applicationKey: string;
+            name: string;
+            referenceId: string | null;
+            appStatus: string;
+            organizationCode: string | null;
+            subscriptions: {
+                productName: string;
+                status: string;
+                createdAt: string;
+            }[];
+            entitlements: {
+                targetType: string;
+                targetRef: string;
+                environmentRef: string | null;
+                status: string;
+            }[];
+            apiClientCount: number;
+            apiClientsByState: {
+                [key: string]: number;
+            };
+            consumerCount: number;
+            activeLimitAssignmentCount: number;
+        };
+        PortalOrganization: {
+            id: string;
+            code: string;
+            name: string;
+            parentCode: string | null;
+            state: string;
+            suspended: boolean;
+        };
+        PortalProvisionInput: {
+            /** @description the portal's reference of the application (provisioning is idempotent on it) */
+            referenceId: string;
+            /** @description the application name (default: app.name, then nameDefault) */
+            name?: string | null;
+            nameDefault?: string | null;
+            nameSecondary?: string | null;
+            description?: string | null;
+            /** @description the organization code when createNewOrganization */
+            code?: string | null;
+            contactEmail?: string | null;
+            prodPortalId?: string | null;
+            /** @description an organization of the project, by id or code */
+            prodOrganizationId?: string | null;
+            createNewOrganization?: boolean | null;
+            sandboxAppId?: string | null;
+            prodProductRefId?: string | null;
+            prodPlanRefId?: string | null;
+            planName?: string | null;
+            /** @description the product the application subscribes to (default: prodProductRefId) */
+            productName?: string | null;
+            /** @description code and name of an organization to create (createNewOrganization) */
+            organization?: ({
+                code?: string | null;
+                name?: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            app?: ({
+                name?: string | null;
+                description?: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
         ProjectSummary: {
             name: string;
             description: string | null;
+        };
+        PromotionCertificateInput: {
+            /** @description the transfer object of GET …/promotion-certificates/{certKind}/{id}/full */
+            transfer: {
+                /** @constant */
+                formatVersion: 1;
+                /** @enum {string} */
+                role?: "SELECTED" | "DEPENDENCY";
+                type: string;
+                kind: string | null;
+                name: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                secrets: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        handling: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+                        value?: string;
+                    };
+                };
+                dependencies: {
+                    type: string;
+                    kind: string | null;
+                    name: string;
+                }[];
+            };
+            /** @description the name in the target (default: the source's) */
+            name?: string | null;
+            /**
+             * @description replace an object of the same kind and name in the target (default: refused)
+             * @default false
+             */
+            overwrite: boolean;
+            id?: string | null;
+            certKind?: string | null;
+            projectName?: string | null;
+            status?: string | null;
+            success?: boolean | null;
+        };
+        PromotionExecutionInput: {
+            /** @description the project the proxies come from */
+            sourceProjectName: string;
+            /** @description the project they are written to */
+            targetProjectName: string;
+            apiProxyNames: string[];
+            /**
+             * @description also carry the keys, certificates, connections and IP groups the proxies name
+             * @default false
+             */
+            withDependencies: boolean;
+            /**
+             * @description REPLACE (default): a proxy of the same name in the target is overwritten; NEW: refused
+             * @default REPLACE
+             * @enum {string}
+             */
+            conflictPolicy: "NEW" | "REPLACE";
+            /** @default {} */
+            environmentMapping: {
+                [key: string]: string;
+            };
+            executionName?: string | null;
+            executionDescription?: string | null;
+            executionNotes?: string | null;
+        };
+        /** @description routingAddressList[] (address, weight…) or the vendor's apiRoutingList[] (url); other vendor routing fields are ignored */
+        PromotionRouting: {
+            routingAddressList?: {
+                address: string;
+                weight?: number | null;
+                healthCheckEnabled?: boolean | null;
+                soapType?: ("SOAP11" | "SOAP12") | null;
+            }[] | null;
+            loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
+            connectTimeout?: number | null;
+            readTimeout?: number | null;
+            retryCount?: number | null;
+            failoverRetryCount?: number | null;
+            ignoreRoutingError?: boolean | null;
+            routingEnabled?: boolean | null;
+            mirrorEnabled?: boolean | null;
+            apiRoutingList?: ({
+                url: string;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description the API_PROXY object of the transfer engine as List API Proxies for Promotion answers it (data, secrets sealed under this installation's key) */
+        PromotionTransferObject: {
+            /** @constant */
+            formatVersion: 1;
+            /** @enum {string} */
+            role?: "SELECTED" | "DEPENDENCY";
+            type: string;
+            kind: string | null;
+            name: string;
+            data: {
+                [key: string]: unknown;
+            };
+            secrets: {
+                [key: string]: {
+                    /** @enum {string} */
+                    handling: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+                    value?: string;
+                };
+            };
+            dependencies: {
+                type: string;
+                kind: string | null;
+                name: string;
+            }[];
         };
         /** @description deploymentResult as the API proxy pages write it (deploymentResults[]) */
         ProxyDeploymentResult: {
@@ -24326,6 +24932,534 @@ export interface operations {
             };
         };
     };
+    getApiopsProjectsProjectNameApiProxiesForpromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] (id, name, description, type, relativePath, clientRoute, routing, categoryList, apiProxyDeployList, transfer), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyForPromotion"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameApiProxiesPromotion: {
+        parameters: {
+            query?: {
+                deployEnvironmentIds?: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiProxyPromotionInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS and the saved proxy as List API Proxies for Promotion shows it (apiProxyDeployList rebuilt from this project), advisories, deploymentResult when deployed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @description the proxy kind: REST, AI, MCP, A2A… */
+                        type: string;
+                        enumProxyCreationType: string | null;
+                        protocolTransformation: boolean;
+                        relativePath: string | null;
+                        clientRoute: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description the stored routing, with the vendor's apiRoutingList[].url beside routingAddressList */
+                        routing: {
+                            [key: string]: unknown;
+                        } | null;
+                        categoryList: string[];
+                        /** @description the source project's deployments: informational, never applied by the promotion */
+                        apiProxyDeployList: {
+                            environmentSettingsId: string;
+                            environmentName: string;
+                            accessUrl: string | null;
+                            deploy: boolean;
+                            redeployRequired: boolean;
+                        }[];
+                        /** @description the transfer engine's API_PROXY object file (secrets CIPHERTEXT_VERBATIM); send it back to carry endpoints, policies and settings */
+                        transfer: {
+                            /** @constant */
+                            formatVersion: 1;
+                            /** @enum {string} */
+                            role: "SELECTED" | "DEPENDENCY";
+                            type: string;
+                            kind: string | null;
+                            name: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            secrets: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    handling: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+                                    value?: string;
+                                };
+                            };
+                            dependencies: {
+                                type: string;
+                                kind: string | null;
+                                name: string;
+                            }[];
+                        };
+                        /** @description secrets not carried, references unresolved in the target, environment ids skipped */
+                        advisories: components["schemas"]["TransferAdvisory"][];
+                        /** @description present when deployEnvironmentIds named an environment of the project */
+                        deploymentResult?: components["schemas"]["ProxyDeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE (or DEPLOY_UNDEPLOY with deployEnvironmentIds), body invalid (named field), name already exists (create), id not in this project, id of a proxy with another name, type not REST, transfer object invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameApiProxyGroupsPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiProxyGroupInfoInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, the group (id, name, description, clientRoute), created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        clientRoute: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description true when the group did not exist in the target */
+                        created: boolean;
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, field invalid (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameProxiesForpromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyGroupName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[], resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyForPromotion"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, group not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsPromotionExecutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromotionExecutionInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS and the execution (executionId, status COMPLETED, steps, result: imported, advisories, digests) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        executionId: string;
+                        /** @description COMPLETED (the envelope's status is SUCCESS) */
+                        executionStatus: string;
+                        mappingId: string | null;
+                        mappingName: string | null;
+                        sourceInstanceId: string | null;
+                        sourceInstanceName: string | null;
+                        sourceInstanceColor: string | null;
+                        targetInstanceId: string | null;
+                        targetInstanceName: string | null;
+                        targetInstanceColor: string | null;
+                        sourceProjectName: string;
+                        targetProjectName: string;
+                        sourceApiName: string | null;
+                        targetApiName: string | null;
+                        approvalRequired: boolean;
+                        approvedBy: string | null;
+                        approvedAt: string | null;
+                        scheduledAt: string | null;
+                        progress: number;
+                        currentStep: number;
+                        totalSteps: number;
+                        executionName: string | null;
+                        executionDescription: string | null;
+                        executionNotes: string | null;
+                        executedBy: string;
+                        startedAt: string;
+                        completedAt: string | null;
+                        errorMessage: string | null;
+                        errorDetail: string | null;
+                        /** @description type, conflictPolicy, exportDigest, preflightDigest, imported[], advisories[], unresolvedReferences[] */
+                        result: {
+                            [key: string]: unknown;
+                        };
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project (either), missing EXPORT_IMPORT (either), body invalid (named field), same project twice, unknown proxy, name taken in the target (conflictPolicy NEW), unmapped environment */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsPromotionExecutionsExecutionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS and the execution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        executionId: string;
+                        /** @description COMPLETED (the envelope's status is SUCCESS) */
+                        executionStatus: string;
+                        mappingId: string | null;
+                        mappingName: string | null;
+                        sourceInstanceId: string | null;
+                        sourceInstanceName: string | null;
+                        sourceInstanceColor: string | null;
+                        targetInstanceId: string | null;
+                        targetInstanceName: string | null;
+                        targetInstanceColor: string | null;
+                        sourceProjectName: string;
+                        targetProjectName: string;
+                        sourceApiName: string | null;
+                        targetApiName: string | null;
+                        approvalRequired: boolean;
+                        approvedBy: string | null;
+                        approvedAt: string | null;
+                        scheduledAt: string | null;
+                        progress: number;
+                        currentStep: number;
+                        totalSteps: number;
+                        executionName: string | null;
+                        executionDescription: string | null;
+                        executionNotes: string | null;
+                        executedBy: string;
+                        startedAt: string;
+                        completedAt: string | null;
+                        errorMessage: string | null;
+                        errorDetail: string | null;
+                        /** @description type, conflictPolicy, exportDigest, preflightDigest, imported[], advisories[], unresolvedReferences[] */
+                        result: {
+                            [key: string]: unknown;
+                        };
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description execution not found (also when its target project is out of the caller's sight), missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsUtilityPromotionCertificatesCertKindIdFull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                certKind: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, id, certKind, projectName, name, transfer (the object file) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        certKind: string;
+                        projectName: string;
+                        name: string;
+                        transfer: {
+                            /** @constant */
+                            formatVersion: 1;
+                            /** @enum {string} */
+                            role: "SELECTED" | "DEPENDENCY";
+                            type: string;
+                            kind: string | null;
+                            name: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            secrets: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    handling: "DECRYPTED_FOR_EXPORT" | "CIPHERTEXT_VERBATIM" | "NONE";
+                                    value?: string;
+                                };
+                            };
+                            dependencies: {
+                                type: string;
+                                kind: string | null;
+                                name: string;
+                            }[];
+                        };
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description certificate not found (also out of the caller's sight or of another kind), certKind unknown, missing EXPORT_IMPORT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNamePromotionCertificates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromotionCertificateInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, id, certKind, name, created, advisories (secrets not restorable here) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        certKind: string;
+                        name: string;
+                        created: boolean;
+                        advisories: components["schemas"]["TransferAdvisory"][];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, missing CERTIFICATE MANAGE, body invalid (named field), transfer.type not CERTIFICATE, unknown kind, name taken (without overwrite) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     getApiopsProjectsProjectNameApiProxies: {
         parameters: {
             query?: never;
@@ -35896,6 +37030,493 @@ export interface operations {
                 };
             };
             /** @description policy group not found, project not found, or the caller lacks API_MANAGEMENT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsPortalAppsOrganizations: {
+        parameters: {
+            query: {
+                projectName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] (id, code, name, parentCode, state, suspended), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["PortalOrganization"][];
+                    };
+                };
+            };
+            /** @description projectName missing, unknown project, missing IDENTITY VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsPortalAppsProvision: {
+        parameters: {
+            query: {
+                projectName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalProvisionInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, the application (applicationKey, name, referenceId…), created, organizationCreated, subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        applicationKey: string;
+                        name: string;
+                        referenceId: string | null;
+                        applicationKind: string;
+                        appStatus: string;
+                        organizationCode: string | null;
+                        created: boolean;
+                        organizationCreated: boolean;
+                        subscription: {
+                            productName: string;
+                            status: string;
+                        } | null;
+                        provisionedBy: string;
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description projectName missing, unknown project, missing IDENTITY MANAGE, body invalid (named field), name missing, organization not found or already existing, application name taken */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsPortalAppsReferenceIdCredentials: {
+        parameters: {
+            query?: {
+                projectName?: string;
+            };
+            header?: never;
+            path: {
+                referenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of API client summaries, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiClientSummary"][];
+                    };
+                };
+            };
+            /** @description portal application not found (also out of the caller's sight), missing IDENTITY VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsPortalAppsReferenceIdUsageReport: {
+        parameters: {
+            query?: {
+                projectName?: string;
+            };
+            header?: never;
+            path: {
+                referenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS and the usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        applicationKey: string;
+                        name: string;
+                        referenceId: string | null;
+                        appStatus: string;
+                        organizationCode: string | null;
+                        subscriptions: {
+                            productName: string;
+                            status: string;
+                            createdAt: string;
+                        }[];
+                        entitlements: {
+                            targetType: string;
+                            targetRef: string;
+                            environmentRef: string | null;
+                            status: string;
+                        }[];
+                        apiClientCount: number;
+                        apiClientsByState: {
+                            [key: string]: number;
+                        };
+                        consumerCount: number;
+                        activeLimitAssignmentCount: number;
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description portal application not found (also out of the caller's sight), missing IDENTITY VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsPortalUsage: {
+        parameters: {
+            query: {
+                projectName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[], resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["PortalApplicationUsage"][];
+                    };
+                };
+            };
+            /** @description projectName missing, unknown project, missing IDENTITY VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsPortalTrafficSummary: {
+        parameters: {
+            query: {
+                projectName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS and the summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        projectName: string;
+                        /** @description false: this service keeps no request counts (the gateway workers serve traffic) */
+                        trafficRecorded: boolean;
+                        requestCount: number | null;
+                        portalApplicationCount: number;
+                        portalApplicationsByStatus: {
+                            [key: string]: number;
+                        };
+                        apiClientCount: number;
+                        apiClientsByState: {
+                            [key: string]: number;
+                        };
+                        subscriptionCount: number;
+                        subscriptionsByStatus: {
+                            [key: string]: number;
+                        };
+                        productCount: number;
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description projectName missing, unknown project, missing IDENTITY VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsApiProducts: {
+        parameters: {
+            query: {
+                projectName: string;
+                portalId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[], resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProduct"][];
+                    };
+                };
+            };
+            /** @description projectName missing, unknown project, missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsApiProductsPromote: {
+        parameters: {
+            query: {
+                projectName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiProductPromoteInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, the product and created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        id: string;
+                        referenceId: string;
+                        name: string;
+                        nameDefault: string | null;
+                        nameSecondary: string | null;
+                        titleDefault: string | null;
+                        titleSecondary: string | null;
+                        descriptionDefault: string | null;
+                        descriptionSecondary: string | null;
+                        portalId: string | null;
+                        type: string | null;
+                        approvedSubscriptionCount: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        created: boolean;
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description projectName missing, unknown project, missing API_MANAGEMENT MANAGE, body invalid (named field), name missing, name taken by another referenceId */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsApiProductsReferenceIdPlans: {
+        parameters: {
+            query?: {
+                projectName?: string;
+            };
+            header?: never;
+            path: {
+                referenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, referenceId, productName, approvedSubscriptionCount, plans[] */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        referenceId: string;
+                        productName: string;
+                        approvedSubscriptionCount: number;
+                        plans: {
+                            planId: string;
+                            planName: string | null;
+                            families: string[];
+                            limitPlans: {
+                                planKey: string;
+                                family: string;
+                                scope: string;
+                                published: boolean;
+                            }[];
+                        }[];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description API product not found (also out of the caller's sight), missing API_MANAGEMENT VIEW */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -66,7 +66,7 @@ describe('POST /apiops/promotion/executions and GET …/{executionId}', () => {
 
   it('refuses before writing: access first, then the body, the projects, the names', async () => {
     await expectRefused(() => run(bed.bob, { targetProjectName: 'other', apiProxyNames: 'x' }), /^Project 'other' not found$/)
-    await expectRefused(() => run(bed.erin, { targetProjectName: 'other', apiProxyNames: 'x' }), /^User lacks permission API_MANAGEMENT EXPORT_IMPORT \(or PROJECT_MANAGEMENT EXPORT_IMPORT\) in project 'other'$/)
+    await expectRefused(() => run(bed.erin, { targetProjectName: 'other', apiProxyNames: 'x' }), /^User lacks permission PROJECT_MANAGEMENT EXPORT_IMPORT \(or API_MANAGEMENT EXPORT_IMPORT\) in project 'other'$/)
     await expectRefused(() => run(bed.gina), /body/i)
     await expectRefused(() => run(bed.gina, { ...BODY, apiProxyNames: [] }), /^apiProxyNames: needs at least one API proxy/)
     await expectRefused(() => run(bed.gina, { ...BODY, surprise: true }), /surprise/)

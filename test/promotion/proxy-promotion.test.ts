@@ -171,6 +171,7 @@ describe('PUT …/apiProxies/promotion', () => {
     await expectRefused(() => promote('other', bed.gina, { ...VENDOR_EXAMPLE, id: target.id }), /^name: the target proxy with id '.*' is named 'MyAPI'; a promotion does not rename/)
     await expectRefused(() => promote('other', bed.gina, { ...VENDOR_EXAMPLE, name: 'ai-one', type: 'AI' }), /^type: AI proxies are not promoted/)
     await expectRefused(() => promote('other', bed.gina, { ...VENDOR_EXAMPLE, name: '' }), /^name: /)
+    await expectRefused(() => promote('other', bed.gina, { name: 'no-route' }), /^clientRoute: is required to create an API proxy/)
     await expectRefused(() => promote('other', bed.gina, { ...VENDOR_EXAMPLE, name: 'bad-route', clientRoute: { relativePathList: [] } }), /^clientRoute.relativePathList: needs at least one relative path/)
     await expectRefused(() => promote('other', bed.gina, { ...VENDOR_EXAMPLE, name: 'bad-url', routing: { apiRoutingList: [{ url: 'ftp://x' }] } }), /^routing\.routingAddressList\[0\]\.address: must be an absolute http\(s\) URL/)
     await expectRefused(() => promote('other', bed.gina, { ...VENDOR_EXAMPLE, name: 'taken-path', clientRoute: { relativePathList: ['/my-api'] } }), /relative path '\/my-api' is already that of API proxy 'MyAPI'/)

@@ -113,7 +113,7 @@ export const promotionRoutes = defineRoutes([
   {
     method: 'post',
     path: '/apiops/promotion/executions',
-    access: { category: ['API_MANAGEMENT', 'PROJECT_MANAGEMENT'], level: 'EXPORT_IMPORT' },
+    access: { category: ['PROJECT_MANAGEMENT', 'API_MANAGEMENT'], level: 'EXPORT_IMPORT' },
     accessProject: bodyTarget,
     style: 'legacy',
     auth: 'token',

@@ -131,6 +131,9 @@ export async function promoteApiProxy(deps: Deps, actor: Actor, projectName: str
     const taken = await deps.prisma.apiProxy.findFirst({ where: { projectId, name: { equals: body.name, mode: 'insensitive' } }, select: { name: true } })
     if (taken) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${taken.name}' already exists in project '${access.project.name}'; send its id to overwrite it`, { field: 'name', apiProxy: taken.name })
   }
+  if (!target && !body.clientRoute && !body.transfer?.data.relativePath) {
+    throw malformed('clientRoute: is required to create an API proxy (or a transfer object with its relativePath)', { field: 'clientRoute' })
+  }
   const base = !body.transfer && target ? ((await adapter.findByName(ctx, target.name, null))[0] ?? null) : null
   const { object, advisories } = portableOf(deps, body, base)
   const refusal = await adapter.checkImport?.(ctx, object)

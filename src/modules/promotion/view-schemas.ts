@@ -48,4 +48,4 @@ export const promotionExecutionSchema = z
     startedAt: z.string(), completedAt: nullText, errorMessage: nullText, errorDetail: nullText,
     result: z.record(z.string(), z.unknown()).describe('type, conflictPolicy, exportDigest, preflightDigest, imported[], advisories[], unresolvedReferences[]'),
   })
-  .meta({ id: 'PromotionExecution' })
+  .describe('a promotion execution')
