@@ -384,6 +384,10 @@ describe.skipIf(!CHROMIUM)('admin console in a browser', { timeout: 300_000 }, (
     await outcome.getByText(/^Applied: 1 create, 0 update, 0 delete/).waitFor(T)
     expect(await svc.deps.prisma.credential.count({ where: { username: 'planned-app' } })).toBe(1)
     await check(page, 'plans-applied')
+    // the drift line, read anew: who applied, then the counts as their own sentence
+    await nav(page, 'Projects', 'Projects')
+    await nav(page, 'Plans', 'Plans')
+    await main.getByText(/^Last apply .+ by [^ ]+\. 0 changed, 0 deleted outside the file\.$/).waitFor(T)
 
     // keys and connections: each list searched on its own, in the page's one query
     await nav(page, 'Keys and connections', 'Keys and connections')

@@ -25,7 +25,7 @@ export function PlansPage({ projectName }: { projectName: string }) {
     <>
       <h1>Plans</h1>
       <Section title="Drift since the last apply">
-        <p>{declarativeDrift.planId ? `Last apply ${when(declarativeDrift.appliedAt)} by ${declarativeDrift.appliedBy ?? '—'}` : 'No plan applied yet.'} {declarativeDrift.summary.changed} changed, {declarativeDrift.summary.deleted} deleted outside the file.</p>
+        <p>{declarativeDrift.planId ? `Last apply ${when(declarativeDrift.appliedAt)} by ${declarativeDrift.appliedBy ?? '—'}.` : 'No plan applied yet.'} {`${declarativeDrift.summary.changed} changed, ${declarativeDrift.summary.deleted} deleted outside the file.`}</p>
         {declarativeDrift.drift.length ? (
           <Table caption="Objects changed outside the file" rowKey={(d) => `${d.type}/${d.name}`} rows={declarativeDrift.drift} columns={[
             ['Collection', (d) => d.type],
