@@ -166,7 +166,8 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
         }
       } else {
         const desired = normalize(overlay(c.createDefaults, o.data))
-        const fields = Object.keys(desired).sort()
+        // a create lists what the file says; the defaults the server fills are not changes the file asks for
+        const fields = Object.keys(o.data).sort()
         const details: FieldChange[] = [...fields.map((f) => ({ field: f, after: desired[f] ?? null })), ...Object.keys(o.secrets).sort().map((f) => ({ field: f, sensitive: true as const }))]
         content.changes.push({ action: 'create', type: c.key, name: o.name, fields: details.map((d) => d.field), details, ...(Object.keys(o.secrets).length ? { sensitive: true as const } : {}) })
         content.writes.push({ collection: c.key, name: o.name, index: i, existing: false, data: desired, sealedSecrets, keptSecrets: [] })
