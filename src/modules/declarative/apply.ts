@@ -164,7 +164,7 @@ export async function writePlanned(
   const writeOne = async (c: Collection, w: PlannedWrite) => {
     const adapter = adapterOf(c)
     await attempt(c.key, w.name, `${c.key}[${w.index}]`, async () => {
-      if (w.renamedFrom) await lifecycleOf(c.type)!.rename(txCtx, c.kind, w.renamedFrom, w.name)
+      if (w.renamedFrom) await lifecycleOf(c.type)!.rename!(txCtx, c.kind, w.renamedFrom, w.name)
       const refusal = await adapter.checkImport?.(txCtx, portableOf(c, w))
       if (refusal) throw malformedReason(refusal.code, refusal.detail)
       advisories.push(...(await adapter.write(txCtx, portableOf(c, w), w.existing, writeOptions)))

@@ -141,7 +141,7 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
       let base = current.get(o.name)
       let renamedFrom: string | undefined
       if (!base && o.renamedFrom && current.has(o.renamedFrom)) {
-        if (!lifecycleOf(c.type)) return problems.push({ path: `${path}.renamedFrom`, reason: 'declarativeRenameUnsupported', message: `${c.key} cannot be renamed by a plan` })
+        if (!lifecycleOf(c.type)?.rename) return problems.push({ path: `${path}.renamedFrom`, reason: 'declarativeRenameUnsupported', message: `${c.key} cannot be renamed by a plan` })
         base = current.get(o.renamedFrom)
         renamedFrom = o.renamedFrom
         renamedAway.add(o.renamedFrom)
