@@ -242,6 +242,32 @@ describe('event webhooks (issue 18 §4)', () => {
     expect(off.body).toMatchObject({ eventTypes: [], signingSecretSet: false })
     expect(await subscriptionRow('no-secret-hook')).toBeNull()
   })
+
+  it('turns a burst of audit events (one apply auditing 60 objects, heard together) into one delivery each, set-based', async () => {
+    await createHook('pm', 'burst-hook')
+    expect((await env.json('pm', 'PUT', `${P}/burst-hook/events/`, { eventTypes: ['audit.*'], signingSecret: SECRET })).status).toBe(200)
+    const credentials = Array.from({ length: 60 }, (_, i) => ({ username: `burst-${String(i).padStart(2, '0')}`, fullName: `Burst ${i}` }))
+    const plan = await env.json('root', 'POST', '/apiops/projects/MyProject/declarative-plans', { document: { formatVersion: 1, project: 'MyProject', credentials } })
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200)
+    expect((await env.json('root', 'POST', `/apiops/projects/MyProject/declarative-plans/${plan.body.id}/apply`)).status).toBe(200)
+    const audits = await env.svc.deps.prisma.auditEvent.findMany({ where: { declarativePlanId: plan.body.id }, select: { id: true, objectName: true } })
+    expect(audits).toHaveLength(60)
+    const ids = audits.map((a) => `audit-${a.id}`)
+    const rows = await until('a delivery per audit event', async () => {
+      const found = await env.svc.deps.prisma.webhookDelivery.findMany({ where: { eventId: { in: ids } }, include: { connection: { select: { name: true } } } })
+      return found.length >= 60 && found
+    })
+    await new Promise((r) => setTimeout(r, 300))
+    // exactly one per event, for the connection that subscribes to every audit event and for no other
+    expect(await env.svc.deps.prisma.webhookDelivery.count({ where: { eventId: { in: ids } } })).toBe(60)
+    expect(new Set(rows.map((r) => r.connection.name))).toEqual(new Set(['burst-hook']))
+    expect(new Set(rows.map((r) => r.eventId))).toEqual(new Set(ids))
+    const byEvent = new Map(audits.map((a) => [`audit-${a.id}`, a.objectName]))
+    for (const r of rows) expect(r.payload).toMatchObject({ id: r.eventId, projectName: 'MyProject', connectionName: 'burst-hook', data: { objectName: byEvent.get(r.eventId) } })
+    // each has its outbox row
+    expect(await env.svc.deps.prisma.deliveryOutbox.count({ where: { subject: { in: rows.map((r) => `webhookDelivery:${r.id}`) } } })).toBe(60)
+    expect((await env.json('pm', 'PUT', `${P}/burst-hook/events/`, { eventTypes: [] })).status).toBe(200)
+  })
 })
 
 describe.runIf(process.env.TEST_DATABASE_URL)('event webhooks across instances on one PostgreSQL', () => {

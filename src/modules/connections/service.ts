@@ -150,11 +150,21 @@ export async function updateConnection(deps: Deps, actor: Actor, projectName: st
 
 export async function deleteConnection(deps: Deps, actor: Actor, projectName: string, name: string): Promise<DeploymentOutcome> {
   const access = await connectionAccess(deps.prisma, actor, projectName, 'MANAGE')
-  const found = await requireConnection(deps.prisma, access.project.id, name)
-  if (found.type === 'webhook') await deps.prisma.webhookConnection.delete({ where: { id: found.row.id } })
-  else await deps.prisma.connection.delete({ where: { id: found.row.id } })
-  return found.row.deployToWorker ? pushConnection(deps, access, [undeployMessage(found, found.row.revision + 1)]) : notPushed()
+  const removed = await removeConnection(deps.prisma, access.project.id, name)
+  return undeployRemovedConnection(deps, access, removed)
 }
+
+/** The delete itself, in `db` (this module's DELETE, or a declarative sync's transaction): the removed connection. */
+export async function removeConnection(db: Tx, projectId: string, name: string): Promise<StoredConnection> {
+  const found = await requireConnection(db, projectId, name)
+  if (found.type === 'webhook') await db.webhookConnection.delete({ where: { id: found.row.id } })
+  else await db.connection.delete({ where: { id: found.row.id } })
+  return found
+}
+
+/** After the delete committed: undeploys a connection that was deployed to the workers. */
+export const undeployRemovedConnection = (deps: Deps, access: ProjectAccess, found: StoredConnection): Promise<DeploymentOutcome> =>
+  found.row.deployToWorker ? pushConnection(deps, access, [undeployMessage(found, found.row.revision + 1)]) : Promise.resolve(notPushed())
 
 export async function getConnection(db: Tx, actor: Actor, projectName: string, name: string): Promise<ConnectionView> {
   const access = await connectionAccess(db, actor, projectName, 'VIEW')

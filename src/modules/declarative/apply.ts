@@ -164,7 +164,7 @@ export async function writePlanned(
   const writeOne = async (c: Collection, w: PlannedWrite) => {
     const adapter = adapterOf(c)
     await attempt(c.key, w.name, `${c.key}[${w.index}]`, async () => {
-      if (w.renamedFrom) await lifecycleOf(c.type)!.rename(txCtx, c.kind, w.renamedFrom, w.name)
+      if (w.renamedFrom) await lifecycleOf(c.type)!.rename!(txCtx, c.kind, w.renamedFrom, w.name)
       const refusal = await adapter.checkImport?.(txCtx, portableOf(c, w))
       if (refusal) throw malformedReason(refusal.code, refusal.detail)
       advisories.push(...(await adapter.write(txCtx, portableOf(c, w), w.existing, writeOptions)))
@@ -252,12 +252,11 @@ async function recordState(ctx: AdapterContext, planId: string, namespace: strin
     }
   }
   if (previous && canonicalJson(previous.objects) === canonicalJson(objects)) return
-  const data = { planId, objects: objects as object[], appliedBy, appliedAt: new Date() }
-  await ctx.db.declarativeState.upsert({
-    where: { projectId_namespace: { projectId: ctx.access.project.id, namespace } },
-    create: { projectId: ctx.access.project.id, namespace, ...data },
-    update: data,
-  })
+  // one JSON text cast to jsonb: Prisma's Json parameter costs about a quarter of a second per 2,000 objects here
+  await ctx.db.$executeRaw`
+    INSERT INTO "DeclarativeState" ("projectId", namespace, "planId", objects, "appliedBy", "appliedAt")
+    VALUES (${ctx.access.project.id}, ${namespace}, ${planId}, ${JSON.stringify(objects)}::jsonb, ${appliedBy}, (now() AT TIME ZONE 'UTC'))
+    ON CONFLICT ("projectId", namespace) DO UPDATE SET "planId" = EXCLUDED."planId", objects = EXCLUDED.objects, "appliedBy" = EXCLUDED."appliedBy", "appliedAt" = EXCLUDED."appliedAt"`
 }
 
 export interface StateObject { collection: string; name: string; fingerprint: string; data: Record<string, unknown>; secrets: Record<string, string> }

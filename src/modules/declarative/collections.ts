@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { credentialInput } from '../credentials/service.js'
+import { credentialUpdate } from '../credentials/service.js'
 import { findAdapter, type TransferAdapter } from '../transfer/registry.js'
 
 /**
@@ -22,7 +22,7 @@ export interface Collection {
   nameField: 'name' | 'username'
   /** the object's fields besides its natural key, renamedFrom and managedBy (the JSON Schema of the collection) */
   fields: z.ZodObject
-  /** fields a file may leave out when it creates an object (the adapter fills the others) */
+  /** fields a file may leave out when it creates an object (the adapter fills the others); never listed as changes */
   createDefaults: Record<string, unknown>
   /** the secret fields a file may carry at the top level of an object */
   secretFields: readonly string[]
@@ -34,9 +34,10 @@ export interface Collection {
 
 const open = (description: string) => z.object({}).catchall(z.unknown()).describe(description)
 
-const credentialFields = credentialInput
+// the update schema (no defaults): a field the file leaves out stays as stored, and a create's defaults are filled by
+// the credentials module when it writes (a parsed file never holds a default the file did not say: no false drift)
+const credentialFields = credentialUpdate
   .omit({ username: true, password: true, organizationCode: true, expireDate: true })
-  .partial()
   .extend({
     password: z.string().optional().describe('secret: a ${env:NAME} or ${file:path} reference the CLI resolves; left out = keep the stored one'),
     organizationCode: z.string().nullish(),

@@ -2,6 +2,11 @@ import type { Deps } from '../../platform/context.js'
 import { projectEnvironments } from '../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import type { AdapterContext } from '../transfer/registry.js'
+import { removeConnection, undeployRemovedConnection } from '../connections/service.js'
+import { undeployFromProject } from '../llm/common.js'
+import { removeKnowledgeBase } from '../llm/knowledge.js'
+import { removeProvider } from '../llm/providers.js'
+import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
 
 /**
  * What the transfer engine's adapters do not do (an import only creates and replaces): deleting and renaming an
@@ -17,7 +22,8 @@ export interface Removed {
 
 interface Lifecycle {
   remove(ctx: AdapterContext, kind: string | null, name: string): Promise<Removed>
-  rename(ctx: AdapterContext, kind: string | null, from: string, to: string): Promise<void>
+  /** absent: the type cannot be renamed by a plan (declarativeRenameUnsupported) */
+  rename?(ctx: AdapterContext, kind: string | null, from: string, to: string): Promise<void>
 }
 
 const nothing = async (): Promise<DeploymentOutcome[]> => []
@@ -78,11 +84,48 @@ const apiProxy: Lifecycle = {
   },
 }
 
+/**
+ * Types whose module deletes in two steps, as its own DELETE does: the removal inside the apply's transaction (the
+ * module's checks included, e.g. an LLM provider a knowledge base embeds with is refused), the undeploy after commit.
+ */
+const connection: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const found = await removeConnection(ctx.db, ctx.access.project.id, name)
+    return { type: 'CONNECTION', name, undeploy: async (deps) => [await undeployRemovedConnection(deps, ctx.access, found)] }
+  },
+}
+
+const llmProvider: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await removeProvider(ctx.db, ctx.access, name)
+    return { type: 'LLM_PROVIDER', name, undeploy: async (deps) => [await undeployFromProject(deps, ctx.access, 'LLM_PROVIDER', row, row.name)] }
+  },
+}
+
+const knowledgeBase: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await removeKnowledgeBase(ctx.db, ctx.access, name)
+    return { type: 'KNOWLEDGE_BASE', name, undeploy: async (deps) => [await undeployFromProject(deps, ctx.access, 'KNOWLEDGE_BASE', row, row.name)] }
+  },
+}
+
+const rlcl: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await removeRlcl(ctx.db, ctx.access.project.id, name)
+    // the undeploy goes through the outbox (retried there): no outcome to report
+    return { type: 'RLCL', name, undeploy: async (deps) => (await undeployRemovedRlcl(deps, ctx.access, row), []) }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
   CREDENTIAL: credential,
   API_PROXY: apiProxy,
+  CONNECTION: connection,
+  LLM_PROVIDER: llmProvider,
+  KNOWLEDGE_BASE: knowledgeBase,
+  RLCL: rlcl,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]

@@ -35,6 +35,10 @@ export function liveObject(ctx: AdapterContext, portable: PortableObject): LiveO
 /** Every object of a collection in the project, by name (sorted). */
 export async function readCollection(ctx: AdapterContext, c: Collection): Promise<Map<string, LiveObject>> {
   const adapter = adapterOf(c)
+  if (adapter.findAll) {
+    const all = (await adapter.findAll(ctx, c.kind)).filter((o) => !c.accepts || c.accepts(o.data))
+    return new Map(all.map((o) => [o.name, liveObject(ctx, o)]))
+  }
   const names = await adapter.listNames(ctx, c.kind)
   const lookup = await lookupObjects(ctx, adapter, names.map((name) => ({ name, kind: c.kind })))
   const out = new Map<string, LiveObject>()
@@ -45,8 +49,16 @@ export async function readCollection(ctx: AdapterContext, c: Collection): Promis
   return out
 }
 
+const READ_ALL_ABOVE = 200
+
 /** Objects of a few names of a collection (after a write, to record what was applied). */
 export async function readNames(ctx: AdapterContext, c: Collection, names: string[]): Promise<Map<string, LiveObject>> {
+  // many names (an apply that wrote a whole collection): the collection by project, not a long list of names
+  if (names.length > READ_ALL_ABOVE && adapterOf(c).findAll) {
+    const wanted = new Set(names)
+    const all = await readCollection(ctx, c)
+    return new Map([...all].filter(([name]) => wanted.has(name)))
+  }
   const lookup = await lookupObjects(ctx, adapterOf(c), names.map((name) => ({ name, kind: c.kind })))
   const out = new Map<string, LiveObject>()
   for (const name of names) {

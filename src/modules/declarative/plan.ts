@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 import { actorName } from '../../platform/auth/actor.js'
@@ -141,7 +142,7 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
       let base = current.get(o.name)
       let renamedFrom: string | undefined
       if (!base && o.renamedFrom && current.has(o.renamedFrom)) {
-        if (!lifecycleOf(c.type)) return problems.push({ path: `${path}.renamedFrom`, reason: 'declarativeRenameUnsupported', message: `${c.key} cannot be renamed by a plan` })
+        if (!lifecycleOf(c.type)?.rename) return problems.push({ path: `${path}.renamedFrom`, reason: 'declarativeRenameUnsupported', message: `${c.key} cannot be renamed by a plan` })
         base = current.get(o.renamedFrom)
         renamedFrom = o.renamedFrom
         renamedAway.add(o.renamedFrom)
@@ -166,7 +167,8 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
         }
       } else {
         const desired = normalize(overlay(c.createDefaults, o.data))
-        const fields = Object.keys(desired).sort()
+        // a create lists what the file says; the defaults the server fills are not changes the file asks for
+        const fields = Object.keys(o.data).sort()
         const details: FieldChange[] = [...fields.map((f) => ({ field: f, after: desired[f] ?? null })), ...Object.keys(o.secrets).sort().map((f) => ({ field: f, sensitive: true as const }))]
         content.changes.push({ action: 'create', type: c.key, name: o.name, fields: details.map((d) => d.field), details, ...(Object.keys(o.secrets).length ? { sensitive: true as const } : {}) })
         content.writes.push({ collection: c.key, name: o.name, index: i, existing: false, data: desired, sealedSecrets, keptSecrets: [] })
@@ -217,10 +219,12 @@ export async function createPlan(deps: Deps, actor: Actor, projectName: string, 
   const { live, baseRevision, owner } = await currentRevision(ctx, list)
   const { content, problems } = computePlan(ctx, doc, input.mode, namespace, live, owner)
   refuseProblems(problems)
-  const row = await deps.prisma.declarativePlan.create({
-    data: { projectId: ctx.access.project.id, namespace, mode: input.mode.toUpperCase(), baseRevision, content: content as object, createdBy: actorName(actor) },
-  })
-  return planView(row.id, projectName, namespace, input.mode, baseRevision, content)
+  // one JSON text cast to jsonb: a plan of thousands of objects is a large parameter, which Prisma's Json handling slows
+  const id = crypto.randomUUID()
+  await deps.prisma.$executeRaw`
+    INSERT INTO "DeclarativePlan" (id, "projectId", namespace, mode, "baseRevision", content, "createdBy", "createdAt")
+    VALUES (${id}, ${ctx.access.project.id}, ${namespace}, ${input.mode.toUpperCase()}, ${baseRevision}, ${JSON.stringify(content)}::jsonb, ${actorName(actor)}, (now() AT TIME ZONE 'UTC'))`
+  return planView(id, projectName, namespace, input.mode, baseRevision, content)
 }
 
 export function planView(id: string, project: string, namespace: string, mode: 'apply' | 'sync', baseRevision: string, content: PlanContent): PlanView {

@@ -177,8 +177,14 @@ export async function saveKnowledgeBase(deps: Deps, actor: Actor, projectName: s
 /** Deletes the knowledge base with its documents and vectors, and undeploys it. */
 export async function deleteKnowledgeBase(deps: Deps, actor: Actor, projectName: string, name: string): Promise<{ deploymentResult: DeploymentOutcome }> {
   const access = await aiAccess(deps, actor, projectName, 'MANAGE')
-  const row = await findKb(deps.prisma, access, name)
-  await deps.prisma.knowledgeBase.delete({ where: { id: row.id } })
+  const row = await removeKnowledgeBase(deps.prisma, access, name)
   const deploymentResult = await undeployFromProject(deps, access, 'KNOWLEDGE_BASE', row, row.name)
   return { deploymentResult }
+}
+
+/** The delete itself, in `db` (DELETE, or a declarative sync's transaction); undeployFromProject after the commit. */
+export async function removeKnowledgeBase(db: Tx, access: ProjectAccess, name: string): Promise<KbWithRefs> {
+  const row = await findKb(db, access, name)
+  await db.knowledgeBase.delete({ where: { id: row.id } })
+  return row
 }

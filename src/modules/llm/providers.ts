@@ -338,10 +338,16 @@ export async function saveProvider(deps: Deps, actor: Actor, projectName: string
 /** Deletes and undeploys. A provider a knowledge base embeds with cannot go (the knowledge base would break). */
 export async function deleteProvider(deps: Deps, actor: Actor, projectName: string, name: string): Promise<{ deploymentResult: DeploymentOutcome }> {
   const access = await aiAccess(deps, actor, projectName, 'MANAGE')
-  const row = await findProvider(deps.prisma, access.project.id, name)
-  if (!row) throw providerNotFound(name, access.project.name)
-  await deleteUnlessKnowledgeBasesUse(deps.prisma, { embeddingProviderId: row.id }, `LLM provider '${row.name}'`, 'is the embedding provider of', () =>
-    deps.prisma.llmProvider.delete({ where: { id: row.id } }))
+  const row = await removeProvider(deps.prisma, access, name)
   const deploymentResult = await undeployFromProject(deps, access, 'LLM_PROVIDER', row, row.name)
   return { deploymentResult }
+}
+
+/** The delete itself, in `db` (DELETE, or a declarative sync's transaction); undeployFromProject after the commit. */
+export async function removeProvider(db: Tx, access: ProjectAccess, name: string): Promise<LlmProvider> {
+  const row = await findProvider(db, access.project.id, name)
+  if (!row) throw providerNotFound(name, access.project.name)
+  await deleteUnlessKnowledgeBasesUse(db, { embeddingProviderId: row.id }, `LLM provider '${row.name}'`, 'is the embedding provider of', () =>
+    db.llmProvider.delete({ where: { id: row.id } }))
+  return row
 }

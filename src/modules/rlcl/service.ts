@@ -196,13 +196,20 @@ export async function updateRlcl(deps: Deps, actor: Actor, projectName: string, 
 /** DELETE …/rlcl/{name}/: the list with its credentials, endpoints and condition; undeployed everywhere. */
 export async function deleteRlcl(deps: Deps, actor: Actor, projectName: string, rlclName: string): Promise<void> {
   const access = await authorize(deps.prisma, actor, projectName, 'MANAGE')
-  const row = await deps.prisma.$transaction(async (tx) => {
-    const row = await findRlcl(tx, access.project.id, rlclName)
-    await tx.rlcl.delete({ where: { id: row.id } })
-    return row
-  })
-  await push(deps, access, row.id, { name: row.name, revision: row.revision + 1 })
+  const row = await deps.prisma.$transaction((tx) => removeRlcl(tx, access.project.id, rlclName))
+  await undeployRemovedRlcl(deps, access, row)
 }
+
+/** The delete itself, in `db` (DELETE's transaction, or a declarative sync's): the list with its credentials, endpoints and condition. */
+export async function removeRlcl(db: Tx, projectId: string, rlclName: string): Promise<{ id: string; name: string; revision: number }> {
+  const row = await findRlcl(db, projectId, rlclName)
+  await db.rlcl.delete({ where: { id: row.id } })
+  return row
+}
+
+/** After the delete committed: undeployed everywhere, through the outbox. */
+export const undeployRemovedRlcl = (deps: Pick<Deps, 'prisma' | 'deployer'>, access: ProjectAccess, row: { id: string; name: string; revision: number }) =>
+  push(deps, access, row.id, { name: row.name, revision: row.revision + 1 })
 
 // ---- credentials ----
 

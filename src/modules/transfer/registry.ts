@@ -90,6 +90,12 @@ export interface TransferAdapter {
    * kind), in one query. The engine uses it for large selections and packages when present.
    */
   findManyByName?(ctx: AdapterContext, refs: { name: string; kind: string | null }[]): Promise<PortableObject[]>
+  /**
+   * Optional: every object of the type (of one kind) in the call's project, sorted by name as listNames, in one query by project (no list of
+   * names: a declarative plan or dump reads whole collections this way, and after a bulk write a long IN list of
+   * names can be planned on a trigram index while the table's statistics are stale).
+   */
+  findAll?(ctx: AdapterContext, kind: string | null): Promise<PortableObject[]>
   /** Names of the type's objects (of one kind), sorted; used for candidateNames and listings. */
   listNames(ctx: AdapterContext, kind: string | null): Promise<string[]>
   /** Environment names an object refers to (e.g. a webhook connection's environment). */

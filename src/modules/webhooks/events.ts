@@ -199,21 +199,8 @@ interface WebhookEvent { id: string; type: string; candidates: string[]; project
 const TERMINAL_RUN = new Set(['SUCCESS', 'PARTIAL', 'FAILED', 'CANCELLED', 'INTERRUPTED', 'LICENSE_REVOKED'])
 const digest = (parts: unknown[]) => crypto.createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32)
 
-/** Reads what a bus notification names; null when it is no event any webhook can subscribe to. */
+/** Reads what a deployment or bulk run notification names; null when it is no event any webhook can subscribe to (audit events: readAuditEvents). */
 async function readEvent(db: Tx, e: GatewayEvent): Promise<WebhookEvent | null> {
-  if (e.k === 'audit') {
-    const row = await db.auditEvent.findUnique({ where: { id: BigInt(e.id) } })
-    if (!row) return null
-    const category = auditCategoryOf(row.objectType)
-    return {
-      id: `audit-${row.id}`,
-      type: category ? `audit.${category}` : 'audit',
-      candidates: [AUDIT_ALL, ...(category ? [`audit.${category}`] : [])],
-      projectName: row.projectName ?? PLATFORM_PROJECT,
-      occurredAt: row.at,
-      data: { ...auditEventView(row), category },
-    }
-  }
   if (e.k === 'deployment') {
     // only failed deployments are events here: an acknowledged one (a bulk chunk records 200 at once) is not read
     if (e.a === true) return null
@@ -252,54 +239,132 @@ async function readEvent(db: Tx, e: GatewayEvent): Promise<WebhookEvent | null> 
   return null
 }
 
-/**
- * Writes one delivery (and its outbox row) per webhook connection of the event's project that subscribes to it.
- * Instances hearing the same notification race on the unique (connection, event id): exactly one writes each.
- * Returns the number of deliveries written.
- */
-export async function dispatchEvent(deps: Pick<Deps, 'prisma'>, e: GatewayEvent): Promise<number> {
-  const event = await readEvent(deps.prisma, e)
-  if (!event) return 0
-  const subscriptions = await deps.prisma.webhookEventSubscription.findMany({
-    where: { eventTypes: { hasSome: event.candidates }, connection: { project: { name: event.projectName } } },
-    select: { connection: { select: { id: true, name: true } } },
+/** A subscription of a project's webhook connection, as the dispatcher matches events against it. */
+interface Subscriber { connectionId: string; connectionName: string; projectName: string; eventTypes: string[] }
+
+const auditSubscriber = (s: Subscriber) => s.eventTypes.some((t) => t.startsWith('audit'))
+
+/** The project a notification names without reading its row (a bulk run's is only known from the row). */
+const projectOfNotification = (e: GatewayEvent): string | null => (e.k === 'audit' ? (e.p ?? PLATFORM_PROJECT) : e.k === 'deployment' ? e.p : null)
+
+/** The audit events of a batch that someone subscribes to, read in one query, as webhook events. */
+async function readAuditEvents(db: Tx, ids: string[]): Promise<WebhookEvent[]> {
+  if (!ids.length) return []
+  const rows = await db.auditEvent.findMany({ where: { id: { in: ids.map((id) => BigInt(id)) } }, orderBy: { id: 'asc' } })
+  return rows.map((row) => {
+    const category = auditCategoryOf(row.objectType)
+    return {
+      id: `audit-${row.id}`,
+      type: category ? `audit.${category}` : 'audit',
+      candidates: [AUDIT_ALL, ...(category ? [`audit.${category}`] : [])],
+      projectName: row.projectName ?? PLATFORM_PROJECT,
+      occurredAt: row.at,
+      data: { ...auditEventView(row), category },
+    }
   })
+}
+
+/**
+ * Writes one delivery (and its outbox row) per webhook connection of an event's project that subscribes to it, for a
+ * batch of notifications, set-based: one query for the subscriptions of the batch's projects (a batch nobody
+ * subscribes to ends there), one for the audit rows someone subscribes to, then one transaction with one INSERT of
+ * the deliveries and one of their outbox rows. Instances hearing the same notifications race on the unique
+ * (connection, event id): exactly one writes each. Returns the number of deliveries written.
+ */
+export async function dispatchEvents(deps: Pick<Deps, 'prisma'>, notifications: GatewayEvent[]): Promise<number> {
+  const db = deps.prisma
+  const projects = new Set<string>()
+  const bulkRuns: GatewayEvent[] = []
+  for (const e of notifications) {
+    const project = projectOfNotification(e)
+    if (project) projects.add(project)
+    else if (e.k === 'bulkRun' && TERMINAL_RUN.has(e.s)) bulkRuns.push(e)
+  }
+  const events: WebhookEvent[] = []
+  // a bulk run names no project: its row says (rare, one per finished run)
+  for (const e of bulkRuns) {
+    const event = await readEvent(db, e)
+    if (event) {
+      events.push(event)
+      projects.add(event.projectName)
+    }
+  }
+  if (!projects.size) return 0
+  const subscribers: Subscriber[] = (await db.webhookEventSubscription.findMany({
+    where: { connection: { project: { name: { in: [...projects] } } } },
+    select: { eventTypes: true, connection: { select: { id: true, name: true, project: { select: { name: true } } } } },
+  })).flatMap((s) => (s.connection.project ? [{ connectionId: s.connection.id, connectionName: s.connection.name, projectName: s.connection.project.name, eventTypes: s.eventTypes }] : []))
+  if (!subscribers.length) return 0
+  const byProject = new Map<string, Subscriber[]>()
+  for (const s of subscribers) byProject.set(s.projectName, [...(byProject.get(s.projectName) ?? []), s])
+  const heard = (project: string, test: (s: Subscriber) => boolean) => (byProject.get(project) ?? []).some(test)
+  const auditIds = notifications.flatMap((e) => (e.k === 'audit' && heard(e.p ?? PLATFORM_PROJECT, auditSubscriber) ? [e.id] : []))
+  events.push(...(await readAuditEvents(db, auditIds)))
+  for (const e of notifications) {
+    if (e.k !== 'deployment' || e.a === true || !heard(e.p, (s) => s.eventTypes.includes(DEPLOYMENT_FAILED))) continue
+    const event = await readEvent(db, e)
+    if (event) events.push(event)
+  }
+  const deliveries: { connectionId: string; eventId: string; eventType: string; payload: Prisma.InputJsonValue }[] = []
+  const seen = new Set<string>()
+  for (const event of events) {
+    for (const s of byProject.get(event.projectName) ?? []) {
+      if (!s.eventTypes.some((t) => event.candidates.includes(t)) || seen.has(`${s.connectionId}\u0000${event.id}`)) continue
+      seen.add(`${s.connectionId}\u0000${event.id}`)
+      const payload = { id: event.id, type: event.type, occurredAt: event.occurredAt.toISOString(), projectName: event.projectName, connectionName: s.connectionName, data: event.data }
+      deliveries.push({ connectionId: s.connectionId, eventId: event.id, eventType: event.type, payload: payload as Prisma.InputJsonValue })
+    }
+  }
+  if (!deliveries.length) return 0
+  const names = new Map(subscribers.map((s) => [s.connectionId, s.connectionName]))
   let written = 0
-  for (const { connection } of subscriptions) {
-    const payload = { id: event.id, type: event.type, occurredAt: event.occurredAt.toISOString(), projectName: event.projectName, connectionName: connection.name, data: event.data }
-    written += await deps.prisma.$transaction(async (tx) => {
-      const created = await tx.webhookDelivery.createManyAndReturn({
-        data: [{ connectionId: connection.id, eventId: event.id, eventType: event.type, payload: payload as Prisma.InputJsonValue }],
-        skipDuplicates: true,
-        select: { id: true },
-      })
-      if (!created.length) return 0
-      await enqueueDeliveries(tx, [{
-        environment: { name: `webhook ${connection.name}`, workerUrls: [] },
-        message: { deliveryId: created[0]!.id } as unknown as DeployMessage,
-        subject: `${DELIVERY_SUBJECT}:${created[0]!.id}`,
-      }])
-      return 1
+  for (let i = 0; i < deliveries.length; i += DELIVERY_BATCH) {
+    written += await db.$transaction(async (tx) => {
+      const created = await tx.webhookDelivery.createManyAndReturn({ data: deliveries.slice(i, i + DELIVERY_BATCH), skipDuplicates: true, select: { id: true, connectionId: true } })
+      await enqueueDeliveries(tx, created.map((d) => ({
+        environment: { name: `webhook ${names.get(d.connectionId)}`, workerUrls: [] },
+        message: { deliveryId: d.id } as unknown as DeployMessage,
+        subject: `${DELIVERY_SUBJECT}:${d.id}`,
+      })))
+      return created.length
     })
   }
   return written
 }
 
+/** Deliveries per INSERT (a PostgreSQL statement takes at most 65,535 parameters). */
+const DELIVERY_BATCH = 1000
+/** Notifications per dispatch: those heard while a dispatch runs wait for the next one, together. */
+const NOTIFICATION_BATCH = 5000
+
+
 export interface EventWebhooks { stop(): Promise<void> }
 
-/** Follows the live-events bus of this instance; a no-op without one. */
+/**
+ * Follows the live-events bus of this instance; a no-op without one. Notifications are queued and dispatched in
+ * batches: the first waits one turn of the event loop (a commit's notifications arrive together), those heard during
+ * a dispatch go in the next one, so an apply that audits thousands of objects costs a few queries, not two per event.
+ */
 export function startEventWebhooks(deps: Pick<Deps, 'prisma' | 'logger' | 'events'>): EventWebhooks {
-  const pending = new Set<Promise<unknown>>()
+  let queue: GatewayEvent[] = []
+  let running: Promise<void> | null = null
+  const drain = async () => {
+    await new Promise((resolve) => setImmediate(resolve))
+    while (queue.length) {
+      const batch = queue.slice(0, NOTIFICATION_BATCH)
+      queue = queue.slice(batch.length)
+      await dispatchEvents(deps, batch).catch((err) => deps.logger.error({ err, events: batch.length }, 'event webhook deliveries not written'))
+    }
+    running = null
+  }
   const unsubscribe = deps.events?.subscribe((event) => {
-    const work = dispatchEvent(deps, event)
-      .catch((err) => deps.logger.error({ err, event }, 'event webhook deliveries not written'))
-      .finally(() => pending.delete(work))
-    pending.add(work)
+    queue.push(event)
+    running ??= drain()
   })
   return {
     async stop() {
       unsubscribe?.()
-      await Promise.all([...pending])
+      while (running) await running
     },
   }
 }

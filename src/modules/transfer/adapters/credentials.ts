@@ -3,7 +3,7 @@ import { Prisma } from '../../../generated/prisma/client.js'
 import { can } from '../../../platform/auth/permissions.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { credentialInput, insertCredential, newCredentialRow, pushCredentialsByIds } from '../../credentials/service.js'
-import { insertCredentialRows, replaceRolesOfMany, updateCredentialRows, type CredentialRowUpdate, type NewCredentialRow } from '../../credentials/bulk.js'
+import { credentialHolders, insertCredentialRows, replaceRolesOfMany, updateCredentialRows, type CredentialRowUpdate, type NewCredentialRow } from '../../credentials/bulk.js'
 import { credentialOwners, roleNamesOf, type CredentialWithOwners } from '../../credentials/runtime.js'
 import { replaceCredentialRoles } from '../../credentials/roles.js'
 import { batchRefused, refusalOf, type AdapterContext, type Advisory, type ImportRefusal, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../registry.js'
@@ -144,6 +144,12 @@ export const credentialAdapter: TransferAdapter = {
     return rows.map((c) => toPortable(ctx, c))
   },
 
+  /** the whole project's credentials by project (declarative dumps and plans) */
+  async findAll(ctx) {
+    const rows = await ctx.db.credential.findMany({ where: { projectId: ctx.access.project.id }, include: credentialOwners, orderBy: { username: 'asc' } })
+    return rows.map((c) => toPortable(ctx, c))
+  },
+
   async listNames(ctx) {
     const rows = await ctx.db.credential.findMany({ where: { projectId: ctx.access.project.id }, select: { username: true }, orderBy: { username: 'asc' } })
     return rows.map((r) => r.username)
@@ -220,8 +226,7 @@ export const credentialAdapter: TransferAdapter = {
         refusals.push(refusal)
       }
     }
-    const holders = new Map((await ctx.db.credential.findMany({ where: { username: { in: objects.map((o) => o.object.name) } }, select: { id: true, username: true, projectId: true } }))
-      .map((h) => [h.username, h]))
+    const holders = new Map((await credentialHolders(ctx.db, objects.map((o) => o.object.name))).map((h) => [h.username, h]))
     for (const { object } of valid) {
       const holder = holders.get(object.name)
       if (holder && holder.projectId !== projectId) refusals.push({ name: object.name, ...takenRefusal(object.name), field: 'username' })
@@ -268,7 +273,7 @@ export const credentialAdapter: TransferAdapter = {
     if (!can(access, 'IDENTITY', 'DEPLOY_UNDEPLOY') && !can(access, TYPE, 'DEPLOY_UNDEPLOY')) {
       return [{ level: 'WARNING', key: 'deployRequired', params: { type: TYPE, names, reason: 'IDENTITY DEPLOY_UNDEPLOY is needed to deploy' } }]
     }
-    const rows = await deps.prisma.credential.findMany({ where: { projectId: access.project.id, username: { in: names } }, select: { id: true, username: true } })
+    const rows = (await credentialHolders(deps.prisma, names)).filter((r) => r.projectId === access.project.id)
     // in the order written, as batches (RUNTIME.md §4.1)
     const order = new Map(names.map((n, i) => [n, i]))
     rows.sort((a, b) => order.get(a.username)! - order.get(b.username)!)
