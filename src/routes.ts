@@ -36,6 +36,8 @@ import { utilityRoutes } from './modules/utility/rest.js'
 import { creatorApiRoutes } from './modules/creators/rest.js'
 import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js'
 import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
+// h-proxy (issue 32): credential organizations, traffic log settings, proxy reads and spec, key and keystore packages
+import { credentialOrganizationRoutes } from './modules/projects/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -77,4 +79,5 @@ export const routeTables: RouteDef[] = [
   ...creatorApiRoutes,
   ...globalPolicyRoutes,
   ...policyGroupRoutes,
+  ...credentialOrganizationRoutes,
 ]

@@ -69,6 +69,9 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
   limitAssignments(`${P}/limit-assignments`, 'actions/validate', 'actions/'), limitAssignments('/api/limit-bindings', 'validate', ''),
   bulkRuns(`${P}/limit-assignment-previews`, `${P}/limit-assignment-runs`), bulkRuns('/api/limit-assignment-previews', '/api/limit-assignment-runs'),
   settingsPages, ...creators, { 'POST /apiops/utility/creators/batch-names': 'apiCreatorNames' }, {
+    // credential organizations (h-proxy, issue 32 §1)
+    [`POST ${P}/credential-organizations/`]: 'createOrganization', [`GET ${P}/credential-organizations/:code`]: 'organization',
+    [`PUT ${P}/credential-organizations/:code`]: 'updateOrganization', [`DELETE ${P}/credential-organizations/:code`]: 'deleteOrganization',
     // auth
     'POST /apiops/auth/token': 'login',
     'GET /api/session': 'me',
