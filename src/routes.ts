@@ -38,6 +38,7 @@ import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js
 import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
 // h-proxy (issue 32): credential organizations, traffic log settings, proxy reads and spec, key and keystore packages
 import { credentialOrganizationRoutes } from './modules/projects/rest.js'
+import { trafficLogRoutes } from './modules/apiproxies/traffic-log/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -80,4 +81,5 @@ export const routeTables: RouteDef[] = [
   ...globalPolicyRoutes,
   ...policyGroupRoutes,
   ...credentialOrganizationRoutes,
+  ...trafficLogRoutes,
 ]

@@ -54,6 +54,8 @@ import { ExportImportResolver } from './modules/transfer/catalog-graphql.js'
 import { ApiCreatorResolver } from './modules/creators/graphql.js'
 import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graphql.js'
 import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
+// h-proxy (issue 32)
+import { TrafficLogSettingsResolver } from './modules/apiproxies/traffic-log/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -123,6 +125,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiCreatorResolver,
   GlobalPolicyResolver,
   PolicyGroupResolver,
+  TrafficLogSettingsResolver,
 ]
 
 /**

@@ -72,6 +72,11 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     // credential organizations (h-proxy, issue 32 §1)
     [`POST ${P}/credential-organizations/`]: 'createOrganization', [`GET ${P}/credential-organizations/:code`]: 'organization',
     [`PUT ${P}/credential-organizations/:code`]: 'updateOrganization', [`DELETE ${P}/credential-organizations/:code`]: 'deleteOrganization',
+    // traffic log settings (h-proxy, issue 32 §2)
+    [`GET ${PROXY}/trafficLogSettings/`]: 'apiProxyTrafficLogSettings', [`GET ${PROXY}/trafficLogSettings/:environmentName/`]: 'apiProxyTrafficLogSettings',
+    [`PUT ${PROXY}/trafficLogSettings/:environmentName/`]: 'saveApiProxyTrafficLogSettings',
+    [`PUT ${PROXY}/trafficLogSettings/:environmentName/connectors/:connectorType/methodOverride/`]: 'setApiProxyTrafficLogMethodOverride',
+    [`DELETE ${PROXY}/trafficLogSettings/:environmentName/connectors/:connectorType/methodOverride/`]: 'deleteApiProxyTrafficLogMethodOverride',
     // auth
     'POST /apiops/auth/token': 'login',
     'GET /api/session': 'me',
