@@ -39,6 +39,7 @@ import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
 // h-proxy (issue 32): credential organizations, traffic log settings, proxy reads and spec, key and keystore packages
 import { credentialOrganizationRoutes } from './modules/projects/rest.js'
 import { trafficLogRoutes } from './modules/apiproxies/traffic-log/rest.js'
+import { proxyReadRoutes } from './modules/apiproxies/reads/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -82,4 +83,5 @@ export const routeTables: RouteDef[] = [
   ...policyGroupRoutes,
   ...credentialOrganizationRoutes,
   ...trafficLogRoutes,
+  ...proxyReadRoutes,
 ]

@@ -56,6 +56,7 @@ import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graph
 import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
 // h-proxy (issue 32)
 import { TrafficLogSettingsResolver } from './modules/apiproxies/traffic-log/graphql.js'
+import { ApiProxyReadsResolver } from './modules/apiproxies/reads/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -126,6 +127,7 @@ export const resolvers: NonEmptyArray<Function> = [
   GlobalPolicyResolver,
   PolicyGroupResolver,
   TrafficLogSettingsResolver,
+  ApiProxyReadsResolver,
 ]
 
 /**

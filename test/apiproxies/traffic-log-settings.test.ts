@@ -152,7 +152,7 @@ describe('traffic log settings per environment', () => {
     const refused = await bed.svc.graphql(
       `mutation { setApiProxyTrafficLogMethodOverride(projectName: "payments", apiProxyName: "Pets", environmentName: "staging", connectorType: "NOPE", methodName: "/pets", input: {}) }`, {}, bed.erin,
     )
-    expect(refused.body.errors[0].message).toMatch(/^Invalid connectorType: NOPE/)
+    expect(refused.body.errors?.[0].message).toMatch(/^Invalid connectorType: NOPE/)
   })
 
   it('refuses, writing and pushing nothing', async () => {

@@ -77,6 +77,9 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     [`PUT ${PROXY}/trafficLogSettings/:environmentName/`]: 'saveApiProxyTrafficLogSettings',
     [`PUT ${PROXY}/trafficLogSettings/:environmentName/connectors/:connectorType/methodOverride/`]: 'setApiProxyTrafficLogMethodOverride',
     [`DELETE ${PROXY}/trafficLogSettings/:environmentName/connectors/:connectorType/methodOverride/`]: 'deleteApiProxyTrafficLogMethodOverride',
+    // API proxy reads without a vendor page (h-proxy, issue 32 §2)
+    [`GET ${PROXY}/full`]: 'apiProxyFull', [`GET ${PROXY}/environment-variables/`]: 'apiProxyEnvironmentVariables',
+    [`GET ${PROXY}/spec/`]: 'apiProxySpec', [`PUT ${PROXY}/spec/`]: 'replaceApiProxySpec',
     // auth
     'POST /apiops/auth/token': 'login',
     'GET /api/session': 'me',
