@@ -80,6 +80,8 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     // API proxy reads without a vendor page (h-proxy, issue 32 §2)
     [`GET ${PROXY}/full`]: 'apiProxyFull', [`GET ${PROXY}/environment-variables/`]: 'apiProxyEnvironmentVariables',
     [`GET ${PROXY}/spec/`]: 'apiProxySpec', [`PUT ${PROXY}/spec/`]: 'replaceApiProxySpec',
+    // key and keystore packages (h-proxy, issue 32 §3)
+    [`POST ${P}/keys/import/`]: 'importCryptoKeyPackage', [`POST ${P}/keystores/import/`]: 'importKeyStorePackage',
     // auth
     'POST /apiops/auth/token': 'login',
     'GET /api/session': 'me',
