@@ -98,7 +98,8 @@ describe('credential organizations over REST', () => {
     await refused(() => env.call('viewer', 'POST', `${BASE}/`, { nonsense: true }), 403, 'permissionDenied')
     await refused(() => env.call('viewer', 'GET', `${BASE}/team-alpha`), 403, 'permissionDenied')
     await refused(() => env.call('identity', 'POST', `${BASE}/`, CREATE_EXAMPLE), 409, 'nameAlreadyExists', { field: 'code' })
-    await refused(() => env.call('identity', 'POST', `${BASE}/`, { ...CREATE_EXAMPLE, code: 'team-beta', parentOrganizationCode: 'nope' }), 400, 'malformedRequest', { field: 'parentOrganizationCode' })
+    // the vendor page answers 400 here; ours stays the organization's not found, as the GraphQL door always answered
+    await refused(() => env.call('identity', 'POST', `${BASE}/`, { ...CREATE_EXAMPLE, code: 'team-beta', parentOrganizationCode: 'nope' }), 404, 'resourceNotFound', { organization: 'nope', field: 'parentOrganizationCode' })
     await refused(() => env.call('identity', 'POST', `${BASE}/`, { code: '  ' }), 400, 'malformedRequest', { field: 'code' })
     await refused(() => env.call('identity', 'POST', `${BASE}/`, { code: 'team-beta', colour: 'red' }), 400, 'malformedRequest')
     await refused(() => env.call('identity', 'POST', `${BASE}/`, { code: 'team-beta', metadata: [{ key: 'a' }, { key: 'a' }] }), 400, 'malformedRequest', { field: 'metadata[1].key' })

@@ -94,10 +94,13 @@ export async function findOrganization(db: Tx, projectId: string, orgCode: strin
   return org
 }
 
-/** A parent named in the body: an unknown one is a mistake in the body (400, vendor page), not a missing path object. */
+/**
+ * A parent named in the body: an unknown one is the organization's not found (resourceNotFound, 404 on the REST door),
+ * as the GraphQL door and the bootstrap always answered; the vendor page's 400 is not followed (see docs).
+ */
 async function parentNamed(db: Tx, projectId: string, parentCode: string, field: string) {
   const parent = await db.organization.findUnique({ where: { projectId_code: { projectId, code: parentCode } } })
-  if (!parent) throw new DomainError('validation', 'malformedRequest', `${field}: Organization '${parentCode}' not found`, { field, organization: parentCode })
+  if (!parent) throw notFound(`Organization '${parentCode}' not found`, { organization: parentCode, field })
   return parent
 }
 

@@ -16,9 +16,9 @@ const MANAGE = { category: 'IDENTITY', level: 'MANAGE' } as const
 const REFUSALS = {
   401: 'missing, invalid, expired or revoked token',
   403: 'permissionDenied: the caller lacks IDENTITY (VIEW for the read, MANAGE for writes)',
-  404: 'resourceNotFound: unknown project, or no organization with this code in the project (params.organization)',
+  404: 'resourceNotFound: unknown project, no organization with this code in the project, or parentOrganizationCode naming none (params.organization)',
 }
-const BODY_400 = 'malformedRequest (params.field): code blank or invalid, nameDefault/name blank or differing, unknown field, parentOrganizationCode not an organization of the project, metadata key twice, a new secret entry without value'
+const BODY_400 = 'malformedRequest (params.field): code blank or invalid, nameDefault/name blank or differing, unknown field, metadata key twice, a new secret entry without value'
 const organization = plainBody(credentialOrganizationSchema)
 
 export const credentialOrganizationRoutes: RouteDef[] = defineRoutes([
