@@ -79,8 +79,15 @@ describe('traffic log settings per environment', () => {
     expect((await stored()).revision).toBe(revision + 1)
     // pushed to production only (the proxy runs there), with the settings in its config
     expect(bed.dev.received).toHaveLength(0)
-    const pushed = JSON.stringify(bed.prod.received.at(-1))
-    expect(pushed).toContain('"sizeBodyFromClient":1024')
+    // the gateway gets the connection by name and the method by its HTTP method and path (it knows neither of our ids)
+    const pushed = bed.prod.received.at(-1) as { config: { settings: { trafficLog: { apiProxyTrafficLogSettingsList: unknown[] } } } }
+    expect(pushed.config.settings.trafficLog.apiProxyTrafficLogSettingsList).toEqual([
+      {
+        ...expected,
+        connectorSettingsMap: { 'Production Elasticsearch': UPDATE_EXAMPLE.connectorSettingsMap['Production Elasticsearch'] },
+        methodOverrideList: [{ ...expected.methodOverrideList[0], httpMethod: 'GET', path: '/pets' }],
+      },
+    ])
     const read = await call('GET', `${BASE}/production/`, bed.frank)
     expect(read.body).toEqual({ status: 'SUCCESS', success: true, resultList: [expected], resultCount: 1 })
     // stored by the connection's id, so a rename keeps it

@@ -207,3 +207,33 @@ export async function deleteMethodOverride(deps: Deps, actor: Actor, projectName
   })
   return done ? { changed: true, deploymentResult: done.deploymentResult } : { changed: false, deploymentResult: null }
 }
+
+/** The connection ids the stored traffic log settings of these proxies name (for runtimeTrafficLog's one query). */
+export function trafficLogConnectionIds(proxies: ApiProxy[]): string[] {
+  const ids = new Set<string>()
+  for (const item of proxies.flatMap(itemsOf)) {
+    for (const key of [...Object.keys(item.connectorSettingsMap ?? {}), ...(item.methodOverrideList ?? []).flatMap((m) => Object.keys(m.connectorSettingsMap ?? {}))]) {
+      if (!isConnectorType(key)) ids.add(key)
+    }
+  }
+  return [...ids]
+}
+
+/**
+ * The traffic log section as the gateway runs it: connector keys as the connection names the gateway knows
+ * (connections are deployed by name), and each method override with its endpoint's method and path (the gateway
+ * matches endpoints by them, not by our ids); an override of an endpoint gone is left out.
+ */
+export function runtimeTrafficLog(settings: unknown, connectionNames: Map<string, string>, endpoints: Map<string, { method: string; path: string }>): unknown {
+  const trafficLog = ((settings ?? {}) as Json).trafficLog as Json | undefined
+  if (!trafficLog || !Array.isArray(trafficLog.apiProxyTrafficLogSettingsList)) return settings
+  const list = (trafficLog.apiProxyTrafficLogSettingsList as TrafficLogItem[]).map((item) => ({
+    ...item,
+    connectorSettingsMap: renamed(item.connectorSettingsMap, connectionNames),
+    methodOverrideList: (item.methodOverrideList ?? []).flatMap((m) => {
+      const endpoint = endpoints.get(m.apiMethodId)
+      return endpoint ? [{ ...m, httpMethod: endpoint.method, path: endpoint.path, connectorSettingsMap: renamed(m.connectorSettingsMap, connectionNames) }] : []
+    }),
+  }))
+  return { ...(settings as Json), trafficLog: { ...trafficLog, apiProxyTrafficLogSettingsList: list } }
+}
