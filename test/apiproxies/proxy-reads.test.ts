@@ -126,3 +126,16 @@ describe("the proxy's specification", () => {
     await expectRefused(() => call('PUT', 'Pets/spec/', bed.erin, [SPEC_TEXT]), /must be a JSON object/)
   })
 })
+
+describe('the specification travels with the proxy', () => {
+  it('an export package carries it and the import as a new proxy keeps it (the proxies without one export as before)', async () => {
+    const exported = await bed.svc.http('/apiops/projects/payments/apiProxies/Pets/export/', { headers: { authorization: `Bearer ${bed.gina}` } })
+    expect(exported.status).toBe(200)
+    const form = new FormData()
+    form.append('apiProxyExportFile', new Blob([Buffer.from(await exported.arrayBuffer())]), 'apiProxyExportFile.zip')
+    const imported = await call('POST', 'import/', bed.gina, form)
+    expect(imported.body).toMatchObject({ status: 'SUCCESS', apiProxyName: 'Pets-1' })
+    const copy = await call('GET', 'Pets-1/spec/', bed.frank)
+    expect(copy.body).toMatchObject({ apiProxyId: 'Pets-1', specCreationType: 'OPEN_API', importedContentOfBackendApi: SPEC_TEXT })
+  })
+})

@@ -80,7 +80,7 @@ describe('traffic log settings per environment', () => {
     // pushed to production only (the proxy runs there), with the settings in its config
     expect(bed.dev.received).toHaveLength(0)
     // the gateway gets the connection by name and the method by its HTTP method and path (it knows neither of our ids)
-    const pushed = bed.prod.received.at(-1) as { config: { settings: { trafficLog: { apiProxyTrafficLogSettingsList: unknown[] } } } }
+    const pushed = bed.prod.received.at(-1) as unknown as { config: { settings: { trafficLog: { apiProxyTrafficLogSettingsList: unknown[] } } } }
     expect(pushed.config.settings.trafficLog.apiProxyTrafficLogSettingsList).toEqual([
       {
         ...expected,
