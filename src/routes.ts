@@ -38,6 +38,10 @@ import { globalPolicyRoutes } from './modules/apiproxies/global-policies/rest.js
 import { policyGroupRoutes } from './modules/apiproxies/policy-groups/rest.js'
 import { promotionRoutes } from './modules/promotion/rest.js'
 import { portalRoutes } from './modules/portal/rest.js'
+// issue 32: credential organizations, traffic log settings, proxy reads and spec
+import { credentialOrganizationRoutes } from './modules/projects/rest.js'
+import { trafficLogRoutes } from './modules/apiproxies/traffic-log/rest.js'
+import { proxyReadRoutes } from './modules/apiproxies/reads/rest.js'
 
 // One import and one entry line per module, so that modules are added without touching each other's lines.
 /** Every module's route table: the REST door (/apiops and /api) and the OpenAPI document. */
@@ -82,4 +86,7 @@ export const routeTables: RouteDef[] = [
   ...globalPolicyRoutes,
   ...policyGroupRoutes,
   ...portalRoutes,
+  ...credentialOrganizationRoutes,
+  ...trafficLogRoutes,
+  ...proxyReadRoutes,
 ]

@@ -56,6 +56,9 @@ import { GlobalPolicyResolver } from './modules/apiproxies/global-policies/graph
 import { PolicyGroupResolver } from './modules/apiproxies/policy-groups/graphql.js'
 import { PromotionResolver } from './modules/promotion/graphql.js'
 import { PortalResolver } from './modules/portal/graphql.js'
+
+import { TrafficLogSettingsResolver } from './modules/apiproxies/traffic-log/graphql.js'
+import { ApiProxyReadsResolver } from './modules/apiproxies/reads/graphql.js'
 /** Every module's resolvers: the GraphQL door. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
@@ -127,6 +130,8 @@ export const resolvers: NonEmptyArray<Function> = [
   PolicyGroupResolver,
   PromotionResolver,
   PortalResolver,
+  TrafficLogSettingsResolver,
+  ApiProxyReadsResolver,
 ]
 
 /**

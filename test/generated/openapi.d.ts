@@ -4701,6 +4701,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/keys/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a key package (the ZIP GET …/keys/{name}/export/ writes; encrypted or not): override=true replaces the same-named key (certEnvironmentMergeMethod, certEnvironmentUncoveredAction), else a taken name gets -imported and environmentMapping maps environments; not deployed (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeysImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/keystores/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a keystore package (the ZIP GET …/keystores/{name}/export/ writes; encrypted or not): override=true replaces the same-named keystore (certEnvironmentMergeMethod, certEnvironmentUncoveredAction), else a taken name gets -imported and environmentMapping maps environments; not deployed (permission: CERTIFICATE MANAGE and EXPORT_IMPORT on CERTIFICATE or PROJECT_MANAGEMENT; pushed with CERTIFICATE DEPLOY_UNDEPLOY) */
+        post: operations["postApiopsProjectsProjectNameKeystoresImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apiops/projects/{projectName}/keys/": {
         parameters: {
             query?: never;
@@ -5820,6 +5854,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apiops/projects/{projectName}/credential-organizations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a credential organization: code (unique in the project), nameDefault, nameSecondary, parentOrganizationCode, metadata entries (secret values sealed, never shown) (IDENTITY MANAGE) */
+        post: operations["postApiopsProjectsProjectNameCredentialOrganizations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/credential-organizations/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One credential organization by code (IDENTITY VIEW) */
+        get: operations["getApiopsProjectsProjectNameCredentialOrganizationsCode"];
+        /** Update a credential organization: nameDefault and nameSecondary when non-blank, parentOrganizationCode, metadata replaces the list (a secret entry without value keeps its stored one); code never changes (IDENTITY MANAGE) */
+        put: operations["putApiopsProjectsProjectNameCredentialOrganizationsCode"];
+        post?: never;
+        /** Delete a credential organization; refused while it has sub-organizations (IDENTITY MANAGE) */
+        delete: operations["deleteApiopsProjectsProjectNameCredentialOrganizationsCode"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/trafficLogSettings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every environment's traffic log settings of the API proxy; connectorSettingsMap keyed by connection name (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/trafficLogSettings/{environmentName}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One environment's traffic log settings of the API proxy, with its method-level overrides; resultList empty when never saved (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentName"];
+        /** Update one environment's traffic log settings (only the fields given; created with every log flag true): connectorSettingsMap by connection name or connector type, methodOverrideList by apiMethodId or apiMethodName; redeployed there when the proxy runs there (API_MANAGEMENT MANAGE) */
+        put: operations["putApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/trafficLogSettings/{environmentName}/connectors/{connectorType}/methodOverride/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Add or replace one connector's override for one method (methodName query: the endpoint path, e.g. /pets); the environment's settings must exist; redeployed there when the proxy runs there (API_MANAGEMENT MANAGE) */
+        put: operations["putApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentNameConnectorsConnectorTypeMethodOverride"];
+        post?: never;
+        /** Remove one connector's override for one method (the method's entry goes with its last override); none there: success, nothing written (API_MANAGEMENT MANAGE) */
+        delete: operations["deleteApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentNameConnectorsConnectorTypeMethodOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The full API proxy: every field of GET …/{apiProxyName}/, type, endpointList and, with withPolicies=true, the proxy-level and per-endpoint policy lists (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameFull"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/environment-variables/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's environment variables the proxy names as ${NAME} in its settings, policies or endpoints (API_MANAGEMENT VIEW; reading variables needs PROJECT_MANAGEMENT VIEW; secret values null) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentVariables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/spec/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The specification the proxy was built from (SpecApi: specCreationType, importedContentOfBackendApi, apiProxyRevision) (API_MANAGEMENT VIEW) */
+        get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyNameSpec"];
+        /** Replace the proxy's OpenAPI/Swagger document (importedContentOfBackendApi): its endpoints follow it (those kept keep their policies), the revision moves on (redeployRequired where it runs) (API_MANAGEMENT MANAGE) */
+        put: operations["putApiopsProjectsProjectNameApiProxiesApiProxyNameSpec"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6132,6 +6307,36 @@ export interface components {
                 }[];
             };
         };
+        /** @description An API proxy with every settings section, its endpoints and (withPolicies) its policy lists */
+        ApiProxyFull: {
+            name: string;
+            description: string | null;
+            type: string;
+            soapToRest: boolean;
+            endpointList: {
+                [key: string]: unknown;
+            }[];
+            requestPolicyList?: {
+                type: string;
+                name: string;
+                description: string | null;
+                active: boolean;
+            }[];
+            responsePolicyList?: {
+                type: string;
+                name: string;
+                description: string | null;
+                active: boolean;
+            }[];
+            errorPolicyList?: {
+                type: string;
+                name: string;
+                description: string | null;
+                active: boolean;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description An API proxy group of a project */
         ApiProxyGroup: {
             id: string;
@@ -6308,6 +6513,62 @@ export interface components {
             relativePath: string | null;
             soapToRest: boolean;
         };
+        /** @description An environment's traffic log settings of an API proxy */
+        ApiProxyTrafficLogSettings: {
+            environmentName: string;
+            logParamRequestFromClient: boolean;
+            logHeaderRequestFromClient: boolean;
+            logBodyRequestFromClient: boolean;
+            logParamRequestToTarget: boolean;
+            logHeaderRequestToTarget: boolean;
+            logBodyRequestToTarget: boolean;
+            logHeaderResponseFromTarget: boolean;
+            logBodyResponseFromTarget: boolean;
+            logHeaderResponseToClient: boolean;
+            logBodyResponseToClient: boolean;
+            /** @description per connector: connection name (or connector type) → its settings */
+            connectorSettingsMap: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description absent when empty */
+            methodOverrideList?: {
+                apiMethodId: string;
+                apiMethodName: string;
+                /** @description per connector: connection name (or connector type) → its settings */
+                connectorSettingsMap: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An environment's traffic log settings of an API proxy (only the fields given change) */
+        ApiProxyTrafficLogSettingsInput: {
+            logParamRequestFromClient?: boolean | null;
+            logHeaderRequestFromClient?: boolean | null;
+            logBodyRequestFromClient?: boolean | null;
+            logParamRequestToTarget?: boolean | null;
+            logHeaderRequestToTarget?: boolean | null;
+            logBodyRequestToTarget?: boolean | null;
+            logHeaderResponseFromTarget?: boolean | null;
+            logBodyResponseFromTarget?: boolean | null;
+            logHeaderResponseToClient?: boolean | null;
+            logBodyResponseToClient?: boolean | null;
+            connectorSettingsMap?: {
+                [key: string]: components["schemas"]["ConnectorLogSettings"];
+            } | null;
+            methodOverrideList?: {
+                apiMethodId?: string | null;
+                apiMethodName?: string | null;
+                connectorSettingsMap?: {
+                    [key: string]: components["schemas"]["ConnectorLogSettings"];
+                } | null;
+            }[] | null;
+        };
         ApiReportEntry: {
             /** @enum {string} */
             objectType: "API_PROXY" | "API_PROXY_GROUP";
@@ -6415,6 +6676,58 @@ export interface components {
             name: string;
             description: string | null;
         };
+        /** @description A connector's traffic log settings; null fields inherit from the proxy level */
+        ConnectorLogSettings: {
+            enabled?: boolean | null;
+            logParamRequestFromClient?: boolean | null;
+            logHeaderRequestFromClient?: boolean | null;
+            logBodyRequestFromClient?: boolean | null;
+            logParamRequestToTarget?: boolean | null;
+            logHeaderRequestToTarget?: boolean | null;
+            logBodyRequestToTarget?: boolean | null;
+            logHeaderResponseFromTarget?: boolean | null;
+            logBodyResponseFromTarget?: boolean | null;
+            logHeaderResponseToClient?: boolean | null;
+            logBodyResponseToClient?: boolean | null;
+            enableMetadataIdentification?: boolean | null;
+            enableMetadataApiProxy?: boolean | null;
+            enableMetadataRequest?: boolean | null;
+            enableMetrics?: boolean | null;
+            enableMetadataResponse?: boolean | null;
+            enableSentAddress?: boolean | null;
+            enableBodyFromClientSize?: boolean | null;
+            enableBodyToTargetSize?: boolean | null;
+            enableBodyFromTargetSize?: boolean | null;
+            enableBodyToClientSize?: boolean | null;
+            sizeBodyFromClient?: number | null;
+            sizeBodyToTarget?: number | null;
+            sizeBodyFromTarget?: number | null;
+            sizeBodyToClient?: number | null;
+            enablePrivacy?: boolean | null;
+            privacyDefinitionList?: {
+                /** @default true */
+                enabled: boolean;
+                /** @enum {string} */
+                operation: "MASK" | "DELETE" | "ENCRYPT" | "HASH" | "DETECT";
+                /**
+                 * @default ELEMENT_NAME
+                 * @enum {string}
+                 */
+                patternType: "ELEMENT_NAME" | "REGEX" | "BUILTIN";
+                elementName?: string | null;
+                regexPattern?: string | null;
+                builtInPiiType?: ("TCKN" | "IBAN_TR" | "PHONE_TR" | "EMAIL" | "CREDIT_CARD") | null;
+                /**
+                 * @default FIXED
+                 * @enum {string}
+                 */
+                maskMode: "FIXED" | "KEEP_FIRST" | "KEEP_LAST" | "MASK_FIRST";
+                /** @default *** */
+                maskPattern: string;
+                /** @default 4 */
+                maskVisibleCharCount: number;
+            }[] | null;
+        };
         Consumer: {
             consumerKey: string;
             username: string;
@@ -6445,6 +6758,25 @@ export interface components {
             name: string;
             /** @enum {string} */
             type: "API_PROXY" | "API_PROXY_GROUP";
+        };
+        /** @description A credential organization (vendor CredentialOrganizationDTO) */
+        CredentialOrganization: {
+            code: string;
+            nameDefault: string;
+            nameSecondary: string | null;
+            parentOrganizationCode: string | null;
+            metadata: {
+                key: string;
+                /** @description null for a secret entry */
+                value: string | null;
+                secret: boolean;
+                includeInJwt: boolean;
+                includeInTokenResponse: boolean;
+                jwtClaimName: string | null;
+            }[];
+            /** @description ACTIVE, DELETE_IN_PROGRESS or TOMBSTONED (ours, beside the vendor fields) */
+            state: string;
+            suspended: boolean;
         };
         CredentialTokenSettingsBody: {
             grantType?: ("PASSWORD" | "CLIENT_CREDENTIALS" | "AUTHORIZATION_CODE" | "IMPLICIT" | "REFRESH_TOKEN") | null;
@@ -7931,6 +8263,32 @@ export interface components {
         } & {
             [key: string]: unknown;
         })[];
+        /** @description An API proxy's specification (vendor SpecApi); ids carry names */
+        SpecApi: {
+            id?: string | null;
+            projectId?: string | null;
+            apiProxyId?: string | null;
+            apiProxyRevision?: number | null;
+            specCreationType?: ("OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY") | null;
+            importedContentOfBackendApi: string;
+            soapSchemaList?: unknown[] | null;
+        };
+        /** @description An API proxy's specification (vendor SpecApi); ids carry names */
+        SpecApiView: {
+            id: string;
+            projectId: string;
+            apiProxyId: string;
+            apiProxyRevision: number;
+            specCreationType: string | null;
+            /** @description null for a reverse proxy or a proxy built before the document was kept */
+            importedContentOfBackendApi: string | null;
+            soapSchemaList: {
+                schemaNo: number;
+                schemaBody: string;
+                originalLocation: string | null;
+                schemaNamespace: string | null;
+            }[];
+        };
         ToolDefinitionDocument: {
             /** @description the definition document as JSON or YAML text (or a SKILL.md file with YAML front matter) */
             document: string;
@@ -31625,6 +31983,150 @@ export interface operations {
             };
         };
     };
+    postApiopsProjectsProjectNameKeysImport: {
+        parameters: {
+            query?: {
+                override?: "true" | "false";
+            };
+            header?: {
+                /** @description Base64 of the UTF-8 passphrase; only for an encrypted package (detected) */
+                "X-Apinizer-Package-Passphrase"?: string;
+                /** @description the same, as our exports name it */
+                "X-Service-Package-Passphrase"?: string;
+            };
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    override?: "true" | "false";
+                    environmentMapping?: string;
+                    /**
+                     * @default MATCH_BY_NAME
+                     * @enum {string}
+                     */
+                    certEnvironmentMergeMethod?: "MATCH_BY_NAME" | "OVERWRITE_ALL";
+                    /**
+                     * @default FILL_FROM_PACKAGE
+                     * @enum {string}
+                     */
+                    certEnvironmentUncoveredAction?: "FILL_FROM_PACKAGE" | "REMOVE_FROM_TARGET";
+                    /** @description the package key export wrote (.zip) */
+                    keyExportFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS; unresolvedReferences[] when part of the package could not be carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description what could not be carried over; absent when everything was */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; keyExportFile value can not be empty!; keyExportFile not a ZIP or not named .zip; the package holds other objects than keys; passphrase missing or wrong; override, environmentMapping or cert options invalid; an environment the package does not cover without certEnvironmentUncoveredAction */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameKeystoresImport: {
+        parameters: {
+            query?: {
+                override?: "true" | "false";
+            };
+            header?: {
+                /** @description Base64 of the UTF-8 passphrase; only for an encrypted package (detected) */
+                "X-Apinizer-Package-Passphrase"?: string;
+                /** @description the same, as our exports name it */
+                "X-Service-Package-Passphrase"?: string;
+            };
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    override?: "true" | "false";
+                    environmentMapping?: string;
+                    /**
+                     * @default MATCH_BY_NAME
+                     * @enum {string}
+                     */
+                    certEnvironmentMergeMethod?: "MATCH_BY_NAME" | "OVERWRITE_ALL";
+                    /**
+                     * @default FILL_FROM_PACKAGE
+                     * @enum {string}
+                     */
+                    certEnvironmentUncoveredAction?: "FILL_FROM_PACKAGE" | "REMOVE_FROM_TARGET";
+                    /** @description the package keystore export wrote (.zip) */
+                    keystoreExportFile: string;
+                };
+            };
+        };
+        responses: {
+            /** @description status SUCCESS; unresolvedReferences[] when part of the package could not be carried over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description what could not be carried over; absent when everything was */
+                        unresolvedReferences?: string[];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project or missing CERTIFICATE permission; keystoreExportFile value can not be empty!; keystoreExportFile not a ZIP or not named .zip; the package holds other objects than keystores; passphrase missing or wrong; override, environmentMapping or cert options invalid; an environment the package does not cover without certEnvironmentUncoveredAction */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     getApiopsProjectsProjectNameKeys: {
         parameters: {
             query?: never;
@@ -37517,6 +38019,718 @@ export interface operations {
                 };
             };
             /** @description API product not found (also out of the caller's sight), missing API_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    postApiopsProjectsProjectNameCredentialOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    name?: string;
+                    nameDefault?: string;
+                    nameSecondary?: string | null;
+                    parentCode?: string | null;
+                    parentOrganizationCode?: string | null;
+                    metadata?: {
+                        key: string;
+                        value?: string | null;
+                        /** @default false */
+                        secret?: boolean;
+                        /** @default false */
+                        includeInJwt?: boolean;
+                        /** @default false */
+                        includeInTokenResponse?: boolean;
+                        jwtClaimName?: string | null;
+                    }[];
+                    /**
+                     * @default ACTIVE
+                     * @enum {string}
+                     */
+                    state?: "ACTIVE" | "DELETE_IN_PROGRESS" | "TOMBSTONED";
+                    /** @default false */
+                    suspended?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the organization (secret metadata values null) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOrganization"];
+                };
+            };
+            /** @description malformedRequest (params.field): code blank or invalid, nameDefault/name blank or differing, unknown field, metadata key twice, a new secret entry without value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: the caller lacks IDENTITY (VIEW for the read, MANAGE for writes) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: unknown project, no organization with this code in the project, or parentOrganizationCode naming none (params.organization) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description nameAlreadyExists: an organization with this code exists in the project */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameCredentialOrganizationsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the organization (secret metadata values null) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOrganization"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: the caller lacks IDENTITY (VIEW for the read, MANAGE for writes) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: unknown project, no organization with this code in the project, or parentOrganizationCode naming none (params.organization) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameCredentialOrganizationsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    name?: string;
+                    nameDefault?: string;
+                    nameSecondary?: string | null;
+                    parentCode?: string | null;
+                    parentOrganizationCode?: string | null;
+                    metadata?: {
+                        key: string;
+                        value?: string | null;
+                        /** @default false */
+                        secret?: boolean;
+                        /** @default false */
+                        includeInJwt?: boolean;
+                        /** @default false */
+                        includeInTokenResponse?: boolean;
+                        jwtClaimName?: string | null;
+                    }[];
+                    /** @enum {string} */
+                    state?: "ACTIVE" | "DELETE_IN_PROGRESS" | "TOMBSTONED";
+                    suspended?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the organization (secret metadata values null) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOrganization"];
+                };
+            };
+            /** @description malformedRequest (params.field): code blank or invalid, nameDefault/name blank or differing, unknown field, metadata key twice, a new secret entry without value, code differing from the path's, parent making a cycle */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: the caller lacks IDENTITY (VIEW for the read, MANAGE for writes) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: unknown project, no organization with this code in the project, or parentOrganizationCode naming none (params.organization) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameCredentialOrganizationsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description permissionDenied: the caller lacks IDENTITY (VIEW for the read, MANAGE for writes) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description resourceNotFound: unknown project, no organization with this code in the project, or parentOrganizationCode naming none (params.organization) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+            /** @description lifecycleConflict (params.reason organizationHasChildren) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommonError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] (one per environment with settings), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyTrafficLogSettings"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the settings (or empty), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyTrafficLogSettings"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found, Environment (X) is not found! */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                environmentName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiProxyTrafficLogSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS, resultList with the saved settings (keys as connection names), resultCount 1; deploymentResult: the redeploy to this environment when the proxy runs there (needs API_MANAGEMENT DEPLOY_UNDEPLOY, else saved and reported not deployed); absent when it does not run there */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @description deploymentResult: the redeploy to this environment when the proxy runs there (needs API_MANAGEMENT DEPLOY_UNDEPLOY, else saved and reported not deployed); absent when it does not run there */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyTrafficLogSettings"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy not found, environment not an environment of the project, body not an object, unknown field, a field invalid (named), Connection with name 'X' not found in the environment!, Method (X) is not found in ApiProxy!, a method listed twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentNameConnectorsConnectorTypeMethodOverride: {
+        parameters: {
+            query: {
+                methodName: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                environmentName: string;
+                connectorType: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorLogSettings"];
+            };
+        };
+        responses: {
+            /** @description status SUCCESS; deploymentResult: the redeploy to this environment when the proxy runs there (needs API_MANAGEMENT DEPLOY_UNDEPLOY, else saved and reported not deployed); absent when it does not run there */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description deploymentResult: the redeploy to this environment when the proxy runs there (needs API_MANAGEMENT DEPLOY_UNDEPLOY, else saved and reported not deployed); absent when it does not run there */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy not found, environment not an environment of the project, Invalid connectorType: X, methodName missing, Method (X) is not found in ApiProxy!, traffic log settings not saved yet for the environment, a field invalid (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    deleteApiopsProjectsProjectNameApiProxiesApiProxyNameTrafficLogSettingsEnvironmentNameConnectorsConnectorTypeMethodOverride: {
+        parameters: {
+            query: {
+                methodName: string;
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+                environmentName: string;
+                connectorType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS; deploymentResult: the redeploy to this environment when the proxy runs there (needs API_MANAGEMENT DEPLOY_UNDEPLOY, else saved and reported not deployed); absent when it does not run there */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySuccess"] & {
+                        /** @description deploymentResult: the redeploy to this environment when the proxy runs there (needs API_MANAGEMENT DEPLOY_UNDEPLOY, else saved and reported not deployed); absent when it does not run there */
+                        deploymentResult?: components["schemas"]["DeploymentResult"];
+                        /** @constant */
+                        success?: true;
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy not found, environment not an environment of the project, Invalid connectorType: X, methodName missing, Traffic log settings not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameFull: {
+        parameters: {
+            query?: {
+                withPolicies?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList with the proxy, resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["ApiProxyFull"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found, withPolicies not true or false */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentVariables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList[] of variables, resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["EnvironmentVariable"][];
+                    };
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found, missing PROJECT_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameApiProxiesApiProxyNameSpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the SpecApi (not enveloped, as the vendor document defines it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecApiView"];
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT VIEW, API proxy not found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    putApiopsProjectsProjectNameApiProxiesApiProxyNameSpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                apiProxyName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpecApi"];
+            };
+        };
+        responses: {
+            /** @description the SpecApi after the change (not enveloped) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecApiView"];
+                };
+            };
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, API proxy not found, proxy not built from an OpenAPI/Swagger document, body not an object, unknown field, document missing or not OpenAPI/Swagger (named), specCreationType differing, projectId/apiProxyId naming another object, apiProxyRevision not the current one, soapSchemaList not empty */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -69,6 +69,19 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
   limitAssignments(`${P}/limit-assignments`, 'actions/validate', 'actions/'), limitAssignments('/api/limit-bindings', 'validate', ''),
   bulkRuns(`${P}/limit-assignment-previews`, `${P}/limit-assignment-runs`), bulkRuns('/api/limit-assignment-previews', '/api/limit-assignment-runs'),
   settingsPages, ...creators, { 'POST /apiops/utility/creators/batch-names': 'apiCreatorNames' }, {
+    // credential organizations (h-proxy, issue 32 §1)
+    [`POST ${P}/credential-organizations/`]: 'createOrganization', [`GET ${P}/credential-organizations/:code`]: 'organization',
+    [`PUT ${P}/credential-organizations/:code`]: 'updateOrganization', [`DELETE ${P}/credential-organizations/:code`]: 'deleteOrganization',
+    // traffic log settings (h-proxy, issue 32 §2)
+    [`GET ${PROXY}/trafficLogSettings/`]: 'apiProxyTrafficLogSettings', [`GET ${PROXY}/trafficLogSettings/:environmentName/`]: 'apiProxyTrafficLogSettings',
+    [`PUT ${PROXY}/trafficLogSettings/:environmentName/`]: 'saveApiProxyTrafficLogSettings',
+    [`PUT ${PROXY}/trafficLogSettings/:environmentName/connectors/:connectorType/methodOverride/`]: 'setApiProxyTrafficLogMethodOverride',
+    [`DELETE ${PROXY}/trafficLogSettings/:environmentName/connectors/:connectorType/methodOverride/`]: 'deleteApiProxyTrafficLogMethodOverride',
+    // API proxy reads without a vendor page (h-proxy, issue 32 §2)
+    [`GET ${PROXY}/full`]: 'apiProxyFull', [`GET ${PROXY}/environment-variables/`]: 'apiProxyEnvironmentVariables',
+    [`GET ${PROXY}/spec/`]: 'apiProxySpec', [`PUT ${PROXY}/spec/`]: 'replaceApiProxySpec',
+    // key and keystore packages (h-proxy, issue 32 §3)
+    [`POST ${P}/keys/import/`]: 'importCryptoKeyPackage', [`POST ${P}/keystores/import/`]: 'importKeyStorePackage',
     // auth
     'POST /apiops/auth/token': 'login',
     'GET /api/session': 'me',

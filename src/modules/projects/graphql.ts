@@ -13,7 +13,7 @@ import { CredentialType } from '../credentials/graphql.js'
 import { applicationsOfProjects, credentialsOfProjects } from '../identity/applications.js'
 import { ApplicationType } from '../identity/graphql.js'
 import { createEnvironment, deleteEnvironment, getEnvironment, pageEnvironments, updateEnvironmentWorkers } from './environments.js'
-import { createOrganization, deleteOrganization, getOrganization, organizationsOfProjects, pageOrganizations, updateOrganization, type OrganizationInput } from './organizations.js'
+import { createOrganization, deleteOrganization, metadataView, getOrganization, organizationsOfProjects, pageOrganizations, updateOrganization, type OrganizationInput } from './organizations.js'
 import {
   accessToProjects, createProject, deleteProject, getVisibleProject, membersOfProjects, pageVisibleProjects, removeMember,
   setMemberPermissions, setProjectEnvironments, type PermissionInput,
@@ -52,10 +52,31 @@ export class ProjectMemberType {
   @Field(() => [PermissionType]) permissions: PermissionType[]
 }
 
+@ObjectType('OrganizationMetadataEntry', { description: 'vendor metadata entry; value null when secret' })
+export class OrganizationMetadataEntryType {
+  @Field(() => String) key: string
+  @Field(() => String, { nullable: true }) value: string | null
+  @Field(() => Boolean) secret: boolean
+  @Field(() => Boolean) includeInJwt: boolean
+  @Field(() => Boolean) includeInTokenResponse: boolean
+  @Field(() => String, { nullable: true }) jwtClaimName: string | null
+}
+
+@InputType('OrganizationMetadataEntryInput', { description: 'a secret entry without value keeps its stored value on update' })
+export class OrganizationMetadataEntryInputType {
+  @Field(() => String) key: string
+  @Field(() => String, { nullable: true }) value?: string
+  @Field(() => Boolean, { nullable: true }) secret?: boolean
+  @Field(() => Boolean, { nullable: true }) includeInJwt?: boolean
+  @Field(() => Boolean, { nullable: true }) includeInTokenResponse?: boolean
+  @Field(() => String, { nullable: true }) jwtClaimName?: string
+}
+
 @ObjectType('Organization')
 export class OrganizationType {
   @Field(() => String) code: string
   @Field(() => String) name: string
+  @Field(() => String, { nullable: true, description: 'vendor nameSecondary' }) nameSecondary: string | null
   @Field(() => String, { description: 'ACTIVE, DELETE_IN_PROGRESS or TOMBSTONED' }) state: string
   @Field(() => Boolean) suspended: boolean
   @Field(() => GraphQLISODateTime) createdAt: Date
@@ -69,6 +90,8 @@ export class OrganizationInputType {
   @Field(() => String) code: string
   @Field(() => String) name: string
   @Field(() => String, { nullable: true }) parentCode?: string
+  @Field(() => String, { nullable: true }) nameSecondary?: string
+  @Field(() => [OrganizationMetadataEntryInputType], { nullable: true }) metadata?: OrganizationMetadataEntryInputType[]
   @Field(() => String, { nullable: true, description: 'ACTIVE (default), DELETE_IN_PROGRESS or TOMBSTONED' }) state?: OrganizationInput['state']
   @Field(() => Boolean, { nullable: true }) suspended?: boolean
 }
@@ -77,6 +100,8 @@ export class OrganizationInputType {
 export class OrganizationUpdateInputType {
   @Field(() => String, { nullable: true }) name?: string
   @Field(() => String, { nullable: true }) parentCode?: string
+  @Field(() => String, { nullable: true, description: 'updated when non-blank' }) nameSecondary?: string
+  @Field(() => [OrganizationMetadataEntryInputType], { nullable: true, description: 'replaces the list' }) metadata?: OrganizationMetadataEntryInputType[]
   @Field(() => String, { nullable: true }) state?: OrganizationInput['state']
   @Field(() => Boolean, { nullable: true }) suspended?: boolean
 }
@@ -233,6 +258,11 @@ export class OrganizationResolver {
     return org.parentId ? ((await organizationLoader(ctx).load(org.parentId))?.code ?? null) : null
   }
 
+  @FieldResolver(() => [OrganizationMetadataEntryType], { description: 'vendor metadata entries, secret values null' })
+  metadata(@Root() org: Organization) {
+    return metadataView(org.metadata)
+  }
+
   @FieldResolver(() => [OrganizationType], { description: 'direct sub-organizations' })
   async children(@Root() org: Organization, @Ctx() ctx: GqlContext) {
     return childrenOfOrganizationLoader(ctx).load(org.id)
@@ -240,7 +270,7 @@ export class OrganizationResolver {
 
   @Mutation(() => OrganizationType, { description: 'IDENTITY MANAGE' })
   async createOrganization(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('input', () => OrganizationInputType) input: OrganizationInputType) {
-    return createOrganization(ctx.deps.prisma, requireViewer(ctx), projectName, withoutNulls(input))
+    return createOrganization(ctx.deps.prisma, requireViewer(ctx), projectName, withoutNulls(input), ctx.deps.keyring)
   }
 
   @Mutation(() => OrganizationType, { description: 'IDENTITY MANAGE; suspended: true disables the organization' })
@@ -251,7 +281,7 @@ export class OrganizationResolver {
     @Arg('input', () => OrganizationUpdateInputType) input: OrganizationUpdateInputType,
   ) {
     const { parentCode, ...rest } = withoutNulls(input)
-    return updateOrganization(ctx.deps.prisma, requireViewer(ctx), projectName, code, { ...rest, ...(parentCode === undefined ? {} : { parentCode: parentCode || null }) })
+    return updateOrganization(ctx.deps.prisma, requireViewer(ctx), projectName, code, { ...rest, ...(parentCode === undefined ? {} : { parentCode: parentCode || null }) }, ctx.deps.keyring)
   }
 
   @Mutation(() => Boolean, { description: 'IDENTITY MANAGE; refused while it has sub-organizations' })

@@ -7,7 +7,7 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from './adapters/index.js'
 import { checkImportable, importAnalysed } from './import.js'
-import { analysePackage } from './analysis.js'
+import { analysePackage, type Analysis } from './analysis.js'
 import { adapterFor, supportedTypes, type AdapterContext, type TransferAdapter } from './registry.js'
 import { adapterContext } from './selection.js'
 
@@ -81,14 +81,24 @@ function mappingOf(raw: string | undefined): Record<string, string> {
 export interface LegacyImportInput { bytes: Buffer | null; fileName: string | undefined; passphrase: string | null; fields: Record<string, string> }
 
 /**
+ * How a page of one object type imports through importObjects (keys/import/, keystores/import/): the name of its file
+ * part in refusals, and a step on the analysed package before the import (check what it holds, rename under NEW).
+ */
+export interface LegacyImportShape {
+  fileField: string
+  prepare(analysis: Analysis, conflictPolicy: 'NEW' | 'REPLACE'): Promise<void> | void
+}
+
+/**
  * POST …/export-import/{type}/import/: the package imported in one transaction (all or nothing), as new objects or,
  * with override=true, replacing same-named ones; what could not be carried over is reported as plain lines.
  * Imported objects are not deployed (the page: "Deploy them afterwards").
  */
-export async function importObjects(deps: Deps, actor: Actor, projectName: string, type: string, input: LegacyImportInput): Promise<{ unresolvedReferences: string[] }> {
+export async function importObjects(deps: Deps, actor: Actor, projectName: string, type: string, input: LegacyImportInput, shape?: LegacyImportShape): Promise<{ unresolvedReferences: string[] }> {
   const ctx = await adapterContext(deps, actor, projectName)
+  const fileField = shape?.fileField ?? 'exportFile'
   if (input.bytes && input.fileName !== undefined && !input.fileName.toLowerCase().endsWith('.zip')) {
-    throw malformedReason('exportFileMustBeZip', 'exportFile parameter must be in zip file format and must end with zip extension!', { field: 'exportFile' })
+    throw malformedReason('exportFileMustBeZip', `${fileField} parameter must be in zip file format and must end with zip extension!`, { field: fileField })
   }
   const fields = parseInput(legacyImportFields, input.fields)
   const options = {
@@ -99,6 +109,7 @@ export async function importObjects(deps: Deps, actor: Actor, projectName: strin
     acknowledgeChecksumMismatch: false,
   }
   const analysis = await analysePackage(ctx, { bytes: input.bytes, passphrase: input.passphrase }, type)
+  await shape?.prepare(analysis, options.conflictPolicy)
   const advisories = checkImportable(actor, analysis, options)
   const result = await importAnalysed(deps, ctx, analysis, options, advisories)
   return { unresolvedReferences: result.unresolvedReferences }

@@ -38,6 +38,8 @@ export async function portableProxies(db: Tx, keyring: SecretKeyring, proxies: A
       description: proxy.description,
       creationType: proxy.creationType,
       relativePath: proxy.relativePath,
+      // the document the proxy was built from (GET …/spec/), when kept
+      ...(proxy.specDocument != null ? { specDocument: proxy.specDocument } : {}),
       settings,
       endpoints: own.map((e) => ({ version: e.version, ...storedFields(e), cache: e.cache, wsa: e.wsa })),
       policies: policies.filter((p) => p.apiProxyId === proxy.id).map((p) => {
@@ -56,6 +58,7 @@ const portableProxy = z.object({
   description: z.string().max(2000).nullish(),
   creationType: z.enum(['OPEN_API', 'SWAGGER', 'REVERSE_PROXY']).nullish(),
   relativePath: relativePathSchema.nullish(),
+  specDocument: z.string().max(5 * 1024 * 1024).nullish(),
   settings: z.record(z.string(), z.unknown()).nullish(),
   endpoints: z.array(z.record(z.string(), z.unknown())).max(2000),
   policies: z.array(z.object({ name: objectName, pipeline: z.enum(PIPELINES), order: z.number().int().min(1).max(100_000), endpoint: endpointRef.nullish(), policy: portablePolicyDocument })).max(2000),
@@ -156,7 +159,7 @@ export async function createFromPackage(tx: Tx, keyring: SecretKeyring, projectI
   if (!slot) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${ref}' and 100 numbered variants already exist`, { apiProxy: ref })
   const settings = sealSettingsSecrets(keyring, withPath(data.settings, slot.path), pkg.unrestored.settings, null)
   const proxy = await tx.apiProxy.create({
-    data: { projectId, name: slot.name, kind: 'REST', description: data.description ?? null, creationType: data.creationType ?? null, relativePath: slot.path, settings: json(settings), revision: 1 },
+    data: { projectId, name: slot.name, kind: 'REST', description: data.description ?? null, creationType: data.creationType ?? null, relativePath: slot.path, specDocument: data.specDocument ?? null, settings: json(settings), revision: 1 },
   })
   await writeContent(tx, keyring, proxy.id, rows, pkg)
   return proxy
@@ -173,7 +176,7 @@ export async function replaceFromPackage(tx: Tx, keyring: SecretKeyring, project
     if (clash) throw new DomainError('conflict', 'relativePathAlreadyUsed', `${pkg.label}: relative path '${data.relativePath}' is already that of API proxy '${clash.name}'`, { field: pkg.label, apiProxy: clash.name })
   }
   const settings = sealSettingsSecrets(keyring, overriddenSettings(data.settings as ProxySettings | null | undefined, meta), pkg.unrestored.settings, current?.settings ?? null)
-  const fields = { description: data.description ?? null, creationType: data.creationType ?? null, relativePath: data.relativePath ?? null, settings: json(settings) }
+  const fields = { description: data.description ?? null, creationType: data.creationType ?? null, relativePath: data.relativePath ?? null, specDocument: data.specDocument ?? null, settings: json(settings) }
   let proxy: ApiProxy
   const stored = new Map<string, unknown>()
   if (current) {

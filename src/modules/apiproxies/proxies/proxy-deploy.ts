@@ -11,6 +11,7 @@ import { runtimeSettings } from '../settings/settings.js'
 import { proxySnapshot, recordProxyHistory, type HistoryMeta } from '../deployments/record.js'
 import { runtimeGlobalPolicies } from '../global-policies/runtime.js'
 import { expandPolicyGroups } from '../policy-groups/runtime.js'
+import { runtimeTrafficLog, trafficLogConnectionIds } from '../traffic-log/service.js'
 
 // Per-environment deployment of a whole API proxy (kind API_PROXY): its settings, policies and endpoints in one
 // message. What each environment acknowledged is recorded (ApiProxyDeployment), so reads can say deployed and
@@ -39,18 +40,23 @@ const byPipeline = (keyring: SecretKeyring, rows: PolicyRow[]) =>
 /** The proxies as the gateway runs them (settings, proxy-wide policies, endpoints with their own), in two queries. */
 export async function runtimeConfigsOf(deps: Deps, proxies: ApiProxy[]) {
   const ids = proxies.map((p) => p.id)
-  const [rows, endpoints, globals] = await Promise.all([
+  const connectionIds = trafficLogConnectionIds(proxies)
+  const [rows, endpoints, globals, connections] = await Promise.all([
     deps.prisma.apiProxyPolicy.findMany({ where: { apiProxyId: { in: ids } } }),
     deps.prisma.gatewayEndpoint.findMany({ where: { apiProxyId: { in: ids }, version: '' }, orderBy: [{ path: 'asc' }, { method: 'asc' }] }),
     runtimeGlobalPolicies(deps, proxies.map((p) => p.projectId)),
+    connectionIds.length ? deps.prisma.connection.findMany({ where: { id: { in: connectionIds } }, select: { id: true, name: true } }) : [],
   ])
+  // traffic log settings name connections and endpoints by id; the gateway knows them by name and by method and path
+  const connectionNames = new Map(connections.map((c) => [c.id, c.name]))
+  const endpointsById = new Map(endpoints.map((e) => [e.id, { method: e.method, path: e.path }]))
   // a policy-group entry runs the group's policies, as the group is now (policy-groups/runtime.ts)
   const policies = await expandPolicyGroups(deps, rows, new Map(proxies.map((p) => [p.id, p.projectId])))
   return proxies.map((proxy) => ({
     proxyKind: proxy.kind,
     description: proxy.description,
     creationType: proxy.creationType,
-    settings: runtimeSettings(deps, proxy.settings),
+    settings: runtimeTrafficLog(runtimeSettings(deps, proxy.settings), connectionNames, endpointsById),
     ...(ROUTED_KINDS.includes(proxy.kind) ? { routingMode: proxy.routingMode, routing: runtimeRouting(deps.keyring, proxy.routing) } : {}),
     policies: byPipeline(deps.keyring, policies.filter((p) => p.apiProxyId === proxy.id && p.endpointId === null)),
     globalPolicies: globals.get(proxy.projectId) ?? [],

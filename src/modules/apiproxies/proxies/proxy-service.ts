@@ -51,16 +51,17 @@ function checkSupported(input: ProxyMetadata) {
   }
 }
 
-/** The document's endpoints (none for a reverse proxy), fetched or read before anything is written. */
-async function specEndpoints(deps: Deps, input: ProxyMetadata, source: SpecSource, proxy: Pick<ApiProxy, 'kind' | 'name'>): Promise<SpecEndpoint[] | null> {
+/** The document's endpoints and its text (none for a reverse proxy), fetched or read before anything is written. */
+async function specEndpoints(deps: Deps, input: ProxyMetadata, source: SpecSource, proxy: Pick<ApiProxy, 'kind' | 'name'>): Promise<{ endpoints: SpecEndpoint[]; text: string } | null> {
   if (input.apiProxyCreationType === 'REVERSE_PROXY') return null
   if (source.from === 'file') {
     if (!source.bytes?.length) throw malformed(`specFile: is required for ${input.apiProxyCreationType}`, { field: 'specFile' })
-    return endpointsFromSpec(source.bytes.toString('utf8'), 'specFile', proxy)
+    const text = source.bytes.toString('utf8')
+    return { endpoints: endpointsFromSpec(text, 'specFile', proxy), text }
   }
   if (!input.specUrl) throw malformed(`specUrl: is required for ${input.apiProxyCreationType}`, { field: 'specUrl' })
   const text = await fetchSpecDocument(input.specUrl, { ...deps.config.specFetch, headers: input.specAuthorizationValueList ?? [] })
-  return endpointsFromSpec(text, 'specUrl', proxy)
+  return { endpoints: endpointsFromSpec(text, 'specUrl', proxy), text }
 }
 
 /** The relative path must not be another proxy's (case-sensitive, as paths are). */
@@ -89,7 +90,8 @@ export async function createProxyFromSpec(deps: Deps, actor: Actor, projectName:
   const clientRoute = clientRouteOf(input.clientRoute)
   await checkRelativePath(deps.prisma, projectId, clientRoute.relativePathList[0]!)
   const environments = input.deploy ? await environmentsNamed(deps.prisma, access, input.deployTargetEnvironmentNameList ?? []) : []
-  const endpoints = await specEndpoints(deps, input, source, { kind: 'REST', name })
+  const spec = await specEndpoints(deps, input, source, { kind: 'REST', name })
+  const endpoints = spec?.endpoints
   const settings: ProxySettings = {
     specUrl: source.from === 'url' ? (input.specUrl ?? null) : null,
     clientRoute,
@@ -103,7 +105,7 @@ export async function createProxyFromSpec(deps: Deps, actor: Actor, projectName:
     const proxy = await tx.apiProxy.create({
       data: {
         projectId, name, kind: 'REST', description: input.apiProxyDescription || null, creationType: input.apiProxyCreationType,
-        relativePath: clientRoute.relativePathList[0]!, settings: json(settings), revision: 1,
+        relativePath: clientRoute.relativePathList[0]!, settings: json(settings), revision: 1, specDocument: spec?.text ?? null,
       },
     })
     if (endpoints?.length) await replaceSpecEndpoints(tx, proxy.id, endpoints)
@@ -134,7 +136,8 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
   const relativePath = clientRoute.relativePathList[0]!
   await checkRelativePath(deps.prisma, projectId, relativePath, current.id)
   const environments = input.deploy ? await environmentsNamed(deps.prisma, access, input.deployTargetEnvironmentNameList ?? []) : []
-  const endpoints = await specEndpoints(deps, input, source, current)
+  const spec = await specEndpoints(deps, input, source, current)
+  const endpoints = spec?.endpoints
   const settings: ProxySettings = {
     // the sections of the settings pages (CORS, cache, mTLS…) survive a re-parse
     ...(stored ?? {}),
@@ -152,7 +155,7 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
       where: { id: current.id },
       data: {
         description: input.apiProxyDescription || current.description, creationType: input.apiProxyCreationType, relativePath,
-        settings: json(settings), revision: { increment: 1 },
+        settings: json(settings), revision: { increment: 1 }, ...(spec ? { specDocument: spec.text } : {}),
       },
     })
   })

@@ -233,7 +233,9 @@ export const SETTING_PAGES: Record<string, Page<z.ZodType>> = {
           if (!environments.has(name)) throw notFound(`apiProxyTrafficLogSettingsList[${i}].environmentName: environment '${name}' not found in project '${access.project.name}'`, { field: `apiProxyTrafficLogSettingsList[${i}].environmentName`, environment: name })
           if (seen.has(name)) throw problem(`apiProxyTrafficLogSettingsList[${i}].environmentName`, `environment '${name}' is listed twice`)
           seen.add(name)
-          return item
+          // the connector maps and method overrides (…/trafficLogSettings/{environmentName}/) are not on this page: kept
+          const before = (current.apiProxyTrafficLogSettingsList as Json[]).find((b) => b.environmentName === name)
+          return { ...(before ? defined({ connectorSettingsMap: before.connectorSettingsMap, methodOverrideList: before.methodOverrideList }) : {}), ...item }
         })
       }
       return { settings: { trafficLog: { ...current, ...defined({ enabledTraceLog: input.enabledTraceLog, enabledApplicationLog: input.enabledApplicationLog }), apiProxyTrafficLogSettingsList: list } } }

@@ -15,7 +15,7 @@ export type SpecEndpoint = ReturnType<typeof normalize>
  * The endpoints of the document `text` (JSON or YAML) for `proxy`. `field` names where the document came from
  * (specFile or specUrl) in every refusal.
  */
-export function endpointsFromSpec(text: string, field: 'specFile' | 'specUrl', proxy: Pick<ApiProxy, 'kind' | 'name'> & Partial<ApiProxy>): SpecEndpoint[] {
+export function endpointsFromSpec(text: string, field: 'specFile' | 'specUrl' | 'importedContentOfBackendApi', proxy: Pick<ApiProxy, 'kind' | 'name'> & Partial<ApiProxy>): SpecEndpoint[] {
   const rename = (err: unknown): never => {
     if (err instanceof DomainError && typeof err.params.field === 'string' && err.params.field.startsWith('document')) {
       const at = err.params.field.replace(/^document/, field)

@@ -13,6 +13,9 @@ import { certificateFileFields, jwkFileFields, keyFileFields, keystoreFileFields
 import { exportJwkFile, importJwkFile } from './jwks.js'
 import { exportKeyFile, importKeyFile } from './keys.js'
 import { exportKeystoreFile, importKeystoreFile } from './keystores.js'
+import { importTrustPackage } from './packages.js'
+import { legacyImportFields } from '../../transfer/catalog.js'
+import type { MultipartFile } from '../../../platform/http/routes.js'
 
 // The GraphQL twins of the file doors (files/rest.ts): the same services. Uploads are `Upload` arguments (the
 // GraphQL multipart request), the form's other fields an input generated from the same schema (inputs.ts);
@@ -34,6 +37,17 @@ export class TruststoreImportType {
 const inline = (file: DownloadFile) => ({ fileName: file.fileName, contentType: file.contentType, sizeBytes: file.bytes.length, contentBase64: file.bytes.toString('base64') })
 const fieldsOf = (input: unknown) => (plainInput(input) ?? {}) as Record<string, unknown>
 const deployment = <T extends { outcome: Parameters<typeof DeploymentResultType.from>[0] }>(w: T) => ({ ...w, deploymentResult: DeploymentResultType.from(w.outcome), updatedJwks: [] as string[] })
+
+/** The form fields of POST …/keys/import/ and …/keystores/import/ beside the file (the transfer import's). */
+const PackageImportInput = zodGraphqlType(legacyImportFields.omit({ override: true }), 'input', 'TrustPackageImportInput', 'The form fields of POST …/keys/import/ and …/keystores/import/')
+
+async function importPackage(ctx: GqlContext, projectName: string, kind: 'CRYPTO_KEY_INFO' | 'KEY_STORE', upload: MultipartFile | null, override: boolean | null, input: unknown, passphrase: string | null) {
+  const fields = Object.fromEntries(Object.entries(fieldsOf(input)).filter(([, v]) => v != null).map(([k, v]) => [k, String(v)]))
+  const result = await importTrustPackage(ctx.deps, requireViewer(ctx), projectName, kind, {
+    bytes: upload?.bytes ?? null, fileName: upload?.fileName, fields, override: override === null ? undefined : String(override), passphrase: passphrase || null,
+  })
+  return result.unresolvedReferences
+}
 
 @Resolver()
 export class KeyFilesResolver {
@@ -110,5 +124,23 @@ export class KeyFilesResolver {
     @Arg('publicOnly', () => Boolean, { nullable: true }) publicOnly: boolean | null,
   ) {
     return inline(await exportJwkFile(ctx.deps, requireViewer(ctx), projectName, name, publicOnly ?? false))
+  }
+
+  @Mutation(() => [String], { description: 'Imports a key package (the ZIP GET …/keys/{keyName}/export/ writes): override replaces the same-named key, else a taken name gets -imported; answers what could not be carried over (POST …/keys/import/) (CERTIFICATE MANAGE and EXPORT_IMPORT)' })
+  async importCryptoKeyPackage(
+    @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('keyExportFile', () => GraphQLUpload) file: Promise<FileUpload>,
+    @Arg('override', () => Boolean, { nullable: true }) override: boolean | null, @Arg('input', () => PackageImportInput, { nullable: true }) input: unknown,
+    @Arg('passphrase', () => String, { nullable: true, description: 'for an encrypted package (UTF-8, not Base64)' }) passphrase: string | null,
+  ) {
+    return importPackage(ctx, projectName, 'CRYPTO_KEY_INFO', await readUpload(file, 'keyExportFile', MAX_UPLOAD_BYTES), override, input, passphrase)
+  }
+
+  @Mutation(() => [String], { description: 'Imports a keystore package (the ZIP GET …/keystores/{keystoreName}/export/ writes), as importCryptoKeyPackage (POST …/keystores/import/) (CERTIFICATE MANAGE and EXPORT_IMPORT)' })
+  async importKeyStorePackage(
+    @Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('keystoreExportFile', () => GraphQLUpload) file: Promise<FileUpload>,
+    @Arg('override', () => Boolean, { nullable: true }) override: boolean | null, @Arg('input', () => PackageImportInput, { nullable: true }) input: unknown,
+    @Arg('passphrase', () => String, { nullable: true, description: 'for an encrypted package (UTF-8, not Base64)' }) passphrase: string | null,
+  ) {
+    return importPackage(ctx, projectName, 'KEY_STORE', await readUpload(file, 'keystoreExportFile', MAX_UPLOAD_BYTES), override, input, passphrase)
   }
 }

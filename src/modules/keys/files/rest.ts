@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { legacySuccess } from '../../../platform/envelopes/legacy.js'
-import { fileBody, legacyListBody, plainBody } from '../../../platform/http/response-schemas.js'
+import { fileBody, legacyBody, legacyListBody, plainBody } from '../../../platform/http/response-schemas.js'
 import { requireActor, type MultipartBody, type RouteAccess, type RouteDef, type RouteInput, type RouteResult } from '../../../platform/http/routes.js'
 import { decodePassphrase, PASSPHRASE_HEADER } from '../../transfer/package/encryption.js'
 import { SECRET_HANDLINGS } from '../../transfer/package/format.js'
@@ -14,7 +14,8 @@ import { exportTruststoreFile, importCertificateFile, importTruststoreFile } fro
 import { exportJwkFile, importJwkFile } from './jwks.js'
 import { exportKeyFile, importKeyFile } from './keys.js'
 import { exportKeystoreFile, importKeystoreFile } from './keystores.js'
-import { exportTrustPackage } from './packages.js'
+import { exportTrustPackage, importTrustPackage } from './packages.js'
+import { legacyImportFields } from '../../transfer/catalog.js'
 import { certificateFileForm, jwkFileForm, keyFileForm, keystoreFileForm, truststoreFileForm } from './inputs.js'
 
 // The file doors of the keys pages (api-reference/keys-secrets/crud/import-*-file, export-*-file), legacy envelope.
@@ -145,6 +146,29 @@ export const keyFileRoutes: RouteDef[] = [
     async handle(ctx, input) {
       const pkg = await exportTrustPackage(ctx.deps, requireActor(ctx), project(input), kind, input.params[param]!, input.query, decodePassphrase(input.headers[PASSPHRASE_HEADER]))
       return download({ bytes: pkg.bytes, fileName: pkg.fileName, contentType: 'application/octet-stream' })
+    },
+  })),
+  // the import side of the package exports above (api-reference/keys-secrets/crud/import-key, import-keystore)
+  ...([['keys', 'keyExportFile', 'key', 'CRYPTO_KEY_INFO'], ['keystores', 'keystoreExportFile', 'keystore', 'KEY_STORE']] as const).map(([segment, file, what, kind]): RouteDef => ({
+    method: 'post', path: `${BASE}/${segment}/import/`, style: 'legacy', auth: 'token', tag: TAG, access: IMPORT_ACCESS,
+    query: z.object({ override: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().describe(`replace a same-named ${what} (default false: a taken name is imported as <name>-imported)`) }),
+    headers: [{ name: 'X-Apinizer-Package-Passphrase', description: 'Base64 of the UTF-8 passphrase; only for an encrypted package (detected)' }, { name: 'X-Service-Package-Passphrase', description: 'the same, as our exports name it' }],
+    body: multipart(legacyImportFields.extend({ [file]: z.string().meta({ contentMediaType: 'application/zip', description: `the package ${what} export wrote (.zip)` }) }), file),
+    audit: { objectType: kind, objectName: () => null },
+    summary: `Import a ${what} package (the ZIP GET …/${segment}/{name}/export/ writes; encrypted or not): override=true replaces the same-named ${what} (certEnvironmentMergeMethod, certEnvironmentUncoveredAction), else a taken name gets -imported and environmentMapping maps environments; not deployed ${IMPORTS}`,
+    response: legacyBody({ unresolvedReferences: z.array(z.string()).optional().describe('what could not be carried over; absent when everything was') }),
+    responses: {
+      200: 'status SUCCESS; unresolvedReferences[] when part of the package could not be carried over',
+      400: `${DENIED}; ${file} value can not be empty!; ${file} not a ZIP or not named .zip; the package holds other objects than ${what}s; passphrase missing or wrong; override, environmentMapping or cert options invalid; an environment the package does not cover without certEnvironmentUncoveredAction`,
+      401: AUTH_401,
+    },
+    async handle(ctx, input) {
+      const part = upload(input, file)
+      const result = await importTrustPackage(ctx.deps, requireActor(ctx), project(input), kind, {
+        bytes: part?.bytes ?? null, fileName: part?.fileName, fields: fields(input), override: queryText(input.query.override),
+        passphrase: decodePassphrase(input.headers['x-apinizer-package-passphrase'] ?? input.headers[PASSPHRASE_HEADER]),
+      })
+      return { body: legacySuccess(result.unresolvedReferences.length ? result : {}) }
     },
   })),
 ]
