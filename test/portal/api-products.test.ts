@@ -13,7 +13,7 @@ function bootstrap(workers: { dev: string[] }) {
   return doc
 }
 // erin: API_MANAGEMENT MANAGE; frank: VIEW; carol: IDENTITY VIEW only; olga: no project
-const bed = useTestbed({ workers: ['dev'], bootstrap, tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', carol: 'carol-pass-1', olga: 'olga-pass-1' } })
+const bed = useTestbed({ workers: ['dev'], bootstrap, tokens: { erin: 'erin-pass-1', frank: 'frank-pass-1', carol: 'carol-pass-1', olga: 'olga-pass-1', root: 's3cret-root' } })
 
 async function call(method: string, path: string, token: string | null, body?: unknown): Promise<LegacyAnswer & { raw: string }> {
   const res = await bed.svc.http(`/apiops/${path}`, {
@@ -102,5 +102,17 @@ describe('API products', () => {
     expect(await state()).toBe(before)
     const m = await bed.svc.graphql('mutation($i: JSON!) { promoteApiProduct(projectName: "payments", input: $i) }', { i: { referenceId: 'g-1', name: 'G1' } }, bed.erin)
     expect(m.body.data.promoteApiProduct).toMatchObject({ referenceId: 'g-1', name: 'G1', created: true })
+  })
+})
+
+describe('a deleted project', () => {
+  it('takes its API products with it', async () => {
+    const made = await bed.svc.graphql('mutation { createProject(input: { name: "short-lived" }) { name } }', {}, bed.root)
+    expect(made.body.errors).toBeUndefined()
+    const project = await bed.svc.deps.prisma.project.findFirstOrThrow({ where: { name: 'short-lived' } })
+    await bed.svc.deps.prisma.apiProduct.create({ data: { projectId: project.id, referenceId: 'gone-ref', name: 'Gone API' } })
+    const res = await bed.svc.graphql('mutation { deleteProject(name: "short-lived") }', {}, bed.root)
+    expect(res.body).toEqual({ data: { deleteProject: true } })
+    expect(await bed.svc.deps.prisma.apiProduct.count({ where: { referenceId: 'gone-ref' } })).toBe(0)
   })
 })
