@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { automationBootstrap, legacy, PETSTORE } from '../apiproxies/automation-proxy-support.js'
-import { SETTING_PAGES } from '../../src/modules/apiproxies/settings/settings.js'
-import { settingsInputName, settingsMutationName } from '../../src/modules/apiproxies/settings/settings-graphql.js'
+import { SETTING_PAGES } from '../../src/modules/apiproxies/settings/service.js'
+import { settingsInputName, settingsMutationName } from '../../src/modules/apiproxies/settings/graphql.js'
 
 // Each settings page of an API proxy is its own GraphQL mutation with its own input type, generated from the zod
 // schema the REST page validates with (issue 30 §1): the same body stores the same settings through both doors,

@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { BEHAVIOUR_PAGES } from '../../src/modules/apiproxies/settings/behaviour.js'
-import { SETTING_PAGES } from '../../src/modules/apiproxies/settings/settings.js'
-import { settingsMutationName } from '../../src/modules/apiproxies/settings/settings-graphql.js'
+import { SETTING_PAGES } from '../../src/modules/apiproxies/settings/service.js'
+import { settingsMutationName } from '../../src/modules/apiproxies/settings/graphql.js'
 
 // The GraphQL twin of every REST route (issue 30 §1), keyed by "METHOD path" as the route tables declare them: a
 // root field (Query or Mutation) or a walk ("Type.field") that calls the same service. rest-twins.test.ts fails

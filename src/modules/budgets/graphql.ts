@@ -3,8 +3,8 @@ import { requireViewer, type GqlContext } from '../../platform/graphql/context.j
 import { DeploymentResultType } from '../../platform/graphql/types.js'
 import { ApiProxyType } from '../apiproxies/proxies/graphql.js'
 import { CredentialType } from '../credentials/graphql.js'
-import { ConsumerType } from '../identity/consumers-graphql.js'
-import { EntitlementType } from '../identity/entitlements-graphql.js'
+import { ConsumerType } from '../identity/consumers/graphql.js'
+import { EntitlementType } from '../identity/entitlements/graphql.js'
 import { OrganizationType, ProjectType } from '../projects/graphql.js'
 import {
   AiBudgetEffectiveLimitType, AiBudgetHierarchyNodeType, AiBudgetInputType, AiBudgetType, AiBudgetWriteResult, AiGatewaySettingsInputType,

@@ -2,8 +2,8 @@ import { requireActor, defineRoutes } from '../../platform/http/routes.js'
 import { legacyDeploymentResult, legacySuccess } from '../../platform/envelopes/legacy.js'
 import { deploymentResult, legacyBody } from '../../platform/http/response-schemas.js'
 import { resetCredentialToken } from './service.js'
-import { credentialCrudRoutes } from './rest-crud.js'
-import { credentialMaterialRoutes } from './rest-material.js'
+import { credentialCrudRoutes } from './crud/rest.js'
+import { credentialMaterialRoutes } from './material/rest.js'
 
 // kept for src/modules/llm/rest.ts, which still imports it from here
 

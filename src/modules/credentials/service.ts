@@ -15,7 +15,7 @@ import { objectName } from '../../platform/validation/common.js'
 import { findOrganization } from '../projects/organizations.js'
 import { ipList } from './ip-list.js'
 import { authorizeCredentials, IDENTITY } from './scope.js'
-import { replaceCredentialRoles, resolveRoleIds, roleNameList } from './roles.js'
+import { replaceCredentialRoles, resolveRoleIds, roleNameList } from './roles/service.js'
 import { credentialOwners, credentialRuntimeConfig, type CredentialWithOwners } from './runtime.js'
 import { partialTokenSettings, TOKEN_SETTINGS_AFTER_RESET } from './token-settings.js'
 

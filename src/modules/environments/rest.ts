@@ -3,7 +3,7 @@ import { defineRoutes, requireActor, type RouteDef } from '../../platform/http/r
 import { fileBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { z } from 'zod'
 import { envVarRoutes } from '../envvars/rest.js'
-import { ipGroupRoutes } from '../objects/ip-groups-rest.js'
+import { ipGroupRoutes } from '../objects/ip-groups/rest.js'
 import { listAllEnvironments, listProjectEnvironments, listVisibleProjects } from './service.js'
 
 const TOKEN_401 = 'missing, invalid, expired or revoked token'

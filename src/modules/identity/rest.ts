@@ -6,8 +6,8 @@ import { defineRoutes, requireActor, type RouteContext, type RouteDef } from '..
 import {
   applicationApiClients, applicationEntitlements, applicationFilters, applicationLimitAssignments, getApplicationByKey, listApplicationViews,
 } from './application-reads.js'
-import { consumerApiClients, consumerEntitlements, consumerFilters, consumerLimitAssignments, getConsumer, listConsumers } from './consumers.js'
-import { entitlementView } from './entitlements.js'
+import { consumerApiClients, consumerEntitlements, consumerFilters, consumerLimitAssignments, getConsumer, listConsumers } from './consumers/service.js'
+import { entitlementView } from './entitlements/service.js'
 import { pagingQueryDocs } from './list-filters.js'
 import { apiClientSummary, applicationView, consumerView } from './views.js'
 

@@ -6,7 +6,7 @@ import { lifecycleConflict, notFound } from '../../platform/errors/domain-error.
 import { parseInput } from '../../platform/errors/validation.js'
 import { refusePlatformScope } from '../../platform/scope/project-scope.js'
 import { findOrganization } from '../projects/organizations.js'
-import { findApplicationByKey, livePushableClients, manageIdentity, pushAfterCommit, TERMINAL_APP_STATUSES } from './lifecycle.js'
+import { findApplicationByKey, livePushableClients, manageIdentity, pushAfterCommit, TERMINAL_APP_STATUSES } from './lifecycle/service.js'
 import { applicationInclude, applicationView, consumerInclude, consumerView, type ApplicationView, type ConsumerView } from './views.js'
 
 export const transferBody = z.object({

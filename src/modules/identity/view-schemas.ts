@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { describes } from '../../platform/http/response-schemas.js'
-import type { entitlementView } from './entitlements.js'
+import type { entitlementView } from './entitlements/service.js'
 import type { apiClientSummary, ApplicationView, ConsumerView } from './views.js'
 
 // The answer schemas of the identity read surface (spec §2.15), tied at compile time to the view functions.

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { malformed } from '../../platform/errors/domain-error.js'
 import { objectName } from '../../platform/validation/common.js'
-import { clientRouteInput, routingInfoInput } from '../apiproxies/proxies/proxy-inputs.js'
+import { clientRouteInput, routingInfoInput } from '../apiproxies/proxies/automation/inputs.js'
 import { objectFileSchema } from '../transfer/package/format.js'
 
 // The bodies of the promotion pages (vendor api-reference/api-proxies/promotion): the proxy as List API Proxies for

@@ -5,7 +5,7 @@ import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../.
 import { certificateForPromotion, certificateNotFound, certificateProjectName, createPromotionCertificate, promotionCertificateInput } from './certificates.js'
 import { executionInput, executionNotFound, executionProjectName, getPromotionExecution, runPromotionExecution, targetProjectNamed } from './executions.js'
 import { proxyDeploymentResult } from '../apiproxies/shared/deployment-shapes.js'
-import { groupInput } from '../apiproxies/groups/groups.js'
+import { groupInput } from '../apiproxies/groups/service.js'
 import { promotionQuery, proxyPromotionBody } from './inputs.js'
 import { objectFileSchema } from '../transfer/package/format.js'
 import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion } from './service.js'

@@ -1,7 +1,7 @@
 import type { ApiProxy, ApiProxyDeployment, ApiProxyGroup } from '../../generated/prisma/client.js'
 import type { DeployEnvironment } from '../../platform/deploy/pusher.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
-import type { ProxySettings } from '../apiproxies/proxies/proxy-inputs.js'
+import type { ProxySettings } from '../apiproxies/proxies/automation/inputs.js'
 import { packageSecrets } from '../transfer/package/secrets.js'
 import type { PortableObject } from '../transfer/registry.js'
 

@@ -3,7 +3,7 @@ import { legacyDeploymentResult, legacyList, legacySuccess } from '../../../plat
 import { deploymentResult, legacyListBody } from '../../../platform/http/response-schemas.js'
 import { parsedSkillSchema, parsedToolSchema, routedProxySchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteDef } from '../../../platform/http/routes.js'
-import { createRoutedProxy, getRoutedProxy, replaceRouting, type RoutedProxyWrite } from './ai-proxies.js'
+import { createRoutedProxy, getRoutedProxy, replaceRouting, type RoutedProxyWrite } from './service.js'
 import { createInputOf, routingSchemaOf, type RoutedKind } from './ai-routing.js'
 import { parseSkills, parseTools, skillDocumentBody, toolDocumentBody } from '../spec/discovery.js'
 import { routedProxyView } from './views.js'

@@ -1,9 +1,9 @@
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Tx } from '../../../platform/context.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
-import { environmentsNamed } from '../proxies/proxy-deploy.js'
-import { pathName, type ProxySettings } from '../proxies/proxy-inputs.js'
-import { findProxy } from '../proxies/proxy-service.js'
+import { environmentsNamed } from '../proxies/automation/deploy.js'
+import { pathName, type ProxySettings } from '../proxies/automation/inputs.js'
+import { findProxy } from '../proxies/automation/service.js'
 
 // Deploy status and route health of an API proxy in one environment (vendor api-proxies/deployment get-deploy-status
 // and get-route-health), both read-only (API_MANAGEMENT VIEW).

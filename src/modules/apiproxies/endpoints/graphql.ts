@@ -5,7 +5,7 @@ import { requireViewer, type GqlContext } from '../../../platform/graphql/contex
 import { DeploymentResultType, PageOf, PagingArgs } from '../../../platform/graphql/types.js'
 import {
   ENDPOINT_KINDS, ENDPOINT_METHODS, LOAD_BALANCING, PARAMETER_LOCATIONS, POLICY_PHASES, POLICY_TYPES, TARGET_ROLES,
-} from './endpoint-inputs.js'
+} from './inputs.js'
 import {
   copyEndpointVersion, deleteEndpointVersion, endpointVersionsOf, listEndpointVersions, setEndpointVersionDeprecated, type VersionDeployment,
 } from './versions.js'

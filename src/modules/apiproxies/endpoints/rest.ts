@@ -4,7 +4,7 @@ import { legacyBody, legacyListBody, proxyDeploymentResult as proxyDeploymentRes
 import { vendorEndpointDetailFields, vendorEndpointPolicyLists, vendorEndpointSchema } from './view-schemas.js'
 import { defineRoutes, requireActor, type RouteDef, type RouteInput } from '../../../platform/http/routes.js'
 import { proxyDeploymentResult } from '../shared/deployment-shapes.js'
-import { cacheInput, endpointStatusInput, wsaInput } from '../settings/settings-inputs.js'
+import { cacheInput, endpointStatusInput, wsaInput } from '../settings/inputs.js'
 import {
   createVendorEndpoint, deleteVendorEndpoint, endpointCacheByNameInput, endpointIdentifierInput, endpointStatusByNameInput, endpointWsaByNameInput, getVendorEndpoint, IN_BODY,
   listVendorEndpoints, setVendorEndpointCache, setVendorEndpointStatus, setVendorEndpointWsa, updateVendorEndpoint, vendorEndpointCreateInput, vendorEndpointUpdateByNameInput,

@@ -4,7 +4,7 @@ import type { Tx } from '../../../platform/context.js'
 import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { kindWithArticle } from '../shared/kinds.js'
-import { fullPathOf, KINDS_BY_PROXY, pathKeyOf, TARGET_PROTOCOLS, templateVariables, versionField, type EndpointValues } from './endpoint-inputs.js'
+import { fullPathOf, KINDS_BY_PROXY, pathKeyOf, TARGET_PROTOCOLS, templateVariables, versionField, type EndpointValues } from './inputs.js'
 
 // The rules of a gateway endpoint that need the proxy or the database: kinds, path parameters, uniqueness in a
 // version, and the stored and read forms. The operations are in service.ts, versions.ts and vendor.ts.

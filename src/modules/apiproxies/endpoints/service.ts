@@ -5,7 +5,7 @@ import { containsText, findPage, orderByFor, parsePaging, type PagingQuery } fro
 import { malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import type { ApiProxy, GatewayEndpoint } from '../../../generated/prisma/client.js'
-import { endpointCreateInput, endpointUpdateInput, templateVariables, type EndpointValues } from './endpoint-inputs.js'
+import { endpointCreateInput, endpointUpdateInput, templateVariables, type EndpointValues } from './inputs.js'
 import {
   access, checkUnique, endpointNotFound, endpointView, findProxy, normalize, parseVersion, raceChecked, rowData, storedFields, type EndpointView,
 } from './rules.js'

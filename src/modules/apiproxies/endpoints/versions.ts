@@ -6,7 +6,7 @@ import { projectEnvironments } from '../../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { DomainError, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
-import { fullPathOf, versionField } from './endpoint-inputs.js'
+import { fullPathOf, versionField } from './inputs.js'
 import { access, endpointProxy, endpointView, findProxy, json, parseVersion, problem, raceChecked, versionLabel } from './rules.js'
 
 // Path versions of an API proxy's endpoints (spec §9.6): each version deploys on its own, as kind

@@ -3,7 +3,7 @@ import { malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { objectName } from '../../../platform/validation/common.js'
 import { policyTypeDef, POLICY_TYPES } from '../policies/catalogue/index.js'
-import { policyDocument, type PolicyDocument } from '../policies/policy-inputs.js'
+import { policyDocument, type PolicyDocument } from '../policies/inputs.js'
 
 // A global policy's body is a polymorphic policy snapshot (vendor api-reference/global-policies/create-global-policy):
 // `_class` names the type by the vendor's model class (`ip-white`, `oidc-auth`, …). It is mapped to the type of our

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../platform/context.js'
 import { openPolicySecrets } from '../policies/policy-secrets.js'
 
-// What a global policy adds to the configuration pushed for an API proxy (proxies/proxy-deploy.ts): the project's
+// What a global policy adds to the configuration pushed for an API proxy (proxies/automation/deploy.ts): the project's
 // global policies apply to every API proxy of the project, so each proxy's message carries them, secrets opened.
 
 export const GLOBAL_POLICY = 'GLOBAL_POLICY'

@@ -7,7 +7,7 @@ import { DomainError, malformed, notFound } from '../../../platform/errors/domai
 import { resolveProjectAccess } from '../../../platform/scope/project-scope.js'
 import { sealPolicySecrets } from '../policies/policy-secrets.js'
 import { checkPolicyReferences } from '../policies/references.js'
-import { redeployWhereDeployed } from '../proxies/proxy-deploy.js'
+import { redeployWhereDeployed } from '../proxies/automation/deploy.js'
 import { classOf, pathName, policySnapshot, snapshotName } from './inputs.js'
 import { GLOBAL_POLICY } from './runtime.js'
 import { globalPolicyView, typeOf, type GlobalPolicyView } from './views.js'
@@ -15,7 +15,7 @@ import { globalPolicyView, typeOf, type GlobalPolicyView } from './views.js'
 // Global policies (vendor api-reference/global-policies): the project's GLOBAL_POLICY stored objects (the type the
 // export, import and transfer already carry), each a policy of our catalogue validated as a proxy policy of its type,
 // secrets sealed. They apply to every API proxy of the project: a write bumps the project's proxies and redeploys
-// them where they run (proxies/proxy-deploy.ts carries the global policies in each proxy's message).
+// them where they run (proxies/automation/deploy.ts carries the global policies in each proxy's message).
 // API_MANAGEMENT (the pages) or the type's own category GLOBAL_POLICY: VIEW to read, MANAGE to write.
 
 export const GLOBAL_POLICY_CATEGORIES = ['API_MANAGEMENT', GLOBAL_POLICY]

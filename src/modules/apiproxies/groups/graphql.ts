@@ -4,9 +4,9 @@ import type { ApiProxyGroup } from '../../../generated/prisma/client.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
-import { createGroup, deleteGroup, deployGroup, groupEnvironments, listGroups, setGroupMembership, undeployGroup, updateGroup } from './groups.js'
+import { createGroup, deleteGroup, deployGroup, groupEnvironments, listGroups, setGroupMembership, undeployGroup, updateGroup } from './service.js'
 
-// The GraphQL door of API proxy groups: the same service as the /apiops routes (rest-groups.ts).
+// The GraphQL door of API proxy groups: the same service as the /apiops routes (rest.ts).
 
 const deployment = (o: DeploymentOutcome | null) => (o ? DeploymentResultType.from(o) : null)
 

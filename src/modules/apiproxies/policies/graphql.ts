@@ -4,10 +4,10 @@ import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { ApiProxyType } from '../proxies/graphql.js'
-import { addPolicy, deletePolicy, listPolicies, updatePolicy, type PolicyWrite } from './policies.js'
-import { policyTypeDetail, policyTypeSummaries } from './policy-types.js'
+import { addPolicy, deletePolicy, listPolicies, updatePolicy, type PolicyWrite } from './service.js'
+import { policyTypeDetail, policyTypeSummaries } from './types/service.js'
 
-// The GraphQL door of the policies of an API proxy: the same service as the /apiops routes (rest-policies.ts).
+// The GraphQL door of the policies of an API proxy: the same service as the /apiops routes (rest.ts).
 
 const deployment = (o: DeploymentOutcome | null) => (o ? DeploymentResultType.from(o) : null)
 

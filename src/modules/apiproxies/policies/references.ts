@@ -6,7 +6,7 @@ import { PLATFORM_PROJECT } from '../../../platform/scope/project-scope.js'
 import { findConnection } from '../../connections/service.js'
 import { getEnvironmentVariable } from '../../envvars/service.js'
 import { findObject, type TrustKind } from '../../keys/store.js'
-import { getIpGroup } from '../../objects/ip-groups.js'
+import { getIpGroup } from '../../objects/ip-groups/service.js'
 import { policyTypeDef, type PolicyReference, type ReferenceKind } from './catalogue/index.js'
 
 // The by-name references of a policy (certificates, keystores, crypto keys, JWKs, connections, IP groups,

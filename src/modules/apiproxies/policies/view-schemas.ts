@@ -2,11 +2,11 @@ import { z } from 'zod'
 import { describes } from '../../../platform/http/response-schemas.js'
 import { policyDeploymentResult } from '../shared/deployment-shapes.js'
 import { FAMILIES } from './catalogue/index.js'
-import type { listPolicies } from './policies.js'
-import type { policyTypeDetail, policyTypeSummaries } from './policy-types.js'
+import type { listPolicies } from './service.js'
+import type { policyTypeDetail, policyTypeSummaries } from './types/service.js'
 
 // The answer schemas of the policy pages and the policy type catalogue, tied at compile time to what the REST routes
-// answer (rest-policies.ts, rest-policy-types.ts).
+// answer (rest.ts, types/rest.ts).
 
 /** The policy pages' deploymentResult: responseTime and detailList[], one entry per worker (pod) of each environment (the message as detail). */
 export const policyDeploymentResultSchema = describes<ReturnType<typeof policyDeploymentResult>>()(

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
-import { PIPELINES } from '../policies/policy-inputs.js'
+import { PIPELINES } from '../policies/inputs.js'
 import { policySnapshot } from '../global-policies/inputs.js'
 
 // A policy group's body (vendor api-reference/policy-groups/create-policy-group): `_class` "policy-group", the

@@ -1,6 +1,6 @@
 import type { Deps } from '../../../platform/context.js'
 
-// What a policy group adds to the configuration pushed for an API proxy (proxies/proxy-deploy.ts): a proxy policy of
+// What a policy group adds to the configuration pushed for an API proxy (proxies/automation/deploy.ts): a proxy policy of
 // type policy-group names a group of the proxy's project (the vendor's policy-group page adds it by name); it runs
 // the group's policies as the group is at push time. A name that names no group runs nothing (an empty list).
 

@@ -14,8 +14,8 @@ import { attachmentDisposition, MANIFEST_FILE, objectFileName } from '../../tran
 import { DEFAULT_SECRET_HANDLING, openPackageSecrets, packageSecrets, secretCriticalFeatures } from '../../transfer/package/secrets.js'
 import { readPackageZip, writePackageZip } from '../../transfer/package/zip.js'
 import { refLabel, type Advisory } from '../../transfer/registry.js'
-import { environmentsNamed, requestedDeployment } from './proxy-deploy.js'
-import { importMetadataInput, pathName, type ImportMetadata } from './proxy-inputs.js'
+import { environmentsNamed, requestedDeployment } from './automation/deploy.js'
+import { importMetadataInput, pathName, type ImportMetadata } from './automation/inputs.js'
 import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage, type ProxyPackage } from './portable.js'
 import { hoistInlineSecrets } from './secrets.js'
 

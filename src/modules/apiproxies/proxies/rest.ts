@@ -6,13 +6,13 @@ import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type Rou
 import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
 import { deployHistoryInput } from '../deployments/record.js'
-import { importMetadataInput, proxyMetadataInput } from './proxy-inputs.js'
+import { importMetadataInput, proxyMetadataInput } from './automation/inputs.js'
 import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } from './package.js'
 import { PACKAGE_LIMITS } from '../../transfer/package/zip.js'
 import { transferAdvisorySchema } from '../../transfer/view-schemas.js'
 import {
   createProxyFromSpec, deleteProxy, deployProxy, listProxies, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
-} from './proxy-service.js'
+} from './automation/service.js'
 
 // Vendor pages 04-api-proxies/crud and /deployment, legacy envelope (spec §7.1): every client mistake is a 400
 // with resultMessage.

@@ -1,6 +1,6 @@
 import { looksSealed, type SecretKeyring } from '../../../platform/secrets/keyring.js'
 import type { ObjectFile } from '../../transfer/package/format.js'
-import { SETTINGS_SECRETS } from '../settings/settings.js'
+import { SETTINGS_SECRETS } from '../settings/service.js'
 import { getAt, markAbsentSecrets, openPolicySecrets, parsePathLabel, pathLabel, secretPaths, setAt, withoutSecretValues, type SecretPath } from '../policies/policy-secrets.js'
 
 // The one rule for every secret of an API proxy package, settings and policies alike (docs/apiproxies.md, "Export

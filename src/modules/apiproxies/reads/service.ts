@@ -7,7 +7,7 @@ import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { listEnvironmentVariables } from '../../envvars/service.js'
 import { listMethods } from '../methods/service.js'
-import { findProxy, proxyDetailOf } from '../proxies/proxy-service.js'
+import { findProxy, proxyDetailOf } from '../proxies/automation/service.js'
 import { kindWithArticle } from '../shared/kinds.js'
 import { endpointsFromSpec, replaceSpecEndpoints } from '../spec/spec-import.js'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { objectName } from '../../../platform/validation/common.js'
-import { ENDPOINT_METHODS } from '../endpoints/endpoint-inputs.js'
+import { ENDPOINT_METHODS } from '../endpoints/inputs.js'
 import { DEPLOY_FIELDS } from './page-body.js'
-import { bool, CACHE_HANDLING_ACTIONS, CACHE_STORAGE_TYPES, enumOf, headerName, int, mediaType, text, variable } from './settings-inputs.js'
+import { bool, CACHE_HANDLING_ACTIONS, CACHE_STORAGE_TYPES, enumOf, headerName, int, mediaType, text, variable } from './inputs.js'
 
 // The bodies of the newest vendor pages that change how the gateway answers (api-reference/api-proxies/settings/
 // update-idempotency-settings, -spec-access-type, -custom-message, -error-handling, -grpc-settings,

@@ -1,6 +1,6 @@
 import { projectEnvironments } from '../../../platform/deploy/project.js'
 import { notFound } from '../../../platform/errors/domain-error.js'
-import { maintenanceOf } from '../proxies/proxy-inputs.js'
+import { maintenanceOf } from '../proxies/automation/inputs.js'
 import {
   customMessageInput, errorHandlingInput, grpcInput, idempotencyInput, maintenanceModeInput, SPEC_ACCESS_TYPES, specAccessInput, traceInput, websocketInput,
 } from './behaviour-inputs.js'

@@ -3,7 +3,7 @@ import type { ApiProxy } from '../../../generated/prisma/client.js'
 import type { ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { malformed } from '../../../platform/errors/domain-error.js'
-import type { ProxySettings } from '../proxies/proxy-inputs.js'
+import type { ProxySettings } from '../proxies/automation/inputs.js'
 
 // What a settings page is (settings.ts runs them): the schema of its body and how its fields change the proxy's
 // settings. The helpers are the pages' shared vocabulary.

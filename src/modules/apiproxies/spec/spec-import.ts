@@ -3,7 +3,7 @@ import type { Tx } from '../../../platform/context.js'
 import { DomainError, malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { parseToolDocument, readDocument } from './discovery.js'
-import { endpointCreateInput, OPERATION_ID_PATTERN, pathKeyOf } from '../endpoints/endpoint-inputs.js'
+import { endpointCreateInput, OPERATION_ID_PATTERN, pathKeyOf } from '../endpoints/inputs.js'
 import { normalize, rowData } from '../endpoints/rules.js'
 
 // An OpenAPI 3 or Swagger 2 document becomes the proxy's endpoints (spec §2.18). The document is read by the

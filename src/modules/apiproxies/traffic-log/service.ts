@@ -7,8 +7,8 @@ import { projectEnvironments } from '../../../platform/deploy/project.js'
 import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
-import { deployedEnvironments, requestedDeployment } from '../proxies/proxy-deploy.js'
-import { pathName } from '../proxies/proxy-inputs.js'
+import { deployedEnvironments, requestedDeployment } from '../proxies/automation/deploy.js'
+import { pathName } from '../proxies/automation/inputs.js'
 import {
   CONNECTOR_TYPES, connectorLogSettingsInput, isConnectorType, LOG_FLAGS, methodOverrideQuery, trafficLogSettingsInput, type ConnectorLogSettings,
 } from './inputs.js'

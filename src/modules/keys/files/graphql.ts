@@ -14,7 +14,7 @@ import { exportJwkFile, importJwkFile } from './jwks.js'
 import { exportKeyFile, importKeyFile } from './keys.js'
 import { exportKeystoreFile, importKeystoreFile } from './keystores.js'
 import { importTrustPackage } from './packages.js'
-import { legacyImportFields } from '../../transfer/catalog.js'
+import { legacyImportFields } from '../../transfer/catalog/service.js'
 import type { MultipartFile } from '../../../platform/http/routes.js'
 
 // The GraphQL twins of the file doors (files/rest.ts): the same services. Uploads are `Upload` arguments (the

@@ -15,7 +15,7 @@ import { exportJwkFile, importJwkFile } from './jwks.js'
 import { exportKeyFile, importKeyFile } from './keys.js'
 import { exportKeystoreFile, importKeystoreFile } from './keystores.js'
 import { exportTrustPackage, importTrustPackage } from './packages.js'
-import { legacyImportFields } from '../../transfer/catalog.js'
+import { legacyImportFields } from '../../transfer/catalog/service.js'
 import { certificateFileForm, jwkFileForm, keyFileForm, keystoreFileForm, truststoreFileForm } from './inputs.js'
 
 // The file doors of the keys pages (api-reference/keys-secrets/crud/import-*-file, export-*-file), legacy envelope.

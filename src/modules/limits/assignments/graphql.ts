@@ -6,7 +6,7 @@ import { withoutNulls } from '../../../platform/graphql/inputs.js'
 import { hasManyLoader, withToOne, type ToOne } from '../../../platform/graphql/loaders.js'
 import { PageOf, PagingArgs } from '../../../platform/graphql/types.js'
 import { ApplicationType } from '../../identity/graphql.js'
-import { ConsumerType } from '../../identity/consumers-graphql.js'
+import { ConsumerType } from '../../identity/consumers/graphql.js'
 import { LimitPlanType, toPlan } from '../plans/graphql.js'
 import {
   activateAssignment, createAssignment, endAssignment, getAssignment, listAssignments, updateAssignment, validateAssignment,

@@ -9,7 +9,7 @@ import { pageBody, plainBody } from '../../../platform/http/response-schemas.js'
 import { limitImpactSchema, limitSubjectSchema, portalBackfillSchema, selectorOrganizationSchema } from './view-schemas.js'
 import { cancelBulkRun, createBulkRun, retryFailedBulkRun, rollbackBulkRun } from '../bulk/runs.js'
 import { runView } from '../bulk/views.js'
-import { backfillPortalSubscriptions, backfillQuery, limitImpact, limitImpactQuery } from './portal.js'
+import { backfillPortalSubscriptions, backfillQuery, limitImpact, limitImpactQuery } from './portal/service.js'
 import { requireProjectName, searchSubjects, selectorOrganizations, subjectSearchQuery } from './subjects.js'
 
 // The manager surface of bulk assignment (spec §4.11): the same services as /apiops, the project named by the

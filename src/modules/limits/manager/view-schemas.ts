@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { describes } from '../../../platform/http/response-schemas.js'
-import type { backfillPortalSubscriptions, limitImpact } from './portal.js'
+import type { backfillPortalSubscriptions, limitImpact } from './portal/service.js'
 import type { selectorOrganizations, SubjectItem } from './subjects.js'
 
 // The answer schemas of the manager surface's selector and portal routes (spec §4.11), tied at compile time to

@@ -5,7 +5,7 @@ import { parseInput } from '../../../platform/errors/validation.js'
 import { credentialInput, insertCredential, newCredentialRow, pushCredentialsByIds } from '../../credentials/service.js'
 import { credentialHolders, insertCredentialRows, replaceRolesOfMany, updateCredentialRows, type CredentialRowUpdate, type NewCredentialRow } from '../../credentials/bulk.js'
 import { credentialOwners, roleNamesOf, type CredentialWithOwners } from '../../credentials/runtime.js'
-import { replaceCredentialRoles } from '../../credentials/roles.js'
+import { replaceCredentialRoles } from '../../credentials/roles/service.js'
 import { batchRefused, refusalOf, type AdapterContext, type Advisory, type ImportRefusal, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../registry.js'
 
 const TYPE = 'CREDENTIAL'

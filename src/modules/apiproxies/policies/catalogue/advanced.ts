@@ -9,7 +9,7 @@ export const script = definePolicy({
   family: 'scripting',
   title: 'Script',
   description: 'Runs a Groovy or JavaScript script on the message, synchronously or asynchronously',
-  // required, as the page's table says (proxy packages written before may omit it: policy-inputs.ts portablePolicyDocument)
+  // required, as the page's table says (proxy packages written before may omit it: policies/inputs.ts portablePolicyDocument)
   fields: { executionType: enumOf(['SYNC', 'ASYNC'] as const), scriptLanguage: enumOf(['GROOVY', 'JAVASCRIPT'] as const), scriptBody: body() },
 })
 

@@ -1,4 +1,4 @@
-import { ipEntry } from '../../../objects/ip-groups.js'
+import { ipEntry } from '../../../objects/ip-groups/service.js'
 import { definePolicy, list, ref, refName, variable } from './common.js'
 
 // IP filtering family: blocked and allowed IP lists. Entries are checked as the IP group module checks its own

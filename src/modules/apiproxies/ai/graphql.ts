@@ -1,0 +1,340 @@
+import { JSONResolver } from 'graphql-scalars'
+import { Arg, Ctx, Extensions, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql'
+import type { ApiProxy } from '../../../generated/prisma/client.js'
+import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
+import { DeploymentResultType } from '../../../platform/graphql/types.js'
+import { createRoutedProxy, replaceRouting, type RoutedProxyWrite } from './service.js'
+import { A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_STRATEGIES, BACKEND_AUTH_SCHEMES, BACKEND_LOAD_BALANCING, MCP_ROUTING_MODES, MCP_TRANSPORTS } from './ai-routing.js'
+import { parseSkills, parseTools } from '../spec/discovery.js'
+import { ApiProxyType } from '../proxies/graphql.js'
+import { routingViewOf } from './routing-store.js'
+import { dropNullsDeep } from '../shared/inputs.js'
+
+const list = (values: readonly string[]) => values.join(', ')
+
+// ---------------------------------------------------------------------------------------------------------------
+// Read types
+
+@ObjectType('AiRoutingTarget', { description: 'An LLM provider (by name) an AI proxy routes to' })
+export class AiRoutingTargetType {
+  @Field(() => String) providerName: string
+  @Field(() => String, { nullable: true, description: 'model id; null lets the request pick' }) model: string | null
+  @Field(() => Int) weight: number
+  @Field(() => Int, { description: 'lower runs first under PRIORITY' }) priority: number
+  @Field(() => Boolean) enabled: boolean
+  @Field(() => Int) timeoutMs: number
+}
+
+@ObjectType('AiRouting')
+export class AiRoutingType {
+  @Field(() => String, { description: list(AI_STRATEGIES) }) strategy: string
+  @Field(() => [AiRoutingTargetType]) targets: AiRoutingTargetType[]
+  @Field(() => [Int], { description: 'answers that move on to the next target' }) fallbackOnStatus: number[]
+  @Field(() => Int) maxAttempts: number
+}
+
+@ObjectType('BackendHeader')
+export class BackendHeaderType {
+  @Field(() => String) name: string
+  @Field(() => String) value: string
+}
+
+@ObjectType('BackendAuth', { description: 'How the gateway authenticates to a backend server; secrets are write-only' })
+export class BackendAuthType {
+  @Field(() => String, { description: list(BACKEND_AUTH_SCHEMES) }) scheme: string
+  @Field(() => String, { nullable: true }) headerName: string | null
+  @Field(() => String, { nullable: true }) username: string | null
+  @Field(() => Boolean) tokenSet: boolean
+  @Field(() => Boolean) passwordSet: boolean
+}
+
+@ObjectType('McpBackendServer', { description: 'An inline MCP server the proxy calls' })
+export class McpBackendServerType {
+  @Field(() => String) name: string
+  @Field(() => String) url: string
+  @Field(() => String, { description: list(MCP_TRANSPORTS) }) transport: string
+  @Field(() => String, { nullable: true }) toolPrefix: string | null
+  @Field(() => Int) weight: number
+  @Field(() => Boolean) enabled: boolean
+  @Field(() => Int) timeoutMs: number
+  @Field(() => [BackendHeaderType]) headers: BackendHeaderType[]
+  @Field(() => BackendAuthType) auth: BackendAuthType
+}
+
+@ObjectType('McpRouting')
+export class McpRoutingType {
+  @Field(() => String, { description: list(MCP_ROUTING_MODES) }) routingMode: string
+  @Field(() => String, { description: list(BACKEND_LOAD_BALANCING) }) loadBalancing: string
+  @Field(() => [McpBackendServerType]) backendServers: McpBackendServerType[]
+}
+
+@ObjectType('A2aBackendServer', { description: 'An inline A2A agent server the proxy calls' })
+export class A2aBackendServerType {
+  @Field(() => String) name: string
+  @Field(() => String) url: string
+  @Field(() => String, { description: list(A2A_PROTOCOLS) }) protocol: string
+  @Field(() => [String], { description: 'SKILL_ROUTE: skill ids this server serves' }) skills: string[]
+  @Field(() => Int) weight: number
+  @Field(() => Boolean) enabled: boolean
+  @Field(() => Int) timeoutMs: number
+  @Field(() => [BackendHeaderType]) headers: BackendHeaderType[]
+  @Field(() => BackendAuthType) auth: BackendAuthType
+}
+
+@ObjectType('AgentSkill')
+export class AgentSkillType {
+  @Field(() => String) id: string
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => [String]) tags: string[]
+}
+
+@ObjectType('AgentCard', { description: 'The agent card the gateway publishes (AGENT_EXPOSE)' })
+export class AgentCardType {
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => String, { nullable: true }) version: string | null
+  @Field(() => [AgentSkillType]) skills: AgentSkillType[]
+}
+
+@ObjectType('A2aRouting')
+export class A2aRoutingType {
+  @Field(() => String, { description: list(A2A_ROUTING_MODES) }) routingMode: string
+  @Field(() => String, { description: list(BACKEND_LOAD_BALANCING) }) loadBalancing: string
+  @Field(() => [A2aBackendServerType]) backendServers: A2aBackendServerType[]
+  @Field(() => AgentCardType, { nullable: true }) agentCard: AgentCardType | null
+}
+
+@ObjectType('ApiProxyWriteResult')
+export class ApiProxyWriteResultType {
+  @Field(() => ApiProxyType) apiProxy: ApiProxy
+  @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
+}
+
+@ObjectType('DiscoveredTool', { description: 'A tool parsed from a definition document (preview, not saved)' })
+export class DiscoveredToolType {
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => JSONResolver, { description: 'JSON Schema of the arguments' }) inputSchema: unknown
+  @Field(() => String, { description: 'MCP or OPENAPI' }) source: string
+  @Field(() => String, { nullable: true, description: 'OPENAPI: the operation method' }) method: string | null
+  @Field(() => String, { nullable: true, description: 'OPENAPI: the operation path' }) path: string | null
+}
+
+@ObjectType('DiscoveredSkill', { description: 'A skill parsed from a definition document (preview, not saved)' })
+export class DiscoveredSkillType {
+  @Field(() => String) id: string
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => [String]) tags: string[]
+  @Field(() => [String]) examples: string[]
+  @Field(() => [String]) inputModes: string[]
+  @Field(() => [String]) outputModes: string[]
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inputs: the same schema as REST validates them (absent and null mean "default").
+
+@InputType('AiRoutingTargetInput')
+export class AiRoutingTargetInput {
+  @Field(() => String, { description: 'name of an LLM provider of the project (case-insensitive)' }) providerName: string
+  @Field(() => String, { nullable: true }) model?: string
+  @Field(() => Int, { nullable: true, description: '1..1000, default 1' }) weight?: number
+  @Field(() => Int, { nullable: true, description: '0..1000, default 0' }) priority?: number
+  @Field(() => Boolean, { nullable: true, description: 'default true' }) enabled?: boolean
+  @Field(() => Int, { nullable: true, description: '1..600000 ms, default 60000' }) timeoutMs?: number
+}
+
+@InputType('AiRoutingInput')
+export class AiRoutingInput {
+  @Field(() => String, { nullable: true, description: `${list(AI_STRATEGIES)}; default PRIORITY` }) strategy?: string
+  @Field(() => [AiRoutingTargetInput], { nullable: true, description: 'at most 50' }) targets?: AiRoutingTargetInput[]
+  @Field(() => [Int], { nullable: true, description: 'HTTP statuses 400..599; default 429, 500, 502, 503, 504' }) fallbackOnStatus?: number[]
+  @Field(() => Int, { nullable: true, description: '1..10, default 3' }) maxAttempts?: number
+}
+
+@InputType('BackendHeaderInput')
+export class BackendHeaderInput {
+  @Field(() => String) name: string
+  @Field(() => String) value: string
+}
+
+@InputType('BackendAuthInput')
+export class BackendAuthInput {
+  @Field(() => String, { nullable: true, description: `${list(BACKEND_AUTH_SCHEMES)}; default NONE` }) scheme?: string
+  @Field(() => String, { nullable: true, description: 'required for API_KEY_HEADER' }) headerName?: string
+  @Field(() => String, { nullable: true, description: 'secret (BEARER, API_KEY_HEADER); blank keeps the stored one' }) token?: string
+  @Field(() => String, { nullable: true, description: 'required for BASIC' }) username?: string
+  @Field(() => String, { nullable: true, description: 'secret (BASIC); blank keeps the stored one' }) password?: string
+}
+
+@InputType('McpBackendServerInput')
+export class McpBackendServerInput {
+  @Field(() => String, { description: 'unique in the routing (case-insensitive)' }) name: string
+  @Field(() => String, { description: 'http(s) URL of the MCP endpoint' }) url: string
+  @Field(() => String, { nullable: true, description: `${list(MCP_TRANSPORTS)}; default STREAMABLE_HTTP` }) transport?: string
+  @Field(() => String, { nullable: true, description: 'AGGREGATE with several servers: required and unique' }) toolPrefix?: string
+  @Field(() => Int, { nullable: true, description: '1..1000, default 1' }) weight?: number
+  @Field(() => Boolean, { nullable: true, description: 'default true' }) enabled?: boolean
+  @Field(() => Int, { nullable: true, description: '1..600000 ms, default 30000' }) timeoutMs?: number
+  @Field(() => [BackendHeaderInput], { nullable: true }) headers?: BackendHeaderInput[]
+  @Field(() => BackendAuthInput, { nullable: true }) auth?: BackendAuthInput
+}
+
+@InputType('McpRoutingInput', { description: 'The routing mode is a separate argument' })
+export class McpRoutingInput {
+  @Field(() => String, { nullable: true, description: `${list(BACKEND_LOAD_BALANCING)}; default FAILOVER` }) loadBalancing?: string
+  @Field(() => [McpBackendServerInput], { nullable: true, description: 'at most 50' }) backendServers?: McpBackendServerInput[]
+}
+
+@InputType('A2aBackendServerInput')
+export class A2aBackendServerInput {
+  @Field(() => String) name: string
+  @Field(() => String) url: string
+  @Field(() => String, { nullable: true, description: `${list(A2A_PROTOCOLS)}; default JSONRPC` }) protocol?: string
+  @Field(() => [String], { nullable: true, description: 'SKILL_ROUTE: required, each skill served by one server' }) skills?: string[]
+  @Field(() => Int, { nullable: true }) weight?: number
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean
+  @Field(() => Int, { nullable: true }) timeoutMs?: number
+  @Field(() => [BackendHeaderInput], { nullable: true }) headers?: BackendHeaderInput[]
+  @Field(() => BackendAuthInput, { nullable: true }) auth?: BackendAuthInput
+}
+
+@InputType('AgentSkillInput')
+export class AgentSkillInput {
+  @Field(() => String) id: string
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => [String], { nullable: true }) tags?: string[]
+}
+
+@InputType('AgentCardInput')
+export class AgentCardInput {
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => String, { nullable: true }) version?: string
+  @Field(() => [AgentSkillInput], { nullable: true }) skills?: AgentSkillInput[]
+}
+
+@InputType('A2aRoutingInput', { description: 'The routing mode is a separate argument' })
+export class A2aRoutingInput {
+  @Field(() => String, { nullable: true }) loadBalancing?: string
+  @Field(() => [A2aBackendServerInput], { nullable: true }) backendServers?: A2aBackendServerInput[]
+  @Field(() => AgentCardInput, { nullable: true }) agentCard?: AgentCardInput
+}
+
+@InputType('AiProxyInput')
+export class AiProxyInput {
+  @Field(() => String, { nullable: true, description: 'at most 1000 characters' }) description?: string
+  @Field(() => [String], { nullable: true, description: 'API proxy group names; missing groups are created' }) groups?: string[]
+  @Field(() => AiRoutingInput, { nullable: true }) routing?: AiRoutingInput
+}
+
+@InputType('McpProxyInput')
+export class McpProxyInput {
+  @Field(() => String, { description: `required: ${list(MCP_ROUTING_MODES)}` }) routingMode: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => [String], { nullable: true }) groups?: string[]
+  @Field(() => McpRoutingInput, { nullable: true }) routing?: McpRoutingInput
+}
+
+@InputType('A2aProxyInput')
+export class A2aProxyInput {
+  @Field(() => String, { nullable: true, description: `${list(A2A_ROUTING_MODES)}; default AGENT_EXPOSE` }) routingMode?: string
+  @Field(() => String, { nullable: true }) description?: string
+  @Field(() => [String], { nullable: true }) groups?: string[]
+  @Field(() => A2aRoutingInput, { nullable: true }) routing?: A2aRoutingInput
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const result = ({ proxy, deploymentResult }: RoutedProxyWrite) => ({ apiProxy: proxy, deploymentResult: DeploymentResultType.from(deploymentResult) })
+const routingOf = (proxy: ApiProxy, kind: string) => {
+  if (proxy.kind !== kind) return null
+  const view = routingViewOf(proxy)
+  return view && (kind === 'AI' ? view : { ...view, routingMode: proxy.routingMode })
+}
+
+@Resolver(() => ApiProxyType)
+export class AiProxyResolver {
+  @FieldResolver(() => AiRoutingType, { nullable: true, description: 'AI proxies: the routing config (null until set)' })
+  aiRouting(@Root() proxy: ApiProxy) {
+    return routingOf(proxy, 'AI')
+  }
+
+  @FieldResolver(() => McpRoutingType, { nullable: true, description: 'MCP proxies: the routing mode and inline backend servers' })
+  mcpRouting(@Root() proxy: ApiProxy) {
+    return routingOf(proxy, 'MCP')
+  }
+
+  @FieldResolver(() => A2aRoutingType, { nullable: true, description: 'A2A proxies: the routing mode, inline backend servers and agent card' })
+  a2aRouting(@Root() proxy: ApiProxy) {
+    return routingOf(proxy, 'A2A')
+  }
+
+  @Mutation(() => ApiProxyWriteResultType, { description: 'Creates an AI proxy and deploys it (API_MANAGEMENT MANAGE)' })
+  async createAiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('input', () => AiProxyInput) input: AiProxyInput) {
+    return result(await createRoutedProxy(ctx.deps, requireViewer(ctx), projectName, 'AI', name, dropNullsDeep(input)))
+  }
+
+  @Mutation(() => ApiProxyWriteResultType, { description: 'Creates an MCP proxy (routingMode required) and deploys it (API_MANAGEMENT MANAGE)' })
+  async createMcpProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('input', () => McpProxyInput) input: McpProxyInput) {
+    return result(await createRoutedProxy(ctx.deps, requireViewer(ctx), projectName, 'MCP', name, dropNullsDeep(input)))
+  }
+
+  @Mutation(() => ApiProxyWriteResultType, { description: 'Creates an A2A proxy (routingMode default AGENT_EXPOSE) and deploys it (API_MANAGEMENT MANAGE)' })
+  async createA2aProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('input', () => A2aProxyInput, { nullable: true }) input?: A2aProxyInput) {
+    return result(await createRoutedProxy(ctx.deps, requireViewer(ctx), projectName, 'A2A', name, dropNullsDeep(input ?? {})))
+  }
+
+  @Mutation(() => ApiProxyWriteResultType, { description: 'Replaces the routing of an AI proxy and deploys it (API_MANAGEMENT MANAGE)' })
+  async replaceAiRouting(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('routing', () => AiRoutingInput) routing: AiRoutingInput) {
+    return result(await replaceRouting(ctx.deps, requireViewer(ctx), projectName, name, 'AI', dropNullsDeep(routing)))
+  }
+
+  @Mutation(() => ApiProxyWriteResultType, { description: 'Replaces the routing of an MCP proxy (mode kept when omitted) and deploys it (API_MANAGEMENT MANAGE)' })
+  async replaceMcpRouting(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('name', () => String) name: string,
+    @Arg('routing', () => McpRoutingInput) routing: McpRoutingInput,
+    @Arg('routingMode', () => String, { nullable: true, description: list(MCP_ROUTING_MODES) }) routingMode?: string,
+  ) {
+    return result(await replaceRouting(ctx.deps, requireViewer(ctx), projectName, name, 'MCP', dropNullsDeep({ ...routing, routingMode })))
+  }
+
+  @Mutation(() => ApiProxyWriteResultType, { description: 'Replaces the routing of an A2A proxy (mode kept when omitted) and deploys it (API_MANAGEMENT MANAGE)' })
+  async replaceA2aRouting(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('name', () => String) name: string,
+    @Arg('routing', () => A2aRoutingInput) routing: A2aRoutingInput,
+    @Arg('routingMode', () => String, { nullable: true, description: list(A2A_ROUTING_MODES) }) routingMode?: string,
+  ) {
+    return result(await replaceRouting(ctx.deps, requireViewer(ctx), projectName, name, 'A2A', dropNullsDeep({ ...routing, routingMode })))
+  }
+
+  @Mutation(() => [DiscoveredToolType], { description: 'Preview: the tools an MCP tools list or OpenAPI document (JSON or YAML text) defines; nothing is saved (API_MANAGEMENT MANAGE)' })
+  @Extensions({ audit: false })
+  async parseProxyTools(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('apiProxyName', () => String) apiProxyName: string,
+    @Arg('policyName', () => String) policyName: string,
+    @Arg('document', () => String) document: string,
+  ) {
+    return parseTools(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName, policyName, { document })
+  }
+
+  @Mutation(() => [DiscoveredSkillType], { description: 'Preview: the skills an A2A agent card, skill list or SKILL.md defines; nothing is saved (API_MANAGEMENT MANAGE)' })
+  @Extensions({ audit: false })
+  async parseProxySkills(
+    @Ctx() ctx: GqlContext,
+    @Arg('projectName', () => String) projectName: string,
+    @Arg('apiProxyName', () => String) apiProxyName: string,
+    @Arg('policyName', () => String) policyName: string,
+    @Arg('document', () => String) document: string,
+  ) {
+    return parseSkills(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName, policyName, { document })
+  }
+}
