@@ -26,9 +26,10 @@ import { proxyEndpointRoutes } from './modules/apiproxies/endpoints/rest.js'
 import { proxySettingsRoutes } from './modules/apiproxies/settings/rest.js'
 import { deploymentRoutes } from './modules/apiproxies/deployments/rest.js'
 import { methodRoutes } from './modules/apiproxies/methods/rest.js'
-import { keysRoutes } from './modules/keys/rest.js'
+import { certificateRouteTable, keysRoutes } from './modules/keys/rest.js'
+import { keyFileRoutes } from './modules/key-files/rest.js'
 import { connectionRoutes } from './modules/connections/rest.js'
-import { webhookEventRoutes } from './modules/webhooks/events/rest.js'
+import { webhookEventRoutes } from './modules/events/webhooks/rest.js'
 import { rlclRoutes } from './modules/rlcl/rest.js'
 import { reportRoutes } from './modules/reports/rest.js'
 import { declarativeRoutes } from './modules/declarative/rest.js'
@@ -75,6 +76,8 @@ export const routeTables: RouteDef[] = [
   ...proxySettingsRoutes,
   ...deploymentRoutes,
   ...methodRoutes,
+  ...certificateRouteTable,
+  ...keyFileRoutes,
   ...keysRoutes,
   ...connectionRoutes,
   ...webhookEventRoutes,

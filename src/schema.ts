@@ -3,17 +3,17 @@ import { buildSchema, type NonEmptyArray, type PubSub } from 'type-graphql'
 import { assertValidSchema, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql'
 import { AuthResolver, UserResolver } from './modules/auth/graphql.js'
 import { CredentialResolver } from './modules/credentials/graphql.js'
-import { ApiProxyResolver } from './modules/apiproxies/proxies/graphql.js'
+import { ApiProxyResolver, ProjectApiProxiesResolver } from './modules/apiproxies/proxies/graphql.js'
 import { AiProxyResolver } from './modules/apiproxies/ai/graphql.js'
 import { ApiProxyEndpointVersionsResolver, GatewayEndpointResolver } from './modules/apiproxies/endpoints/graphql.js'
 import { ApiClientManagerResolver } from './modules/apiclients/graphql.js'
-import { ApiClientResolver, ApplicationResolver } from './modules/identity/graphql.js'
-import { ApplicationReadResolver, ConsumerResolver } from './modules/identity/consumers/graphql.js'
+import { ApiClientResolver, ApplicationLimitAssignmentsResolver, ApplicationResolver, ProjectIdentityResolver } from './modules/identity/graphql.js'
+import { ApplicationReadResolver, ConsumerLimitAssignmentsResolver, ConsumerResolver } from './modules/identity/consumers/graphql.js'
 import { EntitlementResolver } from './modules/identity/entitlements/graphql.js'
 import { IdentityLifecycleResolver } from './modules/identity/lifecycle/graphql.js'
 import { GeolocationResolver } from './modules/geolocation/graphql.js'
 import { WebhookConnectionResolver } from './modules/webhooks/graphql.js'
-import { WebhookEventResolver } from './modules/webhooks/events/graphql.js'
+import { WebhookEventResolver } from './modules/events/webhooks/graphql.js'
 import { LimitBulkRunResolver } from './modules/limits/bulk/graphql.js'
 import { InstallationLicenseResolver } from './modules/licence/graphql.js'
 import { LimitDefaultResolver } from './modules/limits/defaults/graphql.js'
@@ -26,7 +26,7 @@ import { budgetResolvers } from './modules/budgets/graphql.js'
 import { PRESET_RESOLVERS } from './modules/presets/graphql.js'
 
 import { LimitPlanResolver, LimitPlanRevisionResolver } from './modules/limits/plans/graphql.js'
-import { ApplicationLimitAssignmentsResolver, ConsumerLimitAssignmentsResolver, LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
+import { LimitAssignmentResolver, LimitPlanAssignmentsResolver } from './modules/limits/assignments/graphql.js'
 import { KnowledgeBaseResolver, LlmCatalogResolver, LlmProviderResolver, VectorDbResolver } from './modules/llm/graphql.js'
 import { automationResolvers } from './modules/environments/graphql.js'
 import { ApiProxyAutomationResolver } from './modules/apiproxies/proxies/automation/graphql.js'
@@ -46,7 +46,7 @@ import { RlclResolver } from './modules/rlcl/graphql.js'
 import { ApiClientMigrationResolver } from './modules/migration/graphql.js'
 import { PortalLimitResolver } from './modules/limits/manager/portal/graphql.js'
 import { KeysDoorsResolver } from './modules/keys/doors-graphql.js'
-import { KeyFilesResolver } from './modules/keys/files/graphql.js'
+import { KeyFilesResolver } from './modules/key-files/graphql.js'
 import { ReportResolver } from './modules/reports/graphql.js'
 import { DeclarativeResolver } from './modules/declarative/graphql.js'
 import { UtilityLookupResolver } from './modules/utility/graphql.js'
@@ -68,12 +68,14 @@ export const resolvers: NonEmptyArray<Function> = [
   ProjectResolver,
   OrganizationResolver,
   ApplicationResolver,
+  ProjectIdentityResolver,
   ApiClientResolver,
   ApplicationReadResolver,
   ConsumerResolver,
   EntitlementResolver,
   IdentityLifecycleResolver,
   ApiProxyResolver,
+  ProjectApiProxiesResolver,
   AiProxyResolver,
   GatewayEndpointResolver,
   ApiProxyEndpointVersionsResolver,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
-import { isNonPublicAddress } from '../../src/modules/apiproxies/spec/spec-fetch.js'
+import { isNonPublicAddress } from '../../src/platform/http/outbound-fetch.js'
 import { startTestService } from '../support/app.js'
 import { automationBootstrap, legacy, PETSTORE, PETSTORE_V2_YAML, SpecServer, specForm } from './automation-proxy-support.js'
 import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'

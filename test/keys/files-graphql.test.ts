@@ -1,12 +1,12 @@
 import crypto from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { readPackageZip } from '../../src/modules/transfer/package/zip.js'
+import { readPackageZip } from '../../src/platform/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { FILE_USERS, startFilesService } from './files-support.js'
 import { makeCertificate, makePkcs12, rsaKeyPair } from './support.js'
 
-// The GraphQL twins of the file doors (src/modules/keys/files/graphql.ts): uploads as graphql-upload-minimal
+// The GraphQL twins of the file doors (src/modules/key-files/graphql.ts): uploads as graphql-upload-minimal
 // `Upload` arguments, downloads answered inline (base64 and file name); the same rules and refusals as REST.
 
 let svc: TestService

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { readPackageZip, writePackageZip } from '../../src/modules/transfer/package/zip.js'
+import { readPackageZip, writePackageZip } from '../../src/platform/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { expectLegacyRefusal } from '../support/refusals.js'

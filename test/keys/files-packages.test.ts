@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readPackageZip } from '../../src/modules/transfer/package/zip.js'
+import { readPackageZip } from '../../src/platform/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { FILE_USERS, startFilesService } from './files-support.js'

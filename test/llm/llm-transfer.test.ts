@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { llmTransferAdapters } from '../../src/modules/llm/transfer-adapter.js'
 import { ensureTransferAdapters } from '../../src/modules/transfer/adapters/index.js'
-import { registerTransferAdapter } from '../../src/modules/transfer/registry.js'
+import { registerTransferAdapter } from '../../src/platform/transfer/registry.js'
 import { expectNoSecrets, legacyClient } from './llm-helpers.js'
 import { startTestService, type TestService } from '../support/app.js'
 import { FakeEmbeddings } from '../support/fake-embeddings.js'

@@ -5,7 +5,7 @@ import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { byIdLoader } from '../../platform/graphql/loaders.js'
 import { ApiClientType } from '../identity/graphql.js'
 import type { CreateApiClientInput, UpdateApiClientInput } from './inputs.js'
-import type { EnvironmentAck, RuntimeDeploymentView } from './runtime.js'
+import type { EnvironmentAck, RuntimeDeploymentView } from '../identity/api-client-runtime.js'
 import { issuanceView } from './views.js'
 import {
   activateApiClient, createManagedApiClient, getApiClientRuntimeDeployment, revokeApiClient, rotateApiClientSecret,

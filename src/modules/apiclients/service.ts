@@ -8,7 +8,7 @@ import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject, refusePlatformScope, resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { unvalidatedText } from '../../platform/validation/common.js'
 import { createApiClientInput, updateApiClientInput, type IssuanceInput } from './inputs.js'
-import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from './runtime.js'
+import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from '../identity/api-client-runtime.js'
 import { issueClientSecret, retireClientSecrets } from './secrets.js'
 
 const IDENTITY = 'IDENTITY'

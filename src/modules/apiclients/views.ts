@@ -1,6 +1,6 @@
 import { apiClientSummary } from '../identity/views.js'
 import type { ApiClient } from '../../generated/prisma/client.js'
-import type { ClientWithOwners, RuntimeDeploymentView } from './runtime.js'
+import type { ClientWithOwners, RuntimeDeploymentView } from '../identity/api-client-runtime.js'
 
 const long = (n: bigint | null) => (n === null ? null : Number(n))
 

@@ -1,5 +1,5 @@
 import type { Connection } from '../../generated/prisma/client.js'
-import type { AdapterContext, Advisory, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import type { AdapterContext, Advisory, PortableObject, TransferAdapter } from '../../platform/transfer/registry.js'
 import { deployImportedConnections, writeImportedConnection } from './service.js'
 import { TYPE_DEFS } from './types/index.js'
 import { clearSecrets } from './views.js'

@@ -1,6 +1,6 @@
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
-import { storedObjectAdapters } from '../transfer/adapters/stored-objects.js'
-import type { AdapterContext, ObjectRef, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import { storedObjectAdapters } from '../objects/transfer-adapter.js'
+import type { AdapterContext, ObjectRef, PortableObject, TransferAdapter } from '../../platform/transfer/registry.js'
 import { CREATOR_KIND_NAMES, type CreatorKind } from './inputs.js'
 import { CREATOR_TYPE, checkCreatorContent } from './service.js'
 

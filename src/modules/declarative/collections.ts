@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { credentialUpdate } from '../credentials/service.js'
-import { findAdapter, type TransferAdapter } from '../transfer/registry.js'
+import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
 
 /**
  * The collections a state document can list (docs/declarative.md): each is one transfer type (and kind) of the

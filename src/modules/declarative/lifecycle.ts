@@ -1,7 +1,7 @@
 import type { Deps } from '../../platform/context.js'
 import { projectEnvironments } from '../../platform/deploy/project.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import type { AdapterContext } from '../transfer/registry.js'
+import type { AdapterContext } from '../../platform/transfer/registry.js'
 import { removeConnection, undeployRemovedConnection } from '../connections/service.js'
 import { undeployFromProject } from '../llm/common.js'
 import { removeKnowledgeBase } from '../llm/knowledge.js'

@@ -1,7 +1,7 @@
 import { canonicalHash, canonicalJson } from '../../platform/hashing/canonical.js'
 import { requireAnyPermission, type PermissionLevel } from '../../platform/auth/permissions.js'
 import { lookupObjects } from '../transfer/lookup.js'
-import type { AdapterContext, PortableObject } from '../transfer/registry.js'
+import type { AdapterContext, PortableObject } from '../../platform/transfer/registry.js'
 import { adapterOf, type Collection } from './collections.js'
 
 /**

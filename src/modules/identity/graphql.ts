@@ -1,5 +1,5 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, GraphQLISODateTime, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
-import type { ApiClient, Application } from '../../generated/prisma/client.js'
+import type { ApiClient, Application, Project } from '../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { apiClientsOfApplicationLoader, applicationLoader, consumersOfApplicationLoader, credentialLoader, organizationLoader } from '../../platform/graphql/loaders.js'
@@ -7,7 +7,9 @@ import { PageOf, PagingArgs, SearchPagingArgs } from '../../platform/graphql/typ
 import { CredentialType } from '../credentials/graphql.js'
 import { createApiClient, deleteApiClient, getApiClient, pageApiClients, type ApiClientInput } from './api-clients.js'
 import { listApplicationViews, type ApplicationListQuery } from './application-reads.js'
-import { createApplication, deleteApplication, getApplication, updateApplication, type ApplicationInput } from './applications.js'
+import { applicationsOfProjects, createApplication, credentialsOfProjects, deleteApplication, getApplication, updateApplication, type ApplicationInput } from './applications.js'
+import { guardedRelationLoader, ProjectType } from '../projects/graphql.js'
+import { assignmentsOfApplicationLoader, LimitAssignmentType, toAssignment } from '../limits/assignments/graphql.js'
 
 @ObjectType('ApiClient', { description: 'An OAuth client of an application or credential; its secret is never returned' })
 export class ApiClientType {
@@ -163,5 +165,28 @@ export class ApiClientResolver {
   @Mutation(() => Boolean, { description: 'IDENTITY MANAGE' })
   async deleteApiClient(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('apiClientKey', () => String) apiClientKey: string) {
     return deleteApiClient(ctx.deps.prisma, requireViewer(ctx), projectName, apiClientKey)
+  }
+}
+
+/** Project.credentials and Project.applications: the walks sit beside what they read (see ProjectApiProxiesResolver). */
+@Resolver(() => ProjectType)
+export class ProjectIdentityResolver {
+  @FieldResolver(() => [CredentialType], { nullable: true, description: 'needs IDENTITY VIEW' })
+  async credentials(@Root() project: Project, @Ctx() ctx: GqlContext) {
+    return guardedRelationLoader(ctx, 'credentialsByProject', credentialsOfProjects).load(project.id)
+  }
+
+  @FieldResolver(() => [ApplicationType], { nullable: true, description: 'needs IDENTITY VIEW' })
+  async applications(@Root() project: Project, @Ctx() ctx: GqlContext) {
+    return guardedRelationLoader(ctx, 'applicationsByProject', applicationsOfProjects).load(project.id)
+  }
+}
+
+/** Application.limitAssignments: every assignment of the application, newest first (spec §4.10). */
+@Resolver(() => ApplicationType)
+export class ApplicationLimitAssignmentsResolver {
+  @FieldResolver(() => [LimitAssignmentType])
+  async limitAssignments(@Root() app: Application, @Ctx() ctx: GqlContext) {
+    return (await assignmentsOfApplicationLoader(ctx).load(app.id)).map(toAssignment)
   }
 }

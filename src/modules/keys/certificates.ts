@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/context.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { PLATFORM_PROJECT } from '../../platform/scope/project-scope.js'
-import { writePackageZip } from '../transfer/package/zip.js'
+import { writePackageZip } from '../../platform/transfer/package/zip.js'
 import { certificateFacts, parseCertificateFile, toPem, validityOf } from './crypto/x509.js'
 import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {

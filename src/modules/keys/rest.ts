@@ -12,7 +12,6 @@ import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, l
 import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
 import { fileBody, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
 import { AUTH_401, BASE, DENIED, MANAGE, project, TAG, VIEW, written, writtenBody, writtenFields } from './rest-shapes.js'
-import { keyFileRoutes } from './files/rest.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
 
 // The keys and secrets pages of /apiops (legacy envelope): certificates, keys, keystores and JWKs. Asset category
@@ -272,4 +271,7 @@ const jwkDoors: RouteDef[] = PARSE_DOORS.map((d) => ({
   },
 }))
 
-export const keysRoutes = defineRoutes([...certificateRoutes, ...keyFileRoutes, ...keyRoutes, ...keystoreRoutes, ...jwkDoors, ...jwkCrud])
+// the key files' routes (modules/key-files) stand between these two tables in src/routes.ts: /keys/import-file
+// must match before /keys/{name}
+export const certificateRouteTable = defineRoutes(certificateRoutes)
+export const keysRoutes = defineRoutes([...keyRoutes, ...keystoreRoutes, ...jwkDoors, ...jwkCrud])

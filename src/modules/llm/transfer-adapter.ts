@@ -1,7 +1,7 @@
 import type { KnowledgeBase, LlmProvider, Prisma } from '../../generated/prisma/client.js'
 import { malformedReason } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
-import type { AdapterContext, Advisory, ObjectRef, PortableObject, TransferAdapter } from '../transfer/registry.js'
+import type { AdapterContext, Advisory, ObjectRef, PortableObject, TransferAdapter } from '../../platform/transfer/registry.js'
 import { nameKeyOf, open } from './common.js'
 import { findDefinition } from './definitions.js'
 import { pushKnowledgeBase } from './knowledge.js'

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
-import { pushApiClientRuntime } from '../apiclients/runtime.js'
+import { pushApiClientRuntime } from '../identity/api-client-runtime.js'
 import { sourceMaterial } from './material.js'
 import { inProjects, migrationScope } from './scope.js'
 

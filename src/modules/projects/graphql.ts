@@ -7,11 +7,6 @@ import { requireViewer, type GqlContext } from '../../platform/graphql/context.j
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { childrenOfOrganizationLoader, environmentsOfProjectLoader, organizationLoader } from '../../platform/graphql/loaders.js'
 import { PageOf, PagingArgs, SearchPagingArgs } from '../../platform/graphql/types.js'
-import { ApiProxyType } from '../apiproxies/proxies/graphql.js'
-import { apiProxiesOfProjects } from '../apiproxies/proxies/service.js'
-import { CredentialType } from '../credentials/graphql.js'
-import { applicationsOfProjects, credentialsOfProjects } from '../identity/applications.js'
-import { ApplicationType } from '../identity/graphql.js'
 import { createEnvironment, deleteEnvironment, getEnvironment, pageEnvironments, updateEnvironmentWorkers } from './environments.js'
 import { createOrganization, deleteOrganization, metadataView, getOrganization, organizationsOfProjects, pageOrganizations, updateOrganization, type OrganizationInput } from './organizations.js'
 import {
@@ -131,7 +126,7 @@ const projectAccessLoader = (ctx: GqlContext) =>
  * A has-many relation of projects read through its area's service, which answers permissionDenied for a
  * project where the caller may not view that area: the relation never shows more than the list query.
  */
-function guardedRelationLoader<T>(ctx: GqlContext, name: string, read: (db: Tx, accesses: ProjectAccess[]) => Promise<(T[] | DomainError)[]>) {
+export function guardedRelationLoader<T>(ctx: GqlContext, name: string, read: (db: Tx, accesses: ProjectAccess[]) => Promise<(T[] | DomainError)[]>) {
   return ctx.loaders.get<string, T[]>(name, async (ids) => {
     const accesses = await projectAccessLoader(ctx).loadMany(ids)
     const failed = accesses.find((a): a is Error => a instanceof Error)
@@ -165,21 +160,6 @@ export class ProjectResolver {
   @FieldResolver(() => [OrganizationType], { nullable: true, description: 'needs IDENTITY VIEW' })
   async organizations(@Root() project: Project, @Ctx() ctx: GqlContext) {
     return guardedRelationLoader(ctx, 'organizationsByProject', organizationsOfProjects).load(project.id)
-  }
-
-  @FieldResolver(() => [CredentialType], { nullable: true, description: 'needs IDENTITY VIEW' })
-  async credentials(@Root() project: Project, @Ctx() ctx: GqlContext) {
-    return guardedRelationLoader(ctx, 'credentialsByProject', credentialsOfProjects).load(project.id)
-  }
-
-  @FieldResolver(() => [ApplicationType], { nullable: true, description: 'needs IDENTITY VIEW' })
-  async applications(@Root() project: Project, @Ctx() ctx: GqlContext) {
-    return guardedRelationLoader(ctx, 'applicationsByProject', applicationsOfProjects).load(project.id)
-  }
-
-  @FieldResolver(() => [ApiProxyType], { nullable: true, description: 'needs API_MANAGEMENT VIEW' })
-  async apiProxies(@Root() project: Project, @Ctx() ctx: GqlContext) {
-    return guardedRelationLoader(ctx, 'apiProxiesByProject', apiProxiesOfProjects).load(project.id)
   }
 
   @Mutation(() => ProjectType, { description: 'System administrators only' })

@@ -7,9 +7,9 @@ import { authorizeInProject, resolveProjectAccess } from '../../platform/scope/p
 import { objectName } from '../../platform/validation/common.js'
 import { ensureTransferAdapters } from '../transfer/adapters/index.js'
 import { requireExportImport } from '../transfer/errors.js'
-import { objectFileSchema } from '../transfer/package/format.js'
-import { openPackageSecrets, packageSecrets } from '../transfer/package/secrets.js'
-import { adapterFor, refLabel, type AdapterContext, type Advisory } from '../transfer/registry.js'
+import { objectFileSchema } from '../../platform/transfer/package/format.js'
+import { openPackageSecrets, packageSecrets } from '../../platform/transfer/package/secrets.js'
+import { adapterFor, refLabel, type AdapterContext, type Advisory } from '../../platform/transfer/registry.js'
 
 // Promotion certificates (the PromotionCertificate tag of the vendor's openapi.yaml; no page shows the bodies): a
 // certificate, key, keystore or JWK of one project read "full" by id, then created from that payload in another

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { malformed } from '../../platform/errors/domain-error.js'
 import { objectName } from '../../platform/validation/common.js'
 import { clientRouteInput, routingInfoInput } from '../apiproxies/proxies/automation/inputs.js'
-import { objectFileSchema } from '../transfer/package/format.js'
+import { objectFileSchema } from '../../platform/transfer/package/format.js'
 
 // The bodies of the promotion pages (vendor api-reference/api-proxies/promotion): the proxy as List API Proxies for
 // Promotion answers it, sent back to the target project. The portable object of the transfer engine rides along in

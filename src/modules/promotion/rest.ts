@@ -7,7 +7,7 @@ import { executionInput, executionNotFound, executionProjectName, getPromotionEx
 import { proxyDeploymentResult } from '../apiproxies/shared/deployment-shapes.js'
 import { groupInput } from '../apiproxies/groups/service.js'
 import { promotionQuery, proxyPromotionBody } from './inputs.js'
-import { objectFileSchema } from '../transfer/package/format.js'
+import { objectFileSchema } from '../../platform/transfer/package/format.js'
 import { groupProxiesForPromotion, promoteApiProxy, promoteApiProxyGroup, proxiesForPromotion } from './service.js'
 import { promotedGroupView } from './views.js'
 import { promotedGroupSchema, promotionAdvisories, promotionDeploymentResult, promotionEntrySchema, promotionExecutionSchema } from './view-schemas.js'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { proxyDeploymentResult } from '../../platform/http/response-schemas.js'
-import { transferAdvisorySchema } from '../transfer/view-schemas.js'
-import { objectFileSchema } from '../transfer/package/format.js'
+import { transferAdvisorySchema } from '../../platform/transfer/view-schemas.js'
+import { objectFileSchema } from '../../platform/transfer/package/format.js'
 
 /** One proxy of List API Proxies for Promotion (views.ts promotionEntryOf). */
 export const promotionEntrySchema = z

@@ -2,8 +2,8 @@ import type { ApiProxy, ApiProxyDeployment, ApiProxyGroup } from '../../generate
 import type { DeployEnvironment } from '../../platform/deploy/pusher.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import type { ProxySettings } from '../apiproxies/proxies/automation/inputs.js'
-import { packageSecrets } from '../transfer/package/secrets.js'
-import type { PortableObject } from '../transfer/registry.js'
+import { packageSecrets } from '../../platform/transfer/package/secrets.js'
+import type { PortableObject } from '../../platform/transfer/registry.js'
 
 export interface PromotionEnvironment extends DeployEnvironment {
   id: string

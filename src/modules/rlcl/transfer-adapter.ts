@@ -1,5 +1,5 @@
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
-import { lookupsByName, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from '../transfer/registry.js'
+import { lookupsByName, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { deployImportedRlcls, findRlclsByName, rlclView, writeImportedRlcl, type RlclRow } from './service.js'
 
 /**

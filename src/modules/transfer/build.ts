@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module'
 import { actorName } from '../../platform/auth/actor.js'
-import { encryptPackage } from './package/encryption.js'
-import { buildManifest, encodeJson, type ObjectFile, type SecretHandling } from './package/format.js'
-import { MANIFEST_FILE, safeFileStem } from './package/names.js'
-import { packageSecrets, secretCriticalFeatures } from './package/secrets.js'
-import { writePackageZip } from './package/zip.js'
-import type { AdapterContext } from './registry.js'
+import { encryptPackage } from '../../platform/transfer/package/encryption.js'
+import { buildManifest, encodeJson, type ObjectFile, type SecretHandling } from '../../platform/transfer/package/format.js'
+import { MANIFEST_FILE, safeFileStem } from '../../platform/transfer/package/names.js'
+import { packageSecrets, secretCriticalFeatures } from '../../platform/transfer/package/secrets.js'
+import { writePackageZip } from '../../platform/transfer/package/zip.js'
+import type { AdapterContext } from '../../platform/transfer/registry.js'
 import { DEFAULT_SECRET_HANDLING, exportDigest, hasSecrets, type SelectedObject, type Selection } from './selection.js'
 
 const version = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version

@@ -1,8 +1,8 @@
 import { isSystemAdmin } from '../../platform/auth/actor.js'
 import { can } from '../../platform/auth/permissions.js'
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
-import type { AdapterContext, ObjectRef, TransferAdapter } from './registry.js'
-import { refLabel } from './registry.js'
+import type { AdapterContext, ObjectRef, TransferAdapter } from '../../platform/transfer/registry.js'
+import { refLabel } from '../../platform/transfer/registry.js'
 
 export const FORMAT_VERSION_REASON = 'transfer.formatVersionUnsupported'
 

@@ -8,8 +8,8 @@ import { PLATFORM_PROJECT, refusePlatformScope } from '../../platform/scope/proj
 import { ensureTransferAdapters } from './adapters/index.js'
 import { buildPackage, type BuiltPackage } from './build.js'
 import { checkFormatVersion } from './errors.js'
-import { SECRET_HANDLINGS, type SecretHandling } from './package/format.js'
-import { adapterFor } from './registry.js'
+import { SECRET_HANDLINGS, type SecretHandling } from '../../platform/transfer/package/format.js'
+import { adapterFor } from '../../platform/transfer/registry.js'
 import { adapterContext, DEFAULT_SECRET_HANDLING, exportDigest, normalizeNames, previewOf, resolveSelection, type ExportPreview } from './selection.js'
 
 const booleanQuery = (field: string) =>

@@ -9,9 +9,9 @@ import { exportWebhookConnection, previewTransferExport, runTransferExport } fro
 import type { BuiltPackage } from './build.js'
 import { preflightTransferImport } from './analysis.js'
 import { runTransferImport } from './import.js'
-import { PACKAGE_LIMITS } from './package/zip.js'
+import { PACKAGE_LIMITS } from '../../platform/transfer/package/zip.js'
 import { ensureTransferAdapters } from './adapters/index.js'
-import { supportedTypes, adapterFor } from './registry.js'
+import { supportedTypes, adapterFor } from '../../platform/transfer/registry.js'
 
 enum TransferSecretHandling { DECRYPTED_FOR_EXPORT = 'DECRYPTED_FOR_EXPORT', CIPHERTEXT_VERBATIM = 'CIPHERTEXT_VERBATIM', NONE = 'NONE' }
 enum TransferConflictPolicy { NEW = 'NEW', REPLACE = 'REPLACE' }

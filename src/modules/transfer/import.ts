@@ -8,7 +8,7 @@ import { claimIdempotencyKey, completeClaim, releaseClaim, type Claim } from '..
 import { settleWhenReachable } from '../../platform/db/outage.js'
 import { analysePackage, existsInTarget, objectView, transferContext, type Analysis, type ImportSource, type PlannedObject } from './analysis.js'
 import { checkFormatVersion } from './errors.js'
-import { findAdapter, refKey, refLabel, type AdapterContext, type Advisory, type ImportWriteOptions, type ObjectRef, type TransferAdapter } from './registry.js'
+import { findAdapter, refKey, refLabel, type AdapterContext, type Advisory, type ImportWriteOptions, type ObjectRef, type TransferAdapter } from '../../platform/transfer/registry.js'
 
 /** The import run: options, the Idempotency-Key table, and the one-transaction import of an analysed package. */
 

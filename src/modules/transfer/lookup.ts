@@ -1,4 +1,4 @@
-import type { AdapterContext, PortableObject, TransferAdapter } from './registry.js'
+import type { AdapterContext, PortableObject, TransferAdapter } from '../../platform/transfer/registry.js'
 
 const CHUNK = 1_000
 

@@ -7,9 +7,9 @@ import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from './adapters/index.js'
 import { requireExportImport } from './errors.js'
 import { lookupObjects, type Lookup } from './lookup.js'
-import { digestOf, type ObjectRole, type SecretHandling } from './package/format.js'
-import { objectFileName, reservedFileOf } from './package/names.js'
-import { adapterFor, findAdapter, refKey, refLabel, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from './registry.js'
+import { digestOf, type ObjectRole, type SecretHandling } from '../../platform/transfer/package/format.js'
+import { objectFileName, reservedFileOf } from '../../platform/transfer/package/names.js'
+import { adapterFor, findAdapter, refKey, refLabel, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
 
 /** Resolving what an export carries: names to objects, dependencies, file names, and the digest. */
 export interface SelectionRequest {
@@ -36,7 +36,7 @@ export interface Selection {
   fingerprint: (secret: string) => string
 }
 
-export { DEFAULT_SECRET_HANDLING } from './package/secrets.js'
+export { DEFAULT_SECRET_HANDLING } from '../../platform/transfer/package/secrets.js'
 
 export const adapterContext = async (deps: Deps, actor: Actor, projectName: string): Promise<AdapterContext> => ({
   db: deps.prisma,

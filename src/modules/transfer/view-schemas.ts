@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { describes } from '../../platform/http/response-schemas.js'
+import { transferAdvisorySchema } from '../../platform/transfer/view-schemas.js'
 import type { PreflightView } from './analysis.js'
 import type { ImportResult } from './import.js'
 import type { ExportPreview } from './selection.js'
@@ -9,9 +10,6 @@ import type { ExportPreview } from './selection.js'
 
 const objectRef = z.object({ name: z.string(), kind: z.string().nullable(), type: z.string() })
 
-export const transferAdvisorySchema = z
-  .object({ level: z.enum(['INFO', 'WARNING']), key: z.string(), params: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'TransferAdvisory', description: 'An advisory of a transfer: level, key and its parameters' })
 
 export const transferExportPreviewSchema = describes<ExportPreview>()(
   z.object({

@@ -8,7 +8,7 @@ import type { DeployEnvironment, DeploymentOutcome } from '../../../platform/dep
 import { malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
-import { openPackageSecrets } from '../../transfer/package/secrets.js'
+import { openPackageSecrets } from '../../../platform/transfer/package/secrets.js'
 import { deployGroupTo, findGroup } from '../groups/service.js'
 import { preparePackage, replaceFromPackage } from '../proxies/portable.js'
 import { deployedEnvironments, environmentsNamed, pushProxy } from '../proxies/automation/deploy.js'

@@ -3,7 +3,7 @@ import type { ApiProxy, ApiProxyGroup, Prisma } from '../../../generated/prisma/
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
-import { packageSecrets } from '../../transfer/package/secrets.js'
+import { packageSecrets } from '../../../platform/transfer/package/secrets.js'
 import { portableProxies } from '../proxies/portable.js'
 
 // The deploy history of API proxies and groups (vendor api-proxies/deployment and api-proxy-groups/deployment pages):

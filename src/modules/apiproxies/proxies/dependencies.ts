@@ -1,4 +1,4 @@
-import type { ObjectRef } from '../../transfer/registry.js'
+import type { ObjectRef } from '../../../platform/transfer/registry.js'
 import { policyTypeDef, type ReferenceKind } from '../policies/catalogue/index.js'
 
 // What a proxy in its portable form refers to by name, as transfer dependencies: the keys, certificates, connections

@@ -5,7 +5,9 @@ import { withoutNulls } from '../../../platform/graphql/inputs.js'
 import { groupsOfApiProxyLoader } from '../../../platform/graphql/loaders.js'
 import { PageOf, SearchPagingArgs } from '../../../platform/graphql/types.js'
 import { deleteApiProxyAndUndeploy } from './delete.js'
-import { API_PROXY_KINDS, createApiProxy, getApiProxy, pageApiProxies, setApiProxyGroups, type ApiProxyInput } from './service.js'
+import { API_PROXY_KINDS, apiProxiesOfProjects, createApiProxy, getApiProxy, pageApiProxies, setApiProxyGroups, type ApiProxyInput } from './service.js'
+import type { Project } from '../../../generated/prisma/client.js'
+import { guardedRelationLoader, ProjectType } from '../../projects/graphql.js'
 
 @ObjectType('ApiProxy')
 export class ApiProxyType {
@@ -64,5 +66,14 @@ export class ApiProxyResolver {
   async deleteApiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
     await deleteApiProxyAndUndeploy(ctx.deps, requireViewer(ctx), projectName, name)
     return true
+  }
+}
+
+/** Project.apiProxies: the walk sits beside the proxies it reads, so the projects module imports no area above it. */
+@Resolver(() => ProjectType)
+export class ProjectApiProxiesResolver {
+  @FieldResolver(() => [ApiProxyType], { nullable: true, description: 'needs API_MANAGEMENT VIEW' })
+  async apiProxies(@Root() project: Project, @Ctx() ctx: GqlContext) {
+    return guardedRelationLoader(ctx, 'apiProxiesByProject', apiProxiesOfProjects).load(project.id)
   }
 }

@@ -5,7 +5,7 @@ import { DomainError, malformed } from '../../../platform/errors/domain-error.js
 import { parseInput } from '../../../platform/errors/validation.js'
 import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { objectName } from '../../../platform/validation/common.js'
-import type { PortableObject } from '../../transfer/registry.js'
+import type { PortableObject } from '../../../platform/transfer/registry.js'
 import { endpointCreateInput } from '../endpoints/inputs.js'
 import { normalize, rowData, storedFields } from '../endpoints/rules.js'
 import { endpointSettingsData } from '../endpoints/vendor.js'

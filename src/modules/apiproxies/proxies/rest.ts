@@ -8,8 +8,8 @@ import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
 import { deployHistoryInput } from '../deployments/record.js'
 import { importMetadataInput, proxyMetadataInput } from './automation/inputs.js'
 import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } from './package.js'
-import { PACKAGE_LIMITS } from '../../transfer/package/zip.js'
-import { transferAdvisorySchema } from '../../transfer/view-schemas.js'
+import { PACKAGE_LIMITS } from '../../../platform/transfer/package/zip.js'
+import { transferAdvisorySchema } from '../../../platform/transfer/view-schemas.js'
 import {
   createProxyFromSpec, deleteProxy, deployProxy, listProxies, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
 } from './automation/service.js'

@@ -1,5 +1,5 @@
 import { looksSealed, type SecretKeyring } from '../../../platform/secrets/keyring.js'
-import type { ObjectFile } from '../../transfer/package/format.js'
+import type { ObjectFile } from '../../../platform/transfer/package/format.js'
 import { SETTINGS_SECRETS } from '../settings/service.js'
 import { getAt, markAbsentSecrets, openPolicySecrets, parsePathLabel, pathLabel, secretPaths, setAt, withoutSecretValues, type SecretPath } from '../policies/policy-secrets.js'
 

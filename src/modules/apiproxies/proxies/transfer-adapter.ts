@@ -1,5 +1,5 @@
-import { openPackageSecrets } from '../../transfer/package/secrets.js'
-import { lookupsByName, refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../transfer/registry.js'
+import { openPackageSecrets } from '../../../platform/transfer/package/secrets.js'
+import { lookupsByName, refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../../platform/transfer/registry.js'
 import { SETTINGS_SECRETS } from '../settings/service.js'
 import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage } from './portable.js'
 import { hoistInlineSecrets } from './secrets.js'

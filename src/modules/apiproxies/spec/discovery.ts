@@ -6,6 +6,7 @@ import { malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
 import { kindWithArticle } from '../shared/kinds.js'
+import { MAX_FETCHED_BYTES } from '../../../platform/http/outbound-fetch.js'
 
 // parse-tools / parse-skills (spec §4.5): preview-only discovery. The body carries a definition document; the
 // answer is the parsed list. Nothing is read from a backend and nothing is saved.
@@ -32,7 +33,7 @@ export interface ParsedSkill {
 
 export const MAX_DISCOVERED = 1000
 /** Largest text document: YAML parsing is CPU-bound (about 0.3 ms per KiB), so a request cannot stall the process. */
-export const MAX_DOCUMENT_TEXT = 2 * 1024 * 1024
+export const MAX_DOCUMENT_TEXT = MAX_FETCHED_BYTES
 /** MCP tool names: 1 to 128 of letters, digits, '_', '-', '.' */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']

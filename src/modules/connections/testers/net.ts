@@ -2,7 +2,7 @@ import dns from 'node:dns/promises'
 import net from 'node:net'
 import tls from 'node:tls'
 import { malformed } from '../../../platform/errors/domain-error.js'
-import { isNonPublicAddress } from '../../apiproxies/spec/spec-fetch.js'
+import { isNonPublicAddress } from '../../../platform/http/outbound-fetch.js'
 
 /** An expected failure of a connection test: its message is the test's answer (success false). */
 export class TestFailure extends Error {}

@@ -11,6 +11,7 @@ import { getApplicationByKey } from '../application-reads.js'
 import { getConsumer, listConsumers } from './service.js'
 import { EntitlementType } from '../entitlements/graphql.js'
 import { ApiClientType, ApplicationType } from '../graphql.js'
+import { assignmentsOfConsumerLoader, LimitAssignmentType, toAssignment } from '../../limits/assignments/graphql.js'
 
 // The GraphQL twin of the consumer and application read surface (spec §4.10): the same services, filters,
 // paging and errors as REST; relations go through per-request DataLoaders.
@@ -119,5 +120,14 @@ export class ApplicationReadResolver {
   @FieldResolver(() => [EntitlementType], { description: 'ended ones included, oldest first' })
   async entitlements(@Root() app: Application, @Ctx() ctx: GqlContext) {
     return entitlementsOfApplicationLoader(ctx).load(app.id)
+  }
+}
+
+/** Consumer.limitAssignments: every assignment of the consumer, newest first (spec §4.10). */
+@Resolver(() => ConsumerType)
+export class ConsumerLimitAssignmentsResolver {
+  @FieldResolver(() => [LimitAssignmentType])
+  async limitAssignments(@Root() consumer: Credential, @Ctx() ctx: GqlContext) {
+    return (await assignmentsOfConsumerLoader(ctx).load(consumer.id)).map(toAssignment)
   }
 }

@@ -4,7 +4,7 @@ import type { ProjectAccess } from '../../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { lifecycleConflict, notFound } from '../../../platform/errors/domain-error.js'
 import { authorizeInProject, refusePlatformScope } from '../../../platform/scope/project-scope.js'
-import { pushApiClientRuntime } from '../../apiclients/runtime.js'
+import { pushApiClientRuntime } from '../api-client-runtime.js'
 import { pushCredentialsByIds } from '../../credentials/service.js'
 import { applicationInclude, applicationView, type ApplicationView } from '../views.js'
 

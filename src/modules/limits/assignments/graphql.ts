@@ -1,12 +1,9 @@
 import { JSONResolver } from 'graphql-scalars'
 import { Arg, Args, ArgsType, Ctx, Extensions, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
-import type { Application, Credential } from '../../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { withoutNulls } from '../../../platform/graphql/inputs.js'
 import { hasManyLoader, withToOne, type ToOne } from '../../../platform/graphql/loaders.js'
 import { PageOf, PagingArgs } from '../../../platform/graphql/types.js'
-import { ApplicationType } from '../../identity/graphql.js'
-import { ConsumerType } from '../../identity/consumers/graphql.js'
 import { LimitPlanType, toPlan } from '../plans/graphql.js'
 import {
   activateAssignment, createAssignment, endAssignment, getAssignment, listAssignments, updateAssignment, validateAssignment,
@@ -153,9 +150,9 @@ const subjectRelations = {
   organization: { key: 'organizationId', find: (db, ids) => db.organization.findMany({ where: { id: { in: ids } }, select: { id: true, code: true } }) } satisfies ToOne<{ id: string; code: string }>,
   apiProxy: { key: 'apiProxyId', find: (db, ids) => db.apiProxy.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) } satisfies ToOne<{ id: string; name: string }>,
 }
-const assignmentsOfConsumerLoader = (ctx: GqlContext) =>
+export const assignmentsOfConsumerLoader = (ctx: GqlContext) =>
   hasManyLoader(ctx, 'limitAssignmentsByCredential', async (db, ids) => withToOne(db, await db.limitAssignment.findMany({ where: { subjectType: 'CONSUMER', credentialId: { in: ids } }, orderBy: newestFirst }), subjectRelations), (a) => a.credentialId)
-const assignmentsOfApplicationLoader = (ctx: GqlContext) =>
+export const assignmentsOfApplicationLoader = (ctx: GqlContext) =>
   hasManyLoader(ctx, 'limitAssignmentsByApplication', async (db, ids) => withToOne(db, await db.limitAssignment.findMany({ where: { subjectType: 'APPLICATION', applicationId: { in: ids } }, orderBy: newestFirst }), subjectRelations), (a) => a.applicationId)
 
 @Resolver(() => LimitAssignmentType)
@@ -230,23 +227,6 @@ export class LimitAssignmentResolver {
   }
 }
 
-/** Consumer.limitAssignments: every assignment of the consumer, newest first (spec §4.10). */
-@Resolver(() => ConsumerType)
-export class ConsumerLimitAssignmentsResolver {
-  @FieldResolver(() => [LimitAssignmentType])
-  async limitAssignments(@Root() consumer: Credential, @Ctx() ctx: GqlContext) {
-    return (await assignmentsOfConsumerLoader(ctx).load(consumer.id)).map(toAssignment)
-  }
-}
-
-/** Application.limitAssignments: every assignment of the application, newest first (spec §4.10). */
-@Resolver(() => ApplicationType)
-export class ApplicationLimitAssignmentsResolver {
-  @FieldResolver(() => [LimitAssignmentType])
-  async limitAssignments(@Root() app: Application, @Ctx() ctx: GqlContext) {
-    return (await assignmentsOfApplicationLoader(ctx).load(app.id)).map(toAssignment)
-  }
-}
 
 const assignmentsOfPlanLoader = (ctx: GqlContext) =>
   ctx.loaders.get<string, AssignmentRow[]>('limitAssignmentsByPlanInProject', async (keys) => {

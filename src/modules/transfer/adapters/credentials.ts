@@ -6,7 +6,7 @@ import { credentialInput, insertCredential, newCredentialRow, pushCredentialsByI
 import { credentialHolders, insertCredentialRows, replaceRolesOfMany, updateCredentialRows, type CredentialRowUpdate, type NewCredentialRow } from '../../credentials/bulk.js'
 import { credentialOwners, roleNamesOf, type CredentialWithOwners } from '../../credentials/runtime.js'
 import { replaceCredentialRoles } from '../../credentials/roles/service.js'
-import { batchRefused, refusalOf, type AdapterContext, type Advisory, type ImportRefusal, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../registry.js'
+import { batchRefused, refusalOf, type AdapterContext, type Advisory, type ImportRefusal, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../../../platform/transfer/registry.js'
 
 const TYPE = 'CREDENTIAL'
 /** what the credentials module stores as a REFERENCE password: a `${variable}`, never a value */

@@ -3,9 +3,9 @@ import { connectionTransferAdapter } from '../../connections/transfer-adapter.js
 import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
 import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
 import { creatorTransferAdapter } from '../../creators/transfer-adapter.js'
-import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
+import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../../../platform/transfer/registry.js'
 import { credentialAdapter } from './credentials.js'
-import { storedObjectAdapters } from './stored-objects.js'
+import { storedObjectAdapters } from '../../objects/transfer-adapter.js'
 import { webhookConnectionAdapter } from './webhooks.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { WebhookConnection } from '../../../generated/prisma/client.js'
 import { createWebhookConnection, toView } from '../../webhooks/service.js'
-import { safeFileStem } from '../package/names.js'
-import type { ObjectRef, PortableObject, TransferAdapter } from '../registry.js'
+import { safeFileStem } from '../../../platform/transfer/package/names.js'
+import type { ObjectRef, PortableObject, TransferAdapter } from '../../../platform/transfer/registry.js'
 
 const TYPE = 'WEBHOOK_CONNECTION'
 /** trust and key stores are key-store objects of the CERTIFICATE family, in the project of the call */

@@ -4,7 +4,7 @@ import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-gra
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { readUpload } from '../../../platform/graphql/upload.js'
 import { importObjects, listTransferObjects, listTransferTypes } from './service.js'
-import { PACKAGE_LIMITS } from '../package/zip.js'
+import { PACKAGE_LIMITS } from '../../../platform/transfer/package/zip.js'
 
 @ObjectType('ExportImportObject', { description: 'An object of an export-import type: the name the export expects' })
 class ExportImportObjectType {

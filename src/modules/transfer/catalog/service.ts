@@ -8,7 +8,7 @@ import { resolveProjectAccess } from '../../../platform/scope/project-scope.js'
 import { ensureTransferAdapters } from '../adapters/index.js'
 import { checkImportable, importAnalysed } from '../import.js'
 import { analysePackage, type Analysis } from '../analysis.js'
-import { adapterFor, supportedTypes, type AdapterContext, type TransferAdapter } from '../registry.js'
+import { adapterFor, supportedTypes, type AdapterContext, type TransferAdapter } from '../../../platform/transfer/registry.js'
 import { adapterContext } from '../selection.js'
 
 // The legacy export-import surface beside the export of spec §4.3 (vendor api-reference/export-import: list supported

@@ -13,7 +13,7 @@ import { deploymentListOf, environmentsNamed, pushProxy, requestedDeployment, un
 import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './inputs.js'
 import { routingViewOf } from '../../ai/routing-store.js'
 import { settingsViewOf } from '../../settings/service.js'
-import { fetchSpecDocument } from '../../spec/spec-fetch.js'
+import { fetchSpecDocument } from '../../../../platform/http/outbound-fetch.js'
 import { endpointsFromSpec, replaceSpecEndpoints, type SpecEndpoint } from '../../spec/spec-import.js'
 
 // API proxies of the automation surface (vendor 04-api-proxies/crud and /deployment): created and re-parsed

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { canonicalHash, sha256Hex } from '../../../platform/hashing/canonical.js'
+import { canonicalHash, sha256Hex } from '../../hashing/canonical.js'
 import type { ObjectRef } from '../registry.js'
 import { MANIFEST_FILE } from './names.js'
 

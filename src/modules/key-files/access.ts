@@ -1,8 +1,8 @@
-import type { Actor } from '../../../platform/auth/actor.js'
-import { requireAnyPermission, requirePermission, type ProjectAccess } from '../../../platform/auth/permissions.js'
-import type { Deps } from '../../../platform/context.js'
-import { resolveProjectAccess } from '../../../platform/scope/project-scope.js'
-import { CATEGORY } from '../store.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import { requireAnyPermission, requirePermission, type ProjectAccess } from '../../platform/auth/permissions.js'
+import type { Deps } from '../../platform/context.js'
+import { resolveProjectAccess } from '../../platform/scope/project-scope.js'
+import { CATEGORY } from '../keys/store.js'
 
 /** The categories whose EXPORT_IMPORT lets files of keys and secrets in and out (spec §5, Export; the pages' SECRETS + EXPORT_IMPORT). */
 export const FILE_CATEGORIES = [CATEGORY, 'PROJECT_MANAGEMENT']

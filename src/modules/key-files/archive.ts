@@ -1,7 +1,7 @@
-import { DomainError, malformed } from '../../../platform/errors/domain-error.js'
-import { looksLikeZip, readPackageZip, writePackageZip } from '../../transfer/package/zip.js'
-import { environmentNames } from '../certificates.js'
-import { pickEnvironment, type ProjectEnvironment } from '../store.js'
+import { DomainError, malformed } from '../../platform/errors/domain-error.js'
+import { looksLikeZip, readPackageZip, writePackageZip } from '../../platform/transfer/package/zip.js'
+import { environmentNames } from '../keys/certificates.js'
+import { pickEnvironment, type ProjectEnvironment } from '../keys/store.js'
 
 // Per-environment material as files (api-reference/keys-secrets/crud/export-*-file, import-*-file): the export-file
 // downloads write one environment's file, or a ZIP of `<name>-<environmentName>.<ext>` per environment; the

@@ -1,19 +1,19 @@
 import type { X509Certificate } from 'node:crypto'
-import type { Actor } from '../../../platform/auth/actor.js'
-import type { ProjectAccess } from '../../../platform/auth/permissions.js'
-import type { Deps } from '../../../platform/context.js'
-import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
-import { DomainError, malformed } from '../../../platform/errors/domain-error.js'
-import { PLATFORM_PROJECT } from '../../../platform/scope/project-scope.js'
-import { looksLikeZip, writePackageZip } from '../../transfer/package/zip.js'
+import type { Actor } from '../../platform/auth/actor.js'
+import type { ProjectAccess } from '../../platform/auth/permissions.js'
+import type { Deps } from '../../platform/context.js'
+import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
+import { DomainError, malformed } from '../../platform/errors/domain-error.js'
+import { PLATFORM_PROJECT } from '../../platform/scope/project-scope.js'
+import { looksLikeZip, writePackageZip } from '../../platform/transfer/package/zip.js'
 import {
   certificateEntry, certificateExists, certificatePushes, certificateView, checkAliasFree, truststoreCertificates, warningsOf, type CertificateView,
-} from '../certificates.js'
-import { parseCertificateFile, toPem } from '../crypto/x509.js'
+} from '../keys/certificates.js'
+import { parseCertificateFile, toPem } from '../keys/crypto/x509.js'
 import {
   contentOf, createObject, environmentsOf, environmentsOfProject, findObject, optionalText, pickEnvironment, pushPerEnvironment, requiredName,
   updateObject, type ProjectEnvironment,
-} from '../store.js'
+} from '../keys/store.js'
 import { fileAccess, requireFileImport } from './access.js'
 import { environmentFiles, readArchive, stemOf, type DownloadFile, type UploadedFile } from './archive.js'
 

@@ -1,5 +1,5 @@
 import AdmZip from 'adm-zip'
-import { malformedReason } from '../../../platform/errors/domain-error.js'
+import { malformedReason } from '../../errors/domain-error.js'
 
 /**
  * Bounds of an uploaded package, checked on the ZIP's central directory BEFORE any entry is inflated

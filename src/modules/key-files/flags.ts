@@ -1,4 +1,4 @@
-import { malformed } from '../../../platform/errors/domain-error.js'
+import { malformed } from '../../platform/errors/domain-error.js'
 
 /** A true/false form field or query parameter (absent: false). */
 export function booleanField(value: unknown, field: string): boolean {

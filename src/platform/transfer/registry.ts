@@ -1,7 +1,7 @@
-import type { Actor } from '../../platform/auth/actor.js'
-import type { ProjectAccess } from '../../platform/auth/permissions.js'
-import type { Deps, Tx } from '../../platform/context.js'
-import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
+import type { Actor } from '../auth/actor.js'
+import type { ProjectAccess } from '../auth/permissions.js'
+import type { Deps, Tx } from '../context.js'
+import { DomainError, malformedReason } from '../errors/domain-error.js'
 
 /**
  * The registry of exportable object types. Each type is one adapter object; a module that owns a type

@@ -1,7 +1,7 @@
-import type { Prisma, StoredObject } from '../../../generated/prisma/client.js'
-import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
-import { OBJECT_KINDS } from '../../objects/service.js'
-import type { AdapterContext, Advisory, ImportWriteOptions, ObjectRef, PortableObject, TransferAdapter } from '../registry.js'
+import type { Prisma, StoredObject } from '../../generated/prisma/client.js'
+import type { SecretKeyring } from '../../platform/secrets/keyring.js'
+import { OBJECT_KINDS } from './service.js'
+import type { AdapterContext, Advisory, ImportWriteOptions, ObjectRef, PortableObject, TransferAdapter } from '../../platform/transfer/registry.js'
 
 /**
  * Adapters over the opaque stored objects (modules/objects): the types no module owns yet (LLM_PROVIDER and

@@ -2,8 +2,10 @@ import dns from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
-import { malformed } from '../../../platform/errors/domain-error.js'
-import { MAX_DOCUMENT_TEXT } from './discovery.js'
+import { malformed } from '../errors/domain-error.js'
+
+/** The most a fetched document may hold unless the caller says otherwise (a definition document's limit). */
+export const MAX_FETCHED_BYTES = 2 * 1024 * 1024
 
 // specUrl is fetched by the service, so a caller could aim it at the installation's own network. Only http(s);
 // every address a host name resolves to is checked at connect time (no DNS-rebinding window), redirects are
@@ -74,7 +76,7 @@ interface Answer { status: number; location: string | null; body: Buffer }
 
 function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<Answer> {
   const refused = refusedAs(opts.field ?? 'specUrl')
-  const maxBytes = opts.maxBytes ?? MAX_DOCUMENT_TEXT
+  const maxBytes = opts.maxBytes ?? MAX_FETCHED_BYTES
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now()
     if (remaining <= 0) return reject(refused(`did not answer within ${opts.timeoutMs} ms`))

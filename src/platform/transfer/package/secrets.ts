@@ -1,4 +1,4 @@
-import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
+import type { SecretKeyring } from '../../secrets/keyring.js'
 import type { Advisory } from '../registry.js'
 import type { ObjectFile, SecretHandling } from './format.js'
 

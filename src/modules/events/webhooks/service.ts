@@ -19,7 +19,7 @@ import type { GatewayEvent } from '../../../platform/events/bus.js'
 import { PLATFORM_PROJECT } from '../../../platform/scope/project-scope.js'
 import { auditEventView } from '../../audit/service.js'
 import { connectionAccess, connectionNotFound, findConnection } from '../../connections/service.js'
-import { sendOnce, toView } from '../service.js'
+import { sendOnce, toView } from '../../webhooks/service.js'
 
 // ---------------------------------------------------------------------------------------------- event types
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
-import { malformedReason } from '../../../platform/errors/domain-error.js'
-import { canonicalJson } from '../../../platform/hashing/canonical.js'
+import { malformedReason } from '../../errors/domain-error.js'
+import { canonicalJson } from '../../hashing/canonical.js'
 import { ENCRYPTED_PAYLOAD_FILE, ENCRYPTION_HEADER_FILE } from './names.js'
 import { writePackageZip } from './zip.js'
 
