@@ -6,7 +6,8 @@
 // Alone: `npx tsx bench/scale.ts` (BENCH_SCALE_ROWS=n consumers, default 200,000; BENCH_SCALE_EVENTS=n audit events,
 // default 1,000,000; PGlite: BENCH_SCALE_PGLITE_ROWS, default the same, BENCH_SCALE_PGLITE_EVENTS, default 200,000;
 // BENCH_SKIP_PGLITE=1; BENCH_ROUNDS=n; BENCH_DATABASE_URL for PostgreSQL;
-// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL).
+// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL; BENCH_SCALE_CASES=healthz,page0,gqlPage runs only
+// those cases; BENCH_CPU_PROF=dir runs the measured service unbundled with `--cpu-prof`, its profile written there).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -22,9 +23,9 @@ const PROJECT = 'bench-scale'
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 const KEY = crypto.randomBytes(32).toString('base64')
 
-async function start(env: Record<string, string>): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
+async function start(env: Record<string, string>, nodeArgs?: string[]): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
   const t0 = performance.now()
-  const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true })
+  const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true, nodeArgs })
   const url = await proc.listening
   while ((await fetch(`${url}/healthz`)).status !== 200) await new Promise((r) => setTimeout(r, 10))
   const wire = /embedded database served on ([\d.]+:\d+)/.exec(proc.output())?.[1]
@@ -108,7 +109,9 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
       await stop(first.proc)
       console.log(`stopped the seeding start in ${ms(performance.now() - t0)}`)
     }
-    const svc = await start(base)
+    const prof = process.env.BENCH_CPU_PROF
+    // profiled: the unbundled build (dist/main.js, names as in the sources), as the start script's node flags run it
+    const svc = await start(base, prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', 'dist/main.js'] : undefined)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
     console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
@@ -158,7 +161,8 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
         trailWeek: rest(`${trail}&from=${encodeURIComponent(week)}`),
         gqlPage: gql(gqlPage, { p: PROJECT }),
       }
-      const t = await interleaved(cases)
+      const only = process.env.BENCH_SCALE_CASES?.split(',')
+      const t = await interleaved(only ? Object.fromEntries(Object.entries(cases).filter(([n]) => only.includes(n))) as typeof cases : cases)
       const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`
       for (const [name, p50] of Object.entries(t) as [keyof typeof cases, number][]) console.log(`  ${name.padEnd(12)} p50 ${ms(p50)}`)
       console.log(`consumer search / page 0 (${CLIENTS} conn): 1 % ${x(t.search1, t.page0)}, 10 % ${x(t.search10, t.page0)}`)
