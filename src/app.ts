@@ -82,8 +82,7 @@ export async function createApp(deps: Deps): Promise<App> {
     res.locals.routeTemplate = '/apiops/openapi.yaml'
     res.type('application/yaml').send((openApiYamlText ??= openApiYaml(openApiDocument())))
   })
-  mountRoutes(app, routeTables, deps)
-
+  // GraphQL before the REST route table: express tries each route's pattern in order, and /graphql is one path
   const schema = auditMutationFields(await buildGraphqlSchema())
   const apollo = new ApolloServer<GqlContext>({
     schema,
@@ -97,7 +96,6 @@ export async function createApp(deps: Deps): Promise<App> {
   })
   await apollo.start()
   app.use(explorerRouter())
-  app.use(consoleRouter())
   app.use(
     '/graphql',
     (_req, res, next) => {
@@ -119,6 +117,9 @@ export async function createApp(deps: Deps): Promise<App> {
       }),
     }),
   )
+
+  mountRoutes(app, routeTables, deps)
+  app.use(consoleRouter())
 
   // graphql-ws on the same port and path (issue 18 §3)
   const subscriptions = serveSubscriptions(httpServer, schema, deps)
