@@ -1,3 +1,5 @@
+import { createClient } from 'graphql-ws'
+import WebSocket from 'ws'
 import { describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { jsonOf } from '../support/http.js'
@@ -86,5 +88,25 @@ describe('the GraphQL door', () => {
     const before = await bed.svc.deps.prisma.auditEvent.count({ where: { operation: 'createConsumer' } })
     await post(`mutation ($p: String!) { createConsumer(projectName: $p, input: { username: "door-refused-2" }) { consumer { username } } }`, { p: 'payments' }, bed.carol)
     expect(await bed.svc.deps.prisma.auditEvent.count({ where: { operation: 'createConsumer' } })).toBe(before)
+  })
+
+  it('records a mutation sent over graphql-ws too: the audit lives in the mutation resolvers, not in Apollo', async () => {
+    const username = `door-ws-${Date.now()}`
+    const client = createClient({ url: bed.svc.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${bed.alice}` }, retryAttempts: 0, lazy: true })
+    try {
+      const result = await new Promise<any>((resolve, reject) => {
+        let value: unknown
+        client.subscribe({ query: `mutation ($p: String!, $u: String!) { createConsumer(projectName: $p, input: { username: $u }) { consumer { username } } }`, variables: { p: 'payments', u: username } }, {
+          next: (v) => (value = v), error: reject, complete: () => resolve(value),
+        })
+      })
+      expect(result.errors).toBeUndefined()
+      expect(result.data.createConsumer.consumer.username).toBe(username)
+    } finally {
+      await client.dispose()
+    }
+    // the event commits with the write; its settling (outcome and object) is not awaited by the socket's answer
+    await expect.poll(() => bed.svc.deps.prisma.auditEvent.findMany({ where: { operation: 'createConsumer', objectName: username } }))
+      .toMatchObject([{ surface: 'GRAPHQL', actor: 'alice', projectName: 'payments', outcome: 'SUCCEEDED' }])
   })
 })
