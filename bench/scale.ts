@@ -6,7 +6,8 @@
 // Alone: `npx tsx bench/scale.ts` (BENCH_SCALE_ROWS=n consumers, default 200,000; BENCH_SCALE_EVENTS=n audit events,
 // default 1,000,000; PGlite: BENCH_SCALE_PGLITE_ROWS, default the same, BENCH_SCALE_PGLITE_EVENTS, default 200,000;
 // BENCH_SKIP_PGLITE=1; BENCH_ROUNDS=n; BENCH_DATABASE_URL for PostgreSQL;
-// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL).
+// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL; BENCH_SCALE_CASES=healthz,page0,gqlPage runs only
+// those cases; BENCH_CPU_PROF=dir runs the measured service unbundled with `--cpu-prof`, its profile written there).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -22,9 +23,9 @@ const PROJECT = 'bench-scale'
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 const KEY = crypto.randomBytes(32).toString('base64')
 
-async function start(env: Record<string, string>): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
+async function start(env: Record<string, string>, nodeArgs?: string[]): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
   const t0 = performance.now()
-  const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true })
+  const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true, nodeArgs })
   const url = await proc.listening
   while ((await fetch(`${url}/healthz`)).status !== 200) await new Promise((r) => setTimeout(r, 10))
   const wire = /embedded database served on ([\d.]+:\d+)/.exec(proc.output())?.[1]
@@ -58,12 +59,16 @@ async function seed(client: pg.Client, consumers: number, events: number) {
     SELECT gen_random_uuid(), $1, 'app_' || md5(n::text || $2),
            'app-' || lpad(n::text, 7, '0') || CASE WHEN n % 100 = 7 THEN '-zephyrine' WHEN n % 10 = 3 THEN '-quillon' ELSE '' END, now()
     FROM generate_series(1, ${apps}) AS n`, [project!.id, KEY])
-  // the trail: steady writes over the retention, one in five installation-level
+  // the trail: steady writes over the retention, one in five installation-level. History, so the per-row NOTIFY of
+  // the event bus is off while it is written: a million notifications at once kept the running service busy (and
+  // growing past 1.8 GB) for minutes, its SIGTERM waiting; the counters' statement-level trigger stays on.
+  await client.query('ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_notify"')
   await client.query(`
     INSERT INTO "AuditEvent" (at, surface, actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId")
     SELECT now() - make_interval(secs => n * (360.0 * 86400 / ${events})), 'REST_APIOPS', 'user-' || (n % 10), CASE WHEN n % 5 = 0 THEN NULL ELSE $1 END,
            'POST /apiops/projects/:projectName/consumers/' || (n % 7), 'consumers', 'c-' || n, 'SUCCEEDED', 200, 'corr-' || n
     FROM generate_series(1, ${events}) n`, [PROJECT])
+  await client.query('ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_notify"')
   await client.query('VACUUM ANALYZE "Credential"')
   await client.query('VACUUM ANALYZE "Application"')
   await client.query('VACUUM ANALYZE "AuditEvent"')
@@ -108,7 +113,9 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
       await stop(first.proc)
       console.log(`stopped the seeding start in ${ms(performance.now() - t0)}`)
     }
-    const svc = await start(base)
+    const prof = process.env.BENCH_CPU_PROF
+    // profiled: the unbundled build (dist/main.js, names as in the sources), as the start script's node flags run it
+    const svc = await start(base, prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', 'dist/main.js'] : undefined)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
     console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
@@ -158,15 +165,16 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
         trailWeek: rest(`${trail}&from=${encodeURIComponent(week)}`),
         gqlPage: gql(gqlPage, { p: PROJECT }),
       }
-      const t = await interleaved(cases)
-      const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+      const only = process.env.BENCH_SCALE_CASES?.split(',')
+      const t = await interleaved(only ? Object.fromEntries(Object.entries(cases).filter(([n]) => only.includes(n))) as typeof cases : cases)
+      const x = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : '—')
       for (const [name, p50] of Object.entries(t) as [keyof typeof cases, number][]) console.log(`  ${name.padEnd(12)} p50 ${ms(p50)}`)
       console.log(`consumer search / page 0 (${CLIENTS} conn): 1 % ${x(t.search1, t.page0)}, 10 % ${x(t.search10, t.page0)}`)
       console.log(`application search / its page 0: 1 % ${x(t.appSearch1, t.appPage0)}, 10 % ${x(t.appSearch10, t.appPage0)}`)
       console.log(`subject picker search / its page 0: 1 % ${x(t.subjects1, t.subjects0)}, 10 % ${x(t.subjects10, t.subjects0)}`)
       console.log(`audit trail (${events.toLocaleString('en')} events) / consumer page 0: page 0 ${x(t.trail0, t.page0)}, page 20,000 ${x(t.trailDeep, t.page0)}, ` +
         `user filter ${x(t.trailUser, t.page0)}, last 7 days ${x(t.trailWeek, t.page0)}`)
-      console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)}`)
+      console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)} (/healthz / REST page ${x(t.healthz, t.page0)}, load average ${os.loadavg()[0].toFixed(1)})`)
       console.log(`RSS after the load: ${rssMb(svc.proc).toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`)
     } finally {
       await stop(svc.proc)

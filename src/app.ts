@@ -3,18 +3,16 @@ import http from 'node:http'
 import { createRequire } from 'node:module'
 import express, { type Request, type Response } from 'express'
 import { ApolloServer } from '@apollo/server'
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
 import { expressMiddleware } from '@as-integrations/express5'
-import { GraphQLError } from 'graphql'
-import { authenticate, presentedToken } from './platform/auth/tokens.js'
 import type { Deps } from './platform/context.js'
 import { DomainError } from './platform/errors/domain-error.js'
 import { renderCommonError } from './platform/envelopes/common.js'
 import { Loaders, type GqlContext } from './platform/graphql/context.js'
-import { correlationIdOnErrors, formatGraphqlError, outageAnswers, unavailableContextError } from './platform/graphql/errors.js'
-import { isDatabaseOutage } from './platform/db/outage.js'
+import { correlationIdOnErrors, formatGraphqlError, outageAnswers } from './platform/graphql/errors.js'
+import { auditMutationFields, auditSettlements } from './platform/graphql/audit.js'
+import { graphqlActor, graphqlAuthentication } from './platform/graphql/authentication.js'
 import { outageMonitor } from './platform/db/outage-monitor.js'
-import { auditMutations } from './platform/graphql/audit.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { graphqlBodyGuard, operationLimits } from './platform/graphql/limits.js'
 import { graphqlMultipart } from './platform/graphql/upload.js'
@@ -36,21 +34,6 @@ export interface App {
   setReady(ready: boolean): void
   /** stops accepting, drains in-flight requests, stops GraphQL */
   stop(): Promise<void>
-}
-
-async function graphqlActor(deps: Deps, req: Request) {
-  const token = presentedToken(req.headers)
-  if (!token) return null
-  try {
-    return await authenticate(deps.prisma, token, 'graphql')
-  } catch (err) {
-    if (isDatabaseOutage(err)) {
-      outageMonitor(deps).report(err)
-      throw unavailableContextError()
-    }
-    if (!(err instanceof DomainError)) throw err
-    throw new GraphQLError(err.message, { extensions: { code: 'UNAUTHENTICATED', errorKey: err.errorKey, params: {}, http: { status: 401 } } })
-  }
 }
 
 export async function createApp(deps: Deps): Promise<App> {
@@ -99,9 +82,8 @@ export async function createApp(deps: Deps): Promise<App> {
     res.locals.routeTemplate = '/apiops/openapi.yaml'
     res.type('application/yaml').send((openApiYamlText ??= openApiYaml(openApiDocument())))
   })
-  mountRoutes(app, routeTables, deps)
-
-  const schema = await buildGraphqlSchema()
+  // GraphQL before the REST route table: express tries each route's pattern in order, and /graphql is one path
+  const schema = auditMutationFields(await buildGraphqlSchema())
   const apollo = new ApolloServer<GqlContext>({
     schema,
     validationRules: operationLimits,
@@ -109,23 +91,25 @@ export async function createApp(deps: Deps): Promise<App> {
     includeStacktraceInErrorResponses: false,
     // main.ts owns signal handling: drain HTTP, stop GraphQL, then close the database, in that order
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), correlationIdOnErrors, auditMutations, outageAnswers((err) => monitor.report(err))],
+    // no cache hints here: the cache-control plugin's per-field hook only ever concluded `no-store` (set below)
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), correlationIdOnErrors, auditSettlements, outageAnswers((err) => monitor.report(err))],
   })
   await apollo.start()
   app.use(explorerRouter())
-  app.use(consoleRouter())
   app.use(
     '/graphql',
     (_req, res, next) => {
       res.locals.routeTemplate = '/graphql'
+      res.setHeader('cache-control', 'no-store')
       next()
     },
     graphqlMultipart(),
     graphqlBodyGuard(),
+    graphqlAuthentication(deps),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => ({
         deps,
-        actor: await graphqlActor(deps, req),
+        actor: graphqlActor(deps, res),
         correlationId: correlationOf(res),
         logger: loggerOf(res),
         clientAddress: req.socket.remoteAddress ?? 'unknown',
@@ -133,6 +117,9 @@ export async function createApp(deps: Deps): Promise<App> {
       }),
     }),
   )
+
+  mountRoutes(app, routeTables, deps)
+  app.use(consoleRouter())
 
   // graphql-ws on the same port and path (issue 18 §3)
   const subscriptions = serveSubscriptions(httpServer, schema, deps)

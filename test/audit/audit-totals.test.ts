@@ -141,6 +141,33 @@ describe('audit trail totals from counters', () => {
     }
   })
 
+  it('deep pages start at their day (counters) and hold the events an ORDER BY gives, in both orders and under filters', async () => {
+    // 2,400 more events in 'other' over the six days, some at the same instant (ties broken by id)
+    await db().$executeRawUnsafe(`
+      INSERT INTO "AuditEvent" (at, surface, actor, "projectName", operation, "objectType", outcome, "correlationId")
+      SELECT $1::timestamp(3) + make_interval(secs => (n / 2) * 432), 'REST_APIOPS', (ARRAY['ann', 'ben', 'cy'])[n % 3 + 1], 'other',
+             'op-deep', 'things', 'SUCCEEDED', 'deep'
+        FROM generate_series(0, 2399) n`, new Date(day0).toISOString().replace('Z', ''))
+    expect(await drift()).toEqual([])
+    for (const [f, sort] of [
+      [{}, undefined], [{}, 'at,asc'], [{ user: 'cy' }, undefined], [{ from: at(1, 5.5), to: at(4, 13.25) }, undefined],
+      [{ user: 'ben', from: at(0, 20) }, 'at,asc'], [{ to: at(5, 1) }, 'at,desc'],
+    ] as const) {
+      const all = await db().auditEvent.findMany({
+        where: { projectName: 'other', actor: (f as Filter).user, at: { gte: (f as Filter).from, lt: (f as Filter).to } },
+        orderBy: [{ at: sort === 'at,asc' ? 'asc' : 'desc' }, { id: 'asc' }],
+        select: { id: true },
+      })
+      const size = 13
+      const pages = Math.ceil(all.length / size)
+      for (const page of [16, 17, 31, Math.floor(pages / 2) - 1, Math.floor(pages / 2), pages - 20, pages - 1, pages]) {
+        const body = await listed('other', f, { size: String(size), page: String(page), ...(sort ? { sort } : {}) })
+        expect(body.totalElements).toBe(all.length)
+        expect({ f, sort, page, ids: body.items.map((e) => e.id) }).toEqual({ f, sort, page, ids: all.slice(page * size, page * size + size).map((e) => e.id.toString()) })
+      }
+    }
+  })
+
   it('the counters follow a purge, a moved event and a rolled-back insert', async () => {
     const before = await actual('payments', {})
     // events older than 4 days: the seed's first day or two

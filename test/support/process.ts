@@ -15,10 +15,12 @@ export interface ServiceProcess {
 
 /**
  * Runs the service in its own process with only the given environment: src/main.ts through tsx, or with
- * `compiled` the package's own start script on the build in dist/ (see ensureBuilt), exactly as `npm start` runs it.
+ * `compiled` the package's own start script on the build in dist/ (see ensureBuilt), exactly as `npm start` runs it, or
+ * with `nodeArgs` node with those arguments (a profile of the unbundled build: `--cpu-prof`, dist/main.js).
  */
-export function spawnService(env: Record<string, string>, opts: { compiled?: boolean } = {}): ServiceProcess {
-  const [command, args] = opts.compiled ? ['sh', ['-c', `exec ${startScript()}`]] : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
+export function spawnService(env: Record<string, string>, opts: { compiled?: boolean; nodeArgs?: string[] } = {}): ServiceProcess {
+  const [command, args] = opts.nodeArgs ? [process.execPath, opts.nodeArgs]
+    : opts.compiled ? ['sh', ['-c', `exec ${startScript()}`]] : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
   const child = spawn(command, args, {
     cwd: repo,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },

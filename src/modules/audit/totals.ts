@@ -76,3 +76,38 @@ export async function trailTotal(db: Tx, f: TrailFilter): Promise<number> {
   const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT (${sql})::bigint AS total`
   return Number(row!.total)
 }
+
+export interface TrailSegment {
+  /** inclusive */
+  start: Date
+  /** exclusive */
+  end: Date
+  n: number
+}
+
+/**
+ * The filter's events per UTC day, from the counters (whole days) and the events themselves (the part-days at the
+ * range's ends), oldest first; undefined where the counters cannot answer (an objectName filter, a range inside one
+ * day). A deep page uses it to start reading at the day its window begins in (pageKeysByDay in service.ts).
+ */
+export async function trailSegments(db: Tx, f: TrailFilter): Promise<TrailSegment[] | undefined> {
+  const firstWholeDay = f.from && ceilDay(f.from)
+  const endOfWholeDays = f.to && floorDay(f.to)
+  if (f.objectName !== undefined || (firstWholeDay && endOfWholeDays && firstWholeDay >= endOfWholeDays)) return undefined
+  const counter = columnConditions(f, true)
+  if (firstWholeDay) counter.push(Prisma.sql`day >= ${isoDay(firstWholeDay)}::date`)
+  if (endOfWholeDays) counter.push(Prisma.sql`day < ${isoDay(endOfWholeDays)}::date`)
+  const rows = await db.$queryRaw<{ day: string; n: bigint | number }[]>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(n)::bigint AS n FROM "AuditCount" WHERE ${and(counter)} GROUP BY day HAVING sum(n) > 0 ORDER BY day`
+  const segments: TrailSegment[] = rows.map((r) => {
+    const start = new Date(`${r.day}T00:00:00.000Z`)
+    return { start, end: new Date(start.getTime() + DAY_MS), n: Number(r.n) }
+  })
+  const part = async (start: Date, end: Date) => {
+    const [row] = await db.$queryRaw<{ n: bigint | number }[]>`SELECT (${eventCount(f, start, end)})::bigint AS n`
+    return { start, end, n: Number(row!.n) }
+  }
+  if (f.from && firstWholeDay!.getTime() !== f.from.getTime()) segments.unshift(await part(f.from, firstWholeDay!))
+  if (f.to && endOfWholeDays!.getTime() !== f.to.getTime()) segments.push(await part(endOfWholeDays!, f.to))
+  return segments
+}

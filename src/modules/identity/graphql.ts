@@ -96,10 +96,11 @@ export class ApplicationResolver {
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async organizationCode(@Root() app: Application & { organization?: { code: string } | null }, @Ctx() ctx: GqlContext) {
-    // a list page reads its rows with their organizations (withOrganizations): no second read of the same rows
+  organizationCode(@Root() app: Application & { organization?: { code: string } | null }, @Ctx() ctx: GqlContext) {
+    // a list page reads its rows with their organizations (withOrganizations): no second read of the same rows, and
+    // a value, not a promise per row
     if (app.organization !== undefined) return app.organization?.code ?? null
-    return app.organizationId ? ((await organizationLoader(ctx).load(app.organizationId))?.code ?? null) : null
+    return app.organizationId ? organizationLoader(ctx).load(app.organizationId).then((o) => o?.code ?? null) : null
   }
 
   @FieldResolver(() => [CredentialType], { description: 'the credentials the application owns' })

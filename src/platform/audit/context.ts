@@ -20,14 +20,8 @@ const storage = new AsyncLocalStorage<PendingAudit>()
 
 export const openAudit = (event: AuditEventInput): PendingAudit => ({ event, id: null, committed: false, settled: false })
 
-/** Runs an operation with its pending event in scope (REST). */
+/** Runs an operation with its pending event in scope (REST, and each GraphQL mutation field). */
 export const runAudited = <T>(pending: PendingAudit, operation: () => Promise<T>): Promise<T> => storage.run(pending, operation)
-
-/**
- * Puts a pending event in scope for the rest of the current execution (GraphQL: the resolver is called
- * synchronously after the plugin hook, so it and everything it awaits run with this event).
- */
-export const enterAudit = (pending: PendingAudit): void => storage.enterWith(pending)
 
 /** The pending event a write made now must carry, if any. */
 export function pendingAudit(): PendingAudit | null {

@@ -87,10 +87,11 @@ export class ConsumerResolver {
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async organizationCode(@Root() consumer: Credential & { organization?: { code: string } | null }, @Ctx() ctx: GqlContext) {
-    // a list page reads its rows with their organizations' codes: no second read of the same rows
+  organizationCode(@Root() consumer: Credential & { organization?: { code: string } | null }, @Ctx() ctx: GqlContext) {
+    // a list page reads its rows with their organizations' codes: no second read of the same rows, and a value,
+    // not a promise (a promise in every row makes graphql-js wait for each row and then for the list)
     if (consumer.organization !== undefined) return consumer.organization?.code ?? null
-    return (await organizationOf(ctx, consumer.organizationId))?.code ?? null
+    return organizationOf(ctx, consumer.organizationId)?.then((o) => o?.code ?? null) ?? null
   }
 
   @FieldResolver(() => OrganizationType, { nullable: true })
