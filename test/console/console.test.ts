@@ -1,6 +1,7 @@
 // Issue 30 §2–4: the admin console at /console in a real browser (headless Chromium driven by playwright-core, as
 // test/studio does), against the real service on this run's database, with a fake gateway worker on loopback.
-// One browser for the file; each test opens its own page. Screenshots of every page go to docs/console/.
+// One browser for the file; each test opens its own page. Every page is screenshotted: into a temporary folder, or
+// into docs/console/ (the README's pictures) with UPDATE_SCREENSHOTS=1, so that a test run leaves the checkout as it was.
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -11,10 +12,14 @@ import { startTestService, type TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { seedConsumers } from '../limits/limit-bulk-helpers.js'
+import { testTmpRoot } from '../support/tmp-root.js'
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p))
 const repo = path.resolve(import.meta.dirname, '../..')
-const shots = path.join(repo, 'docs/console')
+const shots = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(repo, 'docs/console') : path.join(testTmpRoot(), `console-shots-${process.pid}`)
+afterAll(() => {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') fs.rmSync(shots, { recursive: true, force: true })
+})
 const ROOT = { username: 'root', password: 's3cret-root' }
 const T = { timeout: 20_000 }
 /** the service, its fixture data and the browser: minutes on a loaded 2-core runner */
