@@ -1,9 +1,19 @@
-import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
+import { Arg, ArgsType, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import type { ApiDeployHistory } from '../../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { deleteHistory, historyDetail, listHistory, rollbackGroup, rollbackProxy, type RollbackResult } from './history.js'
 import { deployStatus, invokeInfo, routeHealth } from './status.js'
+
+/** What a deploy of an API proxy or a group to one environment takes (deployApiProxy, deployApiProxyGroup). */
+@ArgsType()
+export class DeployToEnvironmentArgs {
+  @Field(() => String) projectName: string
+  @Field(() => String) name: string
+  @Field(() => String) environmentName: string
+  @Field(() => String, { nullable: true, description: 'notes for the deploy history record' }) description?: string | null
+  @Field(() => Boolean, { nullable: true, description: 'keep the deploy history record from automatic deletion' }) persistent?: boolean | null
+}
 
 // The GraphQL door of the deployment pages: the same services as rest.ts.
 

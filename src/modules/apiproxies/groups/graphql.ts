@@ -1,10 +1,11 @@
 import { JSONResolver } from 'graphql-scalars'
-import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
+import { Arg, Args, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import type { ApiProxyGroup } from '../../../generated/prisma/client.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { createGroup, deleteGroup, deployGroup, groupEnvironments, listGroups, setGroupMembership, undeployGroup, updateGroup } from './service.js'
+import { DeployToEnvironmentArgs } from '../deployments/graphql.js'
 
 // The GraphQL door of API proxy groups: the same service as the /apiops routes (rest.ts).
 
@@ -66,14 +67,7 @@ export class ApiProxyGroupResolver {
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Deploys a group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
-  async deployApiProxyGroup(
-    @Ctx() ctx: GqlContext,
-    @Arg('projectName', () => String) projectName: string,
-    @Arg('name', () => String) name: string,
-    @Arg('environmentName', () => String) environmentName: string,
-    @Arg('description', () => String, { nullable: true, description: 'notes for the deploy history record' }) description?: string | null,
-    @Arg('persistent', () => Boolean, { nullable: true, description: 'keep the deploy history record from automatic deletion' }) persistent?: boolean | null,
-  ) {
+  async deployApiProxyGroup(@Ctx() ctx: GqlContext, @Args(() => DeployToEnvironmentArgs) { projectName, name, environmentName, description, persistent }: DeployToEnvironmentArgs) {
     return DeploymentResultType.from(await deployGroup(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 

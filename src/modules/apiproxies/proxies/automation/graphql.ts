@@ -1,11 +1,12 @@
 import { JSONResolver } from 'graphql-scalars'
-import { Arg, Ctx, Field, FieldResolver, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
+import { Arg, Args, Ctx, Field, FieldResolver, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql'
 import type { ApiProxy } from '../../../../generated/prisma/client.js'
 import type { DeploymentOutcome } from '../../../../platform/deploy/pusher.js'
 import { requireViewer, type GqlContext } from '../../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../../platform/graphql/types.js'
 import { ApiProxyType } from '../graphql.js'
 import { createProxyFromSpec, deployProxy, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource } from './service.js'
+import { DeployToEnvironmentArgs } from '../../deployments/graphql.js'
 
 // The GraphQL door of the automation surface for proxies: the same services as the /apiops routes
 // (rest.ts), so both doors share every rule. Policies: ../policies/graphql.ts; groups: ../groups/graphql.ts.
@@ -69,14 +70,7 @@ export class ApiProxyAutomationResolver {
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Deploys an API proxy to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
-  async deployApiProxy(
-    @Ctx() ctx: GqlContext,
-    @Arg('projectName', () => String) projectName: string,
-    @Arg('name', () => String) name: string,
-    @Arg('environmentName', () => String) environmentName: string,
-    @Arg('description', () => String, { nullable: true, description: 'notes for the deploy history record' }) description?: string | null,
-    @Arg('persistent', () => Boolean, { nullable: true, description: 'keep the deploy history record from automatic deletion' }) persistent?: boolean | null,
-  ) {
+  async deployApiProxy(@Ctx() ctx: GqlContext, @Args(() => DeployToEnvironmentArgs) { projectName, name, environmentName, description, persistent }: DeployToEnvironmentArgs) {
     return DeploymentResultType.from(await deployProxy(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 
