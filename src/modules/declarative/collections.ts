@@ -1,5 +1,8 @@
 import { z } from 'zod'
+import { declaredApiClientInput } from '../apiclients/inputs.js'
 import { credentialUpdate } from '../credentials/service.js'
+import { applicationUpdate } from '../identity/applications.js'
+import { normalizeApplication } from '../identity/transfer-adapter.js'
 import { findAdapter, type TransferAdapter } from '../transfer/registry.js'
 
 /**
@@ -48,6 +51,18 @@ const credentialFields = credentialUpdate
   })
   .strict()
 
+// the application's update body (absent = keep), its consumers by username and its API clients by clientId
+const applicationFields = applicationUpdate
+  .omit({ name: true })
+  .extend({
+    consumers: z.array(z.string()).optional().describe('usernames of the credentials the application owns (its consumers)'),
+    apiClients: z
+      .array(declaredApiClientInput.extend({ validFrom: z.string().nullish().describe('ISO-8601 date-time'), expiresAt: z.string().nullish().describe('ISO-8601 date-time') }).strict())
+      .optional()
+      .describe('the API clients the application owns, by clientId; the list is whole: a client it leaves out is deleted. Secrets are never declared: a new client has none (PENDING_SECRET), a listed one keeps its own'),
+  })
+  .strict()
+
 const proxyFields = z
   .object({
     kind: z.literal('REST').optional(),
@@ -91,6 +106,11 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
     key: 'credentials', type: 'CREDENTIAL', kind: null, nameField: 'username', fields: credentialFields,
     createDefaults: {},
     normalize: (d) => ('expireDate' in d ? { ...d, expireDate: isoDate(d.expireDate) } : d),
+  },
+  {
+    key: 'applications', type: 'APPLICATION', kind: null, nameField: 'name', fields: applicationFields,
+    createDefaults: { applicationKind: 'INTERNAL', referenceId: null, description: null, organizationCode: null, consumers: [], apiClients: [] },
+    normalize: normalizeApplication,
   },
   { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
   { key: 'rlcls', type: 'RLCL', kind: null, nameField: 'name', fields: rlclFields, createDefaults: {} },

@@ -6,6 +6,7 @@ import { removeConnection, undeployRemovedConnection } from '../connections/serv
 import { undeployFromProject } from '../llm/common.js'
 import { removeKnowledgeBase } from '../llm/knowledge.js'
 import { removeProvider } from '../llm/providers.js'
+import { deleteApplication, updateApplication } from '../identity/applications.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
 
 /**
@@ -117,6 +118,17 @@ const rlcl: Lifecycle = {
   },
 }
 
+/** As the application DELETE and PATCH do (IDENTITY MANAGE; its API clients go with it, as on the REST door). */
+const application: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    await deleteApplication(ctx.db, ctx.actor, ctx.access.project.name, name)
+    return { type: 'APPLICATION', name, undeploy: nothing }
+  },
+  async rename(ctx, _kind, from, to) {
+    await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, from, { name: to })
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -126,6 +138,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   LLM_PROVIDER: llmProvider,
   KNOWLEDGE_BASE: knowledgeBase,
   RLCL: rlcl,
+  APPLICATION: application,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]
