@@ -6,6 +6,7 @@ import { removeConnection, undeployRemovedConnection } from '../connections/serv
 import { undeployFromProject } from '../llm/common.js'
 import { removeKnowledgeBase } from '../llm/knowledge.js'
 import { removeProvider } from '../llm/providers.js'
+import { pushDeclaredVariables, removeDeclaredVariable } from '../envvars/service.js'
 import { deleteApplication, updateApplication } from '../identity/applications.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
 
@@ -129,6 +130,17 @@ const application: Lifecycle = {
   },
 }
 
+/**
+ * As the variable DELETE does (its undeploy after the commit). No rename: the gateway must undeploy the old name, which
+ * a rename inside the apply cannot push (declarativeRenameUnsupported; rename with the REST update).
+ */
+const environmentVariable: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await removeDeclaredVariable(ctx.db, ctx.access.project.id, name)
+    return { type: 'ENVIRONMENT_VARIABLE', name, undeploy: async (deps) => [(await pushDeclaredVariables(deps, ctx.access, [], [row]))!] }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -139,6 +151,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   KNOWLEDGE_BASE: knowledgeBase,
   RLCL: rlcl,
   APPLICATION: application,
+  ENVIRONMENT_VARIABLE: environmentVariable,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]

@@ -4,6 +4,7 @@ import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
 import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
 import { creatorTransferAdapter } from '../../creators/transfer-adapter.js'
 import { applicationTransferAdapter } from '../../identity/transfer-adapter.js'
+import { environmentVariableTransferAdapter } from '../../envvars/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
 import { credentialAdapter } from './credentials.js'
 import { storedObjectAdapters } from './stored-objects.js'
@@ -14,7 +15,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter, environmentVariableTransferAdapter]
 
 let loading: Promise<void> | null = null
 
