@@ -4,6 +4,8 @@ import { credentialUpdate } from '../credentials/service.js'
 import { applicationUpdate } from '../identity/applications.js'
 import { normalizeApplication } from '../identity/transfer-adapter.js'
 import { environmentValueInput } from '../envvars/service.js'
+import { normalizeGroup } from '../apiproxies/groups/transfer-adapter.js'
+import { groupInput } from '../apiproxies/groups/groups.js'
 import { normalizeVariable, placeVariableSecret, splitVariableSecrets } from '../envvars/transfer-adapter.js'
 import { findAdapter, type TransferAdapter } from '../transfer/registry.js'
 
@@ -86,6 +88,15 @@ const variableFields = z
   })
   .strict()
 
+// the group's create/update body without its name, and its members by proxy name
+const groupFields = groupInput
+  .omit({ name: true })
+  .extend({
+    clientRoute: groupInput.shape.clientRoute.nullish().describe('the client route as the group pages take it (required to create; a group the bootstrap made may have none)'),
+    apiProxies: z.array(z.string().min(1)).optional().describe('the names of the API proxies the group holds; the list is whole'),
+  })
+  .strict()
+
 const proxyFields = z
   .object({
     kind: z.literal('REST').optional(),
@@ -141,6 +152,10 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
     normalize: normalizeVariable, splitSecrets: splitVariableSecrets, placeSecret: placeVariableSecret,
   },
   { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
+  {
+    key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,
+    createDefaults: { description: null, apiProxies: [] }, normalize: normalizeGroup,
+  },
   { key: 'rlcls', type: 'RLCL', kind: null, nameField: 'name', fields: rlclFields, createDefaults: {} },
 ]
 

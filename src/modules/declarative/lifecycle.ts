@@ -7,6 +7,7 @@ import { undeployFromProject } from '../llm/common.js'
 import { removeKnowledgeBase } from '../llm/knowledge.js'
 import { removeProvider } from '../llm/providers.js'
 import { pushDeclaredVariables, removeDeclaredVariable } from '../envvars/service.js'
+import { removeGroup, undeployRemovedGroup } from '../apiproxies/groups/groups.js'
 import { deleteApplication, updateApplication } from '../identity/applications.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
 
@@ -141,6 +142,17 @@ const environmentVariable: Lifecycle = {
   },
 }
 
+/** As the group DELETE does: its proxies stay; undeployed where it ran after the commit. No rename (the old name would keep running). */
+const apiProxyGroup: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const removed = await removeGroup(ctx.db, ctx.access.project.id, name)
+    return { type: 'API_PROXY_GROUP', name, undeploy: async (deps) => {
+      const outcome = await undeployRemovedGroup(deps, ctx.access, removed)
+      return outcome ? [outcome] : []
+    } }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -152,6 +164,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   RLCL: rlcl,
   APPLICATION: application,
   ENVIRONMENT_VARIABLE: environmentVariable,
+  API_PROXY_GROUP: apiProxyGroup,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]

@@ -5,6 +5,7 @@ import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
 import { creatorTransferAdapter } from '../../creators/transfer-adapter.js'
 import { applicationTransferAdapter } from '../../identity/transfer-adapter.js'
 import { environmentVariableTransferAdapter } from '../../envvars/transfer-adapter.js'
+import { apiProxyGroupTransferAdapter } from '../../apiproxies/groups/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../registry.js'
 import { credentialAdapter } from './credentials.js'
 import { storedObjectAdapters } from './stored-objects.js'
@@ -15,7 +16,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter, environmentVariableTransferAdapter]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter, environmentVariableTransferAdapter, apiProxyGroupTransferAdapter]
 
 let loading: Promise<void> | null = null
 
