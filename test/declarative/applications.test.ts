@@ -100,6 +100,13 @@ describe('applications as a declarative collection', { timeout: 180_000 }, () =>
     expect((await plan(copyDump.body, 'sync', 'orders-copy')).body.summary).toEqual({ create: 0, update: 0, delete: 0 })
   })
 
+  it('is a transfer type of the one engine: an export preview of an application names its consumers as dependencies', async () => {
+    const p = await call('POST', `${base}/transfer-export-previews`, { formatVersion: 1, type: 'APPLICATION', names: ['orders'], withDependencies: true })
+    expect(p.status, JSON.stringify(p.body)).toBe(200)
+    expect(p.body).toMatchObject({ type: 'APPLICATION', objects: [{ type: 'APPLICATION', kind: null, name: 'orders' }] })
+    expect(p.body.dependencies.map((d: any) => [d.type, d.name]).sort()).toEqual([['CREDENTIAL', 'orders-batch'], ['CREDENTIAL', 'orders-web']])
+  })
+
   it('updates an application and its client through a plan: fields listed, the client keeps its secret, one audit event with the plan id', async () => {
     const secretsBefore = await bed.svc.deps.prisma.apiClientSecret.findMany({ where: { apiClient: { clientId: 'orders-backend' } }, select: { id: true, retiredAt: true } })
     expect(secretsBefore).toHaveLength(1)
