@@ -52,7 +52,8 @@ describe('gwctl against the service', { timeout: 300_000 }, () => {
     const text = fs.readFileSync(path.join(cli.dir, 'payments.yaml'), 'utf8')
     expect(text).not.toMatch(/billing-secret-1|pw-1|\bpassword:/)
     source = loadYaml(text, { schema: CORE_SCHEMA }) as Doc
-    expect(Object.keys(source)).toEqual(['formatVersion', 'project', 'environments', 'ipGroups', 'keystores', 'credentials', 'apiProxies'])
+    expect(Object.keys(source)).toEqual(['formatVersion', 'project', 'environments', 'ipGroups', 'keystores', 'credentials', 'applications', 'apiProxies', 'apiProxyGroups'])
+    expect(source.applications.map((a: Doc) => [a.name, a.consumers])).toEqual([['checkout', ['shop-frontend']]])
     expect(source.credentials.map((c: Doc) => c.username)).toEqual(['billing-app', 'ldap-synced', 'shop-frontend'])
     expect(source.apiProxies.map((p: Doc) => p.name)).toEqual(['ledger', 'orders-api'])
 
@@ -69,6 +70,12 @@ describe('gwctl against the service', { timeout: 300_000 }, () => {
     const refs = await gwctl(['dump', '--project', 'payments', '--secrets', 'refs', '--format', 'json'])
     expect(refs.code).toBe(0)
     const doc = JSON.parse(refs.stdout) as Doc
+    // organizations are no collection yet: the copy leaves the applications out (test/declarative/applications.test.ts copies them)
+    delete doc.applications
+    // the seed's group (made by the bootstrap) has no client route, which the group create requires: left out too
+    // (test/declarative/api-proxy-groups.test.ts copies groups)
+    expect(doc.apiProxyGroups).toEqual([{ name: 'retail', description: null, clientRoute: null, apiProxies: ['orders-api'] }])
+    delete doc.apiProxyGroups
     expect(doc.credentials.find((c: Doc) => c.username === 'billing-app').password).toBe('${env:CREDENTIALS_BILLING_APP_PASSWORD}')
     // usernames are installation-unique: the copy renames them in the file
     doc.credentials = doc.credentials.map((c: Doc) => ({ ...c, username: `copy-${c.username}`, password: c.password }))
@@ -82,7 +89,7 @@ describe('gwctl against the service', { timeout: 300_000 }, () => {
     const sync = await gwctl(['sync', '--project', 'payments-copy', '-f', copy, '--change-ref', 'c0ffee1'], { env })
     expect(sync.stderr).toBe('')
     expect(sync.code).toBe(0)
-    // organizations and applications are not collections yet: the copy names them, the new project lacks them
+    // organizations are no collection yet and the copy leaves applications out: it names them, the new project lacks them
     expect(sync.stdout).toMatch(/CREDENTIAL\/copy-shop-frontend refers to ORGANIZATION\/acme, which does not exist in the target/)
     expect(sync.stdout).toMatch(/CREDENTIAL\/copy-shop-frontend refers to APPLICATION\/checkout, which does not exist in the target/)
     expect(sync.stdout).toMatch(/\+ credentials copy-billing-app/)
@@ -91,7 +98,7 @@ describe('gwctl against the service', { timeout: 300_000 }, () => {
 
     const a = await gwctl(['dump', '--project', 'payments', '--format', 'json'])
     const b = await gwctl(['dump', '--project', 'payments-copy', '--format', 'json'])
-    const strip = (d: Doc) => ({ ...d, project: null, credentials: d.credentials.map((c: Doc) => ({ ...c, username: c.username.replace(/^copy-/, ''), organizationCode: null, applicationName: null })) })
+    const strip = (d: Doc) => ({ ...d, project: null, applications: undefined, apiProxyGroups: undefined, credentials: d.credentials.map((c: Doc) => ({ ...c, username: c.username.replace(/^copy-/, ''), organizationCode: null, applicationName: null })) })
     expect(strip(JSON.parse(b.stdout))).toEqual(strip(JSON.parse(a.stdout)))
     const lists = async (p: string) => ({
       credentials: (await credentials(p)).map((c) => [c.username.replace(/^copy-/, ''), c.email, c.enabled]).sort(),

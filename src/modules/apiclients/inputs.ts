@@ -30,6 +30,8 @@ export const issuanceFields = {
 }
 export type IssuanceInput = { [K in keyof typeof issuanceFields]?: z.output<(typeof issuanceFields)[K]> }
 
+export const clientIdField = z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9._~-]+$/, 'may contain letters, digits, . _ ~ and - only')
+
 const ownerRef = z.string().trim().min(1).max(200)
 export const OWNER_FIELDS = ['applicationKey', 'applicationName', 'consumerKey', 'consumerUsername'] as const
 
@@ -38,7 +40,7 @@ export const createApiClientInput = z
     projectName: z.string().trim().min(1, 'must not be blank'),
     name: objectName,
     /** minted when absent */
-    clientId: z.string().trim().min(1).max(200).regex(/^[A-Za-z0-9._~-]+$/, 'may contain letters, digits, . _ ~ and - only').optional(),
+    clientId: clientIdField.optional(),
     applicationKey: ownerRef.optional(),
     applicationName: ownerRef.optional(),
     consumerKey: ownerRef.optional(),
@@ -64,3 +66,10 @@ export const updateApiClientInput = z.strictObject({
   ...issuanceFields,
 })
 export type UpdateApiClientInput = z.input<typeof updateApiClientInput>
+
+/**
+ * An API client as an application declares it in a state document (docs/declarative.md): the update body with its
+ * client id (the natural key) and name required. States and secrets are not declared: they change through actions.
+ */
+export const declaredApiClientInput = updateApiClientInput.omit({ version: true }).extend({ name: objectName, clientId: clientIdField })
+export type DeclaredApiClientInput = z.input<typeof declaredApiClientInput>

@@ -7,7 +7,7 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject, refusePlatformScope, resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { unvalidatedText } from '../../platform/validation/common.js'
-import { createApiClientInput, updateApiClientInput, type IssuanceInput } from './inputs.js'
+import { createApiClientInput, declaredApiClientInput, issuanceFields, updateApiClientInput, type IssuanceInput } from './inputs.js'
 import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from '../identity/api-client-runtime.js'
 import { issueClientSecret, retireClientSecrets } from './secrets.js'
 
@@ -222,3 +222,68 @@ export async function getApiClientRuntimeDeployment(deps: Deps, actor: Actor, ap
   const runtimeDeployment = await readApiClientRuntime(deps, client.id)
   return runtimeDeployment ? { apiClient: client, runtimeDeployment } : null
 }
+
+/** The issuance fields a declared client leaves out are cleared (a declared list describes its clients whole). */
+const ISSUANCE_KEYS = Object.keys(issuanceFields) as (keyof IssuanceInput)[]
+
+/**
+ * The API clients an application declares (declarative state, through the identity module's transfer adapter), inside
+ * the caller's transaction: each validated by the manager surface's schema and rules (validity window, client id unique
+ * in the installation); a new one is created as POST /api/api-clients with issueSecret false creates it (DRAFT,
+ * PENDING_SECRET: a plan never mints a secret it could not show); a listed one is updated as PATCH does (a revoked one
+ * is refused, as PATCH refuses it); one of the application the list leaves out is deleted, as the identity page's
+ * DELETE does. Errors name `apiClients[i].<field>`. Answers the ids to push after the commit.
+ */
+export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { id: string; organizationId: string | null }, raw: unknown[]): Promise<string[]> {
+  const inputs = raw.map((r, i) => {
+    try {
+      return parseInput(declaredApiClientInput, r)
+    } catch (err) {
+      throw err instanceof DomainError && typeof err.params.field === 'string' ? malformed(`apiClients[${i}].${err.message}`, { field: `apiClients[${i}].${err.params.field}` }) : err
+    }
+  })
+  const current = new Map((await tx.apiClient.findMany({ where: { applicationId: app.id }, include: clientWithOwners })).map((c) => [c.clientId, c]))
+  const touched: string[] = []
+  for (const [i, input] of inputs.entries()) {
+    const at = (field: string) => `apiClients[${i}].${field}`
+    if (inputs.findIndex((o) => o.clientId === input.clientId) !== i) throw malformed(`${at('clientId')}: '${input.clientId}' appears twice`, { field: at('clientId') })
+    try {
+      checkWindow(input.validFrom, input.expiresAt)
+    } catch (err) {
+      throw err instanceof DomainError ? malformed(`${at('expiresAt')}: ${err.message}`, { field: at('expiresAt'), reason: 'apiClient.validityWindow' }) : err
+    }
+    const issuance = issuanceData(Object.fromEntries(ISSUANCE_KEYS.map((k) => [k, input[k] ?? null])) as IssuanceInput)
+    const fields = { name: input.name, validFrom: input.validFrom ?? null, expiresAt: input.expiresAt ?? null, ...issuance }
+    const existing = current.get(input.clientId)
+    if (existing) {
+      current.delete(input.clientId)
+      if (sameClient(existing, fields)) continue
+      if (existing.operationalState === 'REVOKED') {
+        throw lifecycleConflict('apiClient.revokedIsFinal', `API client '${input.clientId}' is revoked; a revoked client is final`, { field: at('clientId'), apiClient: existing.apiClientKey })
+      }
+      await tx.apiClient.update({ where: { id: existing.id }, data: { ...fields, version: { increment: 1 } } })
+      touched.push(existing.id)
+      continue
+    }
+    if (await tx.apiClient.findUnique({ where: { clientId: input.clientId } })) {
+      throw new DomainError('conflict', 'nameAlreadyExists', `Client id '${input.clientId}' is already taken`, { field: at('clientId') })
+    }
+    const created = await tx.apiClient.create({
+      data: {
+        projectId, apiClientKey: mintPublicKey('acl'), clientId: input.clientId, operationalState: 'DRAFT', readiness: 'PENDING_SECRET',
+        applicationId: app.id, credentialId: null, organizationId: app.organizationId, ...fields, allowedGrantTypes: fields.allowedGrantTypes ?? [],
+      },
+    })
+    touched.push(created.id)
+  }
+  if (current.size) await tx.apiClient.deleteMany({ where: { id: { in: [...current.values()].map((c) => c.id) } } })
+  return touched
+}
+
+const sameClient = (row: ClientWithOwners, fields: Record<string, unknown>) =>
+  Object.entries(fields).every(([k, v]) => {
+    const stored = (row as Record<string, unknown>)[k]
+    if (v instanceof Date || stored instanceof Date) return (stored as Date | null)?.getTime() === (v as Date | null)?.getTime()
+    if (Array.isArray(v)) return JSON.stringify(v) === JSON.stringify(stored)
+    return String(stored ?? null) === String(v ?? null) // bigint amounts compared as text
+  })

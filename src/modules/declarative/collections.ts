@@ -1,5 +1,12 @@
 import { z } from 'zod'
+import { declaredApiClientInput } from '../apiclients/inputs.js'
 import { credentialUpdate } from '../credentials/service.js'
+import { applicationUpdate } from '../identity/applications.js'
+import { normalizeApplication } from '../apiclients/application-transfer-adapter.js'
+import { environmentValueInput } from '../envvars/service.js'
+import { normalizeGroup } from '../apiproxies/groups/transfer-adapter.js'
+import { groupInput } from '../apiproxies/groups/service.js'
+import { normalizeVariable, placeVariableSecret, splitVariableSecrets } from '../envvars/transfer-adapter.js'
 import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
 
 /**
@@ -28,6 +35,10 @@ export interface Collection {
   secretFields: readonly string[]
   /** which stored objects the collection holds (API proxies: the REST ones; the others are not declarative yet) */
   accepts?(data: Record<string, unknown>): boolean
+  /** secrets nested in an object (not top-level fields): takes them out of the file's object (else secretFields are used) */
+  splitSecrets?(obj: Record<string, unknown>): { data: Record<string, unknown>; secrets: Record<string, string> }
+  /** where a dump with `--secrets refs` writes the reference of a secret (default: the top-level field of its name) */
+  placeSecret?(obj: Record<string, unknown>, key: string, ref: string): void
   /** brings a field value of the file to the form the server stores (e.g. a date to its ISO form) */
   normalize?(data: Record<string, unknown>): Record<string, unknown>
 }
@@ -45,6 +56,44 @@ const credentialFields = credentialUpdate
     expireDate: z.string().nullish().describe('ISO-8601 date-time'),
     trafficLogDisabled: z.boolean().nullish(),
     passwordReference: z.string().nullish().describe('a ${variable} the gateway resolves (not a secret)'),
+  })
+  .strict()
+
+// the application's update body (absent = keep), its consumers by username and its API clients by clientId
+const applicationFields = applicationUpdate
+  .omit({ name: true })
+  .extend({
+    consumers: z.array(z.string()).optional().describe('usernames of the credentials the application owns (its consumers)'),
+    apiClients: z
+      .array(declaredApiClientInput.extend({ validFrom: z.string().nullish().describe('ISO-8601 date-time'), expiresAt: z.string().nullish().describe('ISO-8601 date-time') }).strict())
+      .optional()
+      .describe('the API clients the application owns, by clientId; the list is whole: a client it leaves out is deleted. Secrets are never declared: a new client has none (PENDING_SECRET), a listed one keeps its own'),
+  })
+  .strict()
+
+// the create and update body without its name; a value that is not visible is a secret (a ${env:NAME} reference)
+const variableFields = z
+  .object({
+    description: z.string().max(1000).nullish(),
+    global: z.boolean().optional(),
+    globalVisible: z.boolean().optional(),
+    globalValue: z.string().nullish().describe('the global value; a secret (a ${env:NAME} or ${file:path} reference) when globalVisible is false; left out = keep the stored one'),
+    environmentValueList: z
+      .array(environmentValueInput.extend({
+        visible: z.boolean().optional(),
+        value: z.string().nullish().describe('a secret (a ${env:NAME} or ${file:path} reference) unless visible; left out = keep the stored one'),
+      }).strict())
+      .optional()
+      .describe('one value per environment of the project, when global is false'),
+  })
+  .strict()
+
+// the group's create/update body without its name, and its members by proxy name
+const groupFields = groupInput
+  .omit({ name: true })
+  .extend({
+    clientRoute: groupInput.shape.clientRoute.nullish().describe('the client route as the group pages take it (required to create; a group the bootstrap made may have none)'),
+    apiProxies: z.array(z.string().min(1)).optional().describe('the names of the API proxies the group holds; the list is whole'),
   })
   .strict()
 
@@ -92,7 +141,21 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
     createDefaults: {},
     normalize: (d) => ('expireDate' in d ? { ...d, expireDate: isoDate(d.expireDate) } : d),
   },
+  {
+    key: 'applications', type: 'APPLICATION', kind: null, nameField: 'name', fields: applicationFields,
+    createDefaults: { applicationKind: 'INTERNAL', referenceId: null, description: null, organizationCode: null, consumers: [], apiClients: [] },
+    normalize: normalizeApplication,
+  },
+  {
+    key: 'environmentVariables', type: 'ENVIRONMENT_VARIABLE', kind: null, nameField: 'name', fields: variableFields,
+    createDefaults: { description: null, global: false, globalVisible: true, globalValue: null, environmentValueList: [] },
+    normalize: normalizeVariable, splitSecrets: splitVariableSecrets, placeSecret: placeVariableSecret,
+  },
   { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
+  {
+    key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,
+    createDefaults: { description: null, apiProxies: [] }, normalize: normalizeGroup,
+  },
   { key: 'rlcls', type: 'RLCL', kind: null, nameField: 'name', fields: rlclFields, createDefaults: {} },
 ]
 

@@ -39,7 +39,8 @@ export async function dumpState(deps: Deps, actor: Actor, projectName: string, r
       const holder = owner.get(`${c.key}\u0000${o.name}`)
       if (query.namespace && holder !== query.namespace) continue
       const obj: Record<string, unknown> = { [c.nameField]: o.name, ...o.portable.data }
-      if (query.secrets === 'refs') for (const f of c.secretFields) if (f in o.portable.secrets) obj[f] = `\${env:${secretEnvName(c.key, o.name, f)}}`
+      if (query.secrets === 'refs' && c.placeSecret) for (const f of Object.keys(o.portable.secrets)) c.placeSecret(obj, f, `\${env:${secretEnvName(c.key, o.name, f)}}`)
+      else if (query.secrets === 'refs') for (const f of c.secretFields) if (f in o.portable.secrets) obj[f] = `\${env:${secretEnvName(c.key, o.name, f)}}`
       if (holder && !query.namespace) obj.managedBy = holder
       objects.push(obj)
     }

@@ -6,6 +6,9 @@ import { removeConnection, undeployRemovedConnection } from '../connections/serv
 import { undeployFromProject } from '../llm/common.js'
 import { removeKnowledgeBase } from '../llm/knowledge.js'
 import { removeProvider } from '../llm/providers.js'
+import { pushDeclaredVariables, removeDeclaredVariable } from '../envvars/service.js'
+import { removeGroup, undeployRemovedGroup } from '../apiproxies/groups/service.js'
+import { deleteApplication, updateApplication } from '../identity/applications.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
 
 /**
@@ -117,6 +120,39 @@ const rlcl: Lifecycle = {
   },
 }
 
+/** As the application DELETE and PATCH do (IDENTITY MANAGE; its API clients go with it, as on the REST door). */
+const application: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    await deleteApplication(ctx.db, ctx.actor, ctx.access.project.name, name)
+    return { type: 'APPLICATION', name, undeploy: nothing }
+  },
+  async rename(ctx, _kind, from, to) {
+    await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, from, { name: to })
+  },
+}
+
+/**
+ * As the variable DELETE does (its undeploy after the commit). No rename: the gateway must undeploy the old name, which
+ * a rename inside the apply cannot push (declarativeRenameUnsupported; rename with the REST update).
+ */
+const environmentVariable: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await removeDeclaredVariable(ctx.db, ctx.access.project.id, name)
+    return { type: 'ENVIRONMENT_VARIABLE', name, undeploy: async (deps) => [(await pushDeclaredVariables(deps, ctx.access, [], [row]))!] }
+  },
+}
+
+/** As the group DELETE does: its proxies stay; undeployed where it ran after the commit. No rename (the old name would keep running). */
+const apiProxyGroup: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const removed = await removeGroup(ctx.db, ctx.access.project.id, name)
+    return { type: 'API_PROXY_GROUP', name, undeploy: async (deps) => {
+      const outcome = await undeployRemovedGroup(deps, ctx.access, removed)
+      return outcome ? [outcome] : []
+    } }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -126,6 +162,9 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   LLM_PROVIDER: llmProvider,
   KNOWLEDGE_BASE: knowledgeBase,
   RLCL: rlcl,
+  APPLICATION: application,
+  ENVIRONMENT_VARIABLE: environmentVariable,
+  API_PROXY_GROUP: apiProxyGroup,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]

@@ -108,16 +108,17 @@ export async function currentRevision(ctx: AdapterContext, list: Collection[]): 
 }
 
 function splitObject(c: Collection, obj: DocumentObject) {
-  const data: Record<string, unknown> = {}
-  const secrets: Record<string, string> = {}
+  let data: Record<string, unknown> = {}
+  let secrets: Record<string, string> = {}
   for (const [k, v] of Object.entries(obj)) {
     if (k === c.nameField || k === 'renamedFrom' || k === 'managedBy') continue
-    if (c.secretFields.includes(k)) {
+    if (c.secretFields.includes(k) && !c.splitSecrets) {
       if (typeof v === 'string' && v !== '') secrets[k] = v
       continue
     }
     data[k] = v
   }
+  if (c.splitSecrets) ({ data, secrets } = c.splitSecrets(data))
   return { name: String(obj[c.nameField]), renamedFrom: typeof obj.renamedFrom === 'string' ? obj.renamedFrom : undefined, data, secrets }
 }
 

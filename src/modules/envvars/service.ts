@@ -212,3 +212,37 @@ export async function pageEnvironmentVariables(db: Tx, actor: Actor, projectName
   ])
   return toPage(page, rows.map((row) => variableView(row, row.project.name)), total)
 }
+
+/**
+ * A variable as a state document declares it (declarative applies, through the envvars transfer adapter), inside the
+ * caller's transaction: the create and update body's schema and rules (columnsOf: environments of the project, a secret
+ * left null keeps the stored one), then the row. `current` is the stored name to replace, or null to create. Pushed by
+ * the caller after the commit (pushDeclaredVariables).
+ */
+export async function writeDeclaredVariable(tx: Tx, keyring: SecretKeyring, projectAccess: ProjectAccess, raw: unknown, current: string | null) {
+  const input = parseInput(environmentVariableInput, raw)
+  const projectId = projectAccess.project.id
+  const stored = current === null ? null : await findVariable(tx, projectId, current)
+  if (keyOf(input.name) !== stored?.nameKey && (await tx.environmentVariable.findUnique({ where: { projectId_nameKey: { projectId, nameKey: keyOf(input.name) } } }))) throw nameTaken(input.name)
+  const columns = await columnsOf(tx, keyring, projectAccess, input, stored)
+  return stored
+    ? tx.environmentVariable.update({ where: { id: stored.id }, data: { ...columns, revision: { increment: 1 } } })
+    : tx.environmentVariable.create({ data: { projectId, ...columns } })
+}
+
+/** Deletes a variable inside the caller's transaction; answers what its undeploy needs after the commit. */
+export async function removeDeclaredVariable(tx: Tx, projectId: string, name: string) {
+  const variable = await findVariable(tx, projectId, name)
+  await tx.environmentVariable.delete({ where: { id: variable.id } })
+  return variable
+}
+
+/** After a declarative commit: the written variables deployed, the removed ones undeployed, as the REST writes push them. */
+export async function pushDeclaredVariables(deps: Deps, projectAccess: ProjectAccess, names: string[], removed: EnvironmentVariable[] = []): Promise<DeploymentOutcome | null> {
+  const rows = names.length ? await deps.prisma.environmentVariable.findMany({ where: { projectId: projectAccess.project.id, nameKey: { in: names.map(keyOf) } } }) : []
+  if (!rows.length && !removed.length) return null
+  return pushVariable(deps, projectAccess, (env) => [
+    ...removed.map((v) => ({ action: 'UNDEPLOY' as const, kind: ENVIRONMENT_VARIABLE_KIND, name: v.name, revision: v.revision + 1, config: { name: v.name } })),
+    ...rows.map((v) => messageFor(deps.keyring, v, env.name)),
+  ])
+}

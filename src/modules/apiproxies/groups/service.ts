@@ -70,12 +70,20 @@ export async function updateGroup(db: Tx, actor: Actor, projectName: string, bod
 /** DELETE …/apiProxyGroups/{name}/: the group goes, its proxies stay; it is undeployed where it ran. */
 export async function deleteGroup(deps: Deps, actor: Actor, projectName: string, name: string): Promise<DeploymentOutcome | null> {
   const access = await authorize(deps.prisma, actor, projectName, 'MANAGE')
-  const { group, deployedTo } = await deps.prisma.$transaction(async (tx) => {
-    const group = await findGroup(tx, access.project.id, name)
-    const deployedTo = (await tx.apiProxyGroupDeployment.findMany({ where: { groupId: group.id }, select: { environmentName: true } })).map((d) => d.environmentName)
-    await tx.apiProxyGroup.delete({ where: { id: group.id } })
-    return { group, deployedTo }
-  })
+  const removed = await deps.prisma.$transaction((tx) => removeGroup(tx, access.project.id, name))
+  return undeployRemovedGroup(deps, access, removed)
+}
+
+/** The removal of DELETE inside the caller's transaction (also a declarative sync's): what the undeploy needs after it. */
+export async function removeGroup(tx: Tx, projectId: string, name: string) {
+  const group = await findGroup(tx, projectId, name)
+  const deployedTo = (await tx.apiProxyGroupDeployment.findMany({ where: { groupId: group.id }, select: { environmentName: true } })).map((d) => d.environmentName)
+  await tx.apiProxyGroup.delete({ where: { id: group.id } })
+  return { group, deployedTo }
+}
+
+/** After the commit: the removed group is undeployed where it ran (null when it ran nowhere). */
+export async function undeployRemovedGroup(deps: Deps, access: ProjectAccess, { group, deployedTo }: Awaited<ReturnType<typeof removeGroup>>): Promise<DeploymentOutcome | null> {
   if (!deployedTo.length) return null
   const environments = (await environmentsNamed(deps.prisma, access, [])).filter((e) => deployedTo.includes(e.name))
   if (!environments.length) return null

@@ -3,6 +3,9 @@ import { connectionTransferAdapter } from '../../connections/transfer-adapter.js
 import { llmTransferAdapters } from '../../llm/transfer-adapter.js'
 import { rlclTransferAdapter } from '../../rlcl/transfer-adapter.js'
 import { creatorTransferAdapter } from '../../creators/transfer-adapter.js'
+import { applicationTransferAdapter } from '../../apiclients/application-transfer-adapter.js'
+import { environmentVariableTransferAdapter } from '../../envvars/transfer-adapter.js'
+import { apiProxyGroupTransferAdapter } from '../../apiproxies/groups/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../../../platform/transfer/registry.js'
 import { credentialAdapter } from './credentials.js'
 import { storedObjectAdapters } from '../../objects/transfer-adapter.js'
@@ -13,7 +16,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter, environmentVariableTransferAdapter, apiProxyGroupTransferAdapter]
 
 let loading: Promise<void> | null = null
 

@@ -1,0 +1,142 @@
+import type { Prisma } from '../../generated/prisma/client.js'
+import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
+import { issuanceFields } from './inputs.js'
+import { pushApiClientRuntime } from '../identity/api-client-runtime.js'
+import { writeDeclaredApiClients } from './service.js'
+import { lookupsByName, type AdapterContext, type Advisory, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
+import { insertApplication, updateApplication } from '../identity/applications.js'
+
+/**
+ * Applications (spec §2.15) travel as APPLICATION objects (category IDENTITY, like their pages), named by name. `data`
+ * is what an operator configures: applicationKind, referenceId, description, organizationCode, `consumers` (the
+ * usernames of the credentials it owns, sorted) and `apiClients` (the clients it owns, by clientId, sorted: name,
+ * validity window and issuance fields). Never the applicationKey or apiClientKey (minted per installation), states
+ * (appStatus, operationalState, readiness: lifecycle actions) or secrets: a client secret is never read back
+ * (nothing decrypts it) and a client a plan creates has none yet (PENDING_SECRET); a declared client keeps its own.
+ *
+ * Writes go through the identity module's application service (insertApplication, updateApplication: its schema,
+ * organization and consumer checks) and the API client service's declared-clients write (writeDeclaredApiClients).
+ */
+const TYPE = 'APPLICATION'
+
+const include = {
+  organization: { select: { code: true } },
+  consumers: { select: { username: true }, orderBy: { username: 'asc' } },
+  apiClients: { orderBy: { clientId: 'asc' } },
+} as const satisfies Prisma.ApplicationInclude
+type ApplicationRow = Prisma.ApplicationGetPayload<{ include: typeof include }>
+
+const ISSUANCE_KEYS = Object.keys(issuanceFields) as (keyof typeof issuanceFields)[]
+const iso = (v: unknown) => {
+  if (v instanceof Date) return v.toISOString()
+  if (typeof v !== 'string' || !v) return v ?? null
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? v : d.toISOString()
+}
+const plain = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v ?? null))
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** One API client in its portable form: every declared field, absent ones as the create stores them (no false drift). */
+export function portableClient(c: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { clientId: c.clientId, name: c.name, validFrom: iso(c.validFrom), expiresAt: iso(c.expiresAt) }
+  for (const k of ISSUANCE_KEYS) out[k] = plain(c[k])
+  out.allowedGrantTypes = Array.isArray(c.allowedGrantTypes) ? c.allowedGrantTypes : []
+  return out
+}
+
+/** The application's data in the one form the live side and a file's object are compared in. */
+export function normalizeApplication(d: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...d }
+  if (Array.isArray(d.consumers)) out.consumers = [...d.consumers].sort()
+  if (Array.isArray(d.apiClients)) {
+    out.apiClients = d.apiClients.map((c) => (isRecord(c) ? portableClient(c) : c))
+      .sort((a, b) => String((a as Record<string, unknown>)?.clientId).localeCompare(String((b as Record<string, unknown>)?.clientId)))
+  }
+  return out
+}
+
+function toPortable(row: ApplicationRow): PortableObject {
+  return {
+    type: TYPE, kind: null, name: row.name, secrets: {},
+    data: {
+      applicationKind: row.applicationKind,
+      referenceId: row.referenceId,
+      description: row.description,
+      organizationCode: row.organization?.code ?? null,
+      consumers: row.consumers.map((c) => c.username),
+      apiClients: row.apiClients.map((c) => portableClient(c as unknown as Record<string, unknown>)),
+    },
+    dependencies: row.consumers.map((c) => ({ type: 'CREDENTIAL', kind: null, name: c.username })),
+  }
+}
+
+const find = async (ctx: AdapterContext, names: string[]) =>
+  (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id, name: { in: names } }, include, orderBy: { name: 'asc' } })).map(toPortable)
+
+/** A refusal of the application service names its field in the object: the consumer's position, the organization. */
+function withField(object: PortableObject, err: unknown): unknown {
+  if (!(err instanceof DomainError) || typeof err.params.field === 'string') return err
+  const consumers = Array.isArray(object.data.consumers) ? object.data.consumers : []
+  if (typeof err.params.credential === 'string') {
+    return malformedReason('declarativeReferenceMissing', `consumers: credential '${err.params.credential}' does not exist in the project`, { field: `consumers[${consumers.indexOf(err.params.credential)}]` })
+  }
+  if (err.kind === 'notFound' && object.data.organizationCode) {
+    return malformedReason('declarativeReferenceMissing', `organizationCode: ${err.message}`, { field: 'organizationCode' })
+  }
+  return err
+}
+
+export const applicationTransferAdapter: TransferAdapter = {
+  type: TYPE,
+  category: 'IDENTITY',
+  kinds: null,
+  secretFields: [],
+  scope: 'project',
+  source: 'identity',
+
+  ...lookupsByName(find),
+
+  async findAll(ctx) {
+    return (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, include, orderBy: { name: 'asc' } })).map(toPortable)
+  },
+
+  async listNames(ctx) {
+    const rows = await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, select: { name: true }, orderBy: { name: 'asc' } })
+    return rows.map((r) => r.name)
+  },
+
+  async write(ctx, object, existing) {
+    const d = object.data
+    const input = {
+      name: object.name,
+      applicationKind: d.applicationKind as 'PORTAL' | 'INTERNAL' | undefined,
+      referenceId: d.referenceId as string | null | undefined,
+      description: d.description as string | null | undefined,
+      organizationCode: d.organizationCode as string | null | undefined,
+      consumers: d.consumers as string[] | undefined,
+    }
+    const projectId = ctx.access.project.id
+    try {
+      const app = existing
+        ? await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, object.name, input)
+        : await insertApplication(ctx.db, projectId, { ...input, applicationKind: input.applicationKind ?? 'INTERNAL', organizationCode: input.organizationCode ?? null })
+      if (Array.isArray(d.apiClients)) await writeDeclaredApiClients(ctx.db, projectId, app, d.apiClients)
+    } catch (err) {
+      throw withField(object, err)
+    }
+    return []
+  },
+
+  /** After the commit: the API clients of the written applications are pushed, as every API client write pushes. */
+  async afterImport(deps, access, written): Promise<Advisory[]> {
+    const names = written.filter((w) => w.type === TYPE).map((w) => w.name)
+    if (!names.length) return []
+    const clients = await deps.prisma.apiClient.findMany({ where: { projectId: access.project.id, application: { name: { in: names } } }, select: { id: true, application: { select: { name: true } } } })
+    const failed = new Set<string>()
+    for (const c of clients) {
+      const outcome = await pushApiClientRuntime(deps, c.id)
+      if (outcome.environments.some((e) => !e.acknowledged)) failed.add(c.application!.name)
+    }
+    return failed.size ? [{ level: 'WARNING', key: 'deployRequired', params: { type: TYPE, names: [...failed].sort(), reason: 'an environment did not acknowledge an API client' } }] : []
+  },
+}
