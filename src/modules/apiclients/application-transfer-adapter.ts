@@ -1,3 +1,5 @@
+// The APPLICATION transfer type: an application with its consumers and API clients. It writes through both the
+// identity and the API client services, so it sits here, above identity, not in it (no import cycle).
 import type { Prisma } from '../../generated/prisma/client.js'
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
 import { issuanceFields } from './inputs.js'
