@@ -27613,6 +27613,10 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -27872,6 +27876,10 @@ export interface operations {
                     identifierName: string;
                     /** @enum {string} */
                     identifierHttpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -27973,6 +27981,10 @@ export interface operations {
                             scriptBody?: string | null;
                         }[];
                     };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -28054,6 +28066,10 @@ export interface operations {
                         wsaRelatesTo?: string | null;
                         wsaRelationShipType?: string | null;
                     };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
