@@ -33667,7 +33667,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     enabled?: boolean | null;
-                    executionOrder?: ("FIRST" | "LAST") | null;
+                    executionOrder?: ("BEFORE_PROXY_GROUP" | "AFTER_PROXY_GROUP" | "BEFORE_API_PROXY" | "AFTER_API_PROXY" | "BEFORE_API_METHOD" | "AFTER_API_METHOD" | "FIRST" | "LAST") | null;
                     cacheConnectionTimeoutInSeconds?: number | null;
                     cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
                     timeIntervalWindowType?: ("FIXED" | "SLIDING") | null;
@@ -33791,7 +33791,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     enabled?: boolean | null;
-                    executionOrder?: ("FIRST" | "LAST") | null;
+                    executionOrder?: ("BEFORE_PROXY_GROUP" | "AFTER_PROXY_GROUP" | "BEFORE_API_PROXY" | "AFTER_API_PROXY" | "BEFORE_API_METHOD" | "AFTER_API_METHOD" | "FIRST" | "LAST") | null;
                     cacheConnectionTimeoutInSeconds?: number | null;
                     cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
                     timeIntervalWindowType?: ("FIXED" | "SLIDING") | null;
