@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { RouteDef } from '../src/platform/http/routes.js'
+import { norm, operationsOf, pagesAt } from './lib/vendor-docs.js'
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name)
@@ -22,9 +23,6 @@ const SOURCES = [
 ]
 const root = path.resolve(import.meta.dirname, '..')
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 })
-
-const norm = (p: string) => p.replace(/\?.*$/, '').replace(/\{[^}]+\}|:[A-Za-z_]\w*/g, '{}').replace(/\/+$/, '')
-const OPERATION = /\b(GET|POST|PUT|PATCH|DELETE)\s+"?(?:https?:\/\/[^/\s"]+)?(\/(?:apiops|api|apiportal)\/[^\s"`'<>)]*)/g
 
 /**
  * The module of every route: the module of the smallest route table exporting it (a route is defined in one table
@@ -45,21 +43,6 @@ async function routesByModule(): Promise<Map<string, string>> {
   return new Map([...smallest].map(([r, { module }]) => [`${r.method.toUpperCase()} ${norm(r.path)}`, module]))
 }
 
-/** Every page's text at HEAD, read in one git process. */
-function pagesAt(dir: string, pages: string[]): Map<string, string> {
-  const out = execFileSync('git', ['-C', dir, 'cat-file', '--batch'], { input: pages.map((p) => `HEAD:${p}`).join('\n') + '\n', maxBuffer: 256 << 20 })
-  const texts = new Map<string, string>()
-  let at = 0
-  for (const page of pages) {
-    const header = out.subarray(at, out.indexOf(10, at)).toString()
-    const size = Number(header.split(' ')[2])
-    const start = out.indexOf(10, at) + 1
-    texts.set(page, out.subarray(start, start + size).toString('utf8'))
-    at = start + size + 1
-  }
-  return texts
-}
-
 /** The last commit (short sha and date) that changed each page, as `git log -1 -- <page>` gives it (four at a time). */
 async function versionsOf(dir: string, pages: string[]): Promise<Map<string, string>> {
   const run = promisify(execFile)
@@ -72,14 +55,6 @@ async function versionsOf(dir: string, pages: string[]): Promise<Map<string, str
   }
   await Promise.all([worker(), worker(), worker(), worker()])
   return versions
-}
-
-/** The operations a page documents: its Endpoint section's, or failing that every one the page names. */
-function operationsOf(text: string): string[] {
-  const section = /^## Endpoint\s*$([\s\S]*?)(?=^## )/m.exec(text)?.[1]
-  const found = (s: string) => [...s.matchAll(OPERATION)].map(([, method, p]) => `${method} ${norm(p!)}`)
-  const inSection = section ? found(section) : []
-  return [...new Set(inSection.length ? inSection : found(text))]
 }
 
 interface Row { repo: string; page: string; version: string; operations: number }

@@ -199,6 +199,50 @@ describe('PATCH …/endpoints/status/, cache/ and wsa/ (identifierName + identif
   })
 })
 
+describe("the newest pages' deploy and deployTargetEnvironmentNameList (api-reference/api-proxies/endpoints, issue 32 §0)", () => {
+  const DEPLOY_NONE = { deploy: false, deployTargetEnvironmentNameList: [] }
+  it("accepts the status, cache, wsa and update examples with deploy false: saved and pushed where the proxy runs, as before", async () => {
+    const status = await call('PATCH', 'MyAPI/endpoints/status/', bed.erin, { identifierName: '/api/users', identifierHttpMethod: 'GET', active: false, ...DEPLOY_NONE })
+    expect(status.status, JSON.stringify(status.body)).toBe(200)
+    expect(status.body).toMatchObject({ status: 'SUCCESS', success: true, deploymentResult: { deploymentResults: [{ environmentName: 'dev', success: true }] } })
+    expect((await rowOf('GET', '/api/users')).enabled).toBe(false)
+    expect(bed.prod.received).toHaveLength(0)
+    const cache = await call('PATCH', 'MyAPI/endpoints/cache/', bed.erin, { identifierName: '/api/users', identifierHttpMethod: 'GET', cacheSettings: CACHE_BASIC, ...DEPLOY_NONE })
+    expect(cache.status, JSON.stringify(cache.body)).toBe(200)
+    expect((await call('POST', 'MyAPI/endpoints/details/', bed.frank, USERS)).body.cacheSettings).toMatchObject(CACHE_BASIC)
+    const wsa = await call('PATCH', 'SoapAPI/endpoints/wsa/', bed.erin, { identifierName: 'getUser', identifierHttpMethod: 'POST', wsaSettings: WSA_CUSTOM, ...DEPLOY_NONE })
+    expect(wsa.status, JSON.stringify(wsa.body)).toBe(200)
+    const update = await call('PATCH', 'MyAPI/endpoints/', bed.erin, { ...USERS, description: 'Updated endpoint description', backendResourceUrl: '/users/v2', backendHttpMethod: 'GET', ...DEPLOY_NONE })
+    expect(update.status, JSON.stringify(update.body)).toBe(200)
+    await call('PATCH', 'MyAPI/endpoints/status/', bed.erin, { identifierName: '/api/users', identifierHttpMethod: 'GET', active: true })
+    expect(bed.prod.received).toHaveLength(0)
+  })
+
+  it('with deploy true pushes the proxy to the environments listed, and needs DEPLOY_UNDEPLOY to push', async () => {
+    const res = await call('PATCH', 'MyAPI/endpoints/status/', bed.gina, { identifierName: '/api/users', identifierHttpMethod: 'GET', active: true, deploy: true, deployTargetEnvironmentNameList: ['prod'] })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.deploymentResult).toMatchObject({ success: true, deploymentResults: [{ environmentName: 'prod', success: true }] })
+    expect(bed.prod.received[bed.prod.received.length - 1]).toMatchObject({ name: 'MyAPI', config: { endpoints: expect.arrayContaining([expect.objectContaining({ path: '/api/users', enabled: true })]) } })
+    // erin may change the endpoint but not deploy: saved, reported not deployed, nothing pushed to prod
+    const before = bed.prod.received.length
+    const saved = await call('PATCH', 'MyAPI/endpoints/', bed.erin, { ...USERS, description: 'by erin', deploy: true, deployTargetEnvironmentNameList: ['prod'] })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+    expect(saved.body.deploymentResult).toMatchObject({ success: false })
+    expect(JSON.stringify(saved.body.deploymentResult)).toContain('DEPLOY_UNDEPLOY')
+    expect(bed.prod.received).toHaveLength(before)
+    expect((await rowOf('GET', '/api/users')).description).toBe('by erin')
+  })
+
+  it('refuses an unknown environment, a deploy that is not a boolean and an invalid list; nothing is written or pushed', async () => {
+    await expectRefused(
+      () => call('PATCH', 'MyAPI/endpoints/status/', bed.gina, { identifierName: '/api/users', identifierHttpMethod: 'GET', active: false, deploy: true, deployTargetEnvironmentNameList: ['staging'] }),
+      "deployTargetEnvironmentNameList[0]: environment 'staging' not found in project 'payments'",
+    )
+    await expectRefused(() => call('PATCH', 'MyAPI/endpoints/cache/', bed.gina, { identifierName: '/api/users', identifierHttpMethod: 'GET', cacheSettings: CACHE_BASIC, deploy: 'yes' }), /^deploy: must be true or false/)
+    await expectRefused(() => call('PATCH', 'MyAPI/endpoints/', bed.gina, { ...USERS, description: 'x', deployTargetEnvironmentNameList: 'prod' }), /^deployTargetEnvironmentNameList: /)
+  })
+})
+
 describe('POST …/endpoints/policies/ and …/endpoints/delete/', () => {
   it('answers the endpoint with its three policy lists', async () => {
     const added = await call('POST', 'MyAPI/policies/block-users/', bed.erin, {

@@ -27613,6 +27613,10 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     httpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -27872,6 +27876,10 @@ export interface operations {
                     identifierName: string;
                     /** @enum {string} */
                     identifierHttpMethod: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" | "HEAD" | "TRACE" | "ALL";
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -27973,6 +27981,10 @@ export interface operations {
                             scriptBody?: string | null;
                         }[];
                     };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -28054,6 +28066,10 @@ export interface operations {
                         wsaRelatesTo?: string | null;
                         wsaRelationShipType?: string | null;
                     };
+                    /** @description true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+                    deploy?: boolean | null;
+                    /** @description environments of the project to push to when deploy is true */
+                    deployTargetEnvironmentNameList?: string[] | null;
                 };
             };
         };
@@ -33651,7 +33667,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     enabled?: boolean | null;
-                    executionOrder?: ("FIRST" | "LAST") | null;
+                    executionOrder?: ("BEFORE_PROXY_GROUP" | "AFTER_PROXY_GROUP" | "BEFORE_API_PROXY" | "AFTER_API_PROXY" | "BEFORE_API_METHOD" | "AFTER_API_METHOD" | "FIRST" | "LAST") | null;
                     cacheConnectionTimeoutInSeconds?: number | null;
                     cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
                     timeIntervalWindowType?: ("FIXED" | "SLIDING") | null;
@@ -33775,7 +33791,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     enabled?: boolean | null;
-                    executionOrder?: ("FIRST" | "LAST") | null;
+                    executionOrder?: ("BEFORE_PROXY_GROUP" | "AFTER_PROXY_GROUP" | "BEFORE_API_PROXY" | "AFTER_API_PROXY" | "BEFORE_API_METHOD" | "AFTER_API_METHOD" | "FIRST" | "LAST") | null;
                     cacheConnectionTimeoutInSeconds?: number | null;
                     cacheErrorHandlingType?: ("FAIL" | "CONTINUE") | null;
                     timeIntervalWindowType?: ("FIXED" | "SLIDING") | null;

@@ -70,6 +70,19 @@ describe('crud', () => {
     expect(list.body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: 2 })
   })
 
+  it("accepts the newest page's executionOrder positions (api-reference/rlcl/crud, issue 32 §0) and reads them back; FIRST and LAST stay accepted", async () => {
+    const newest = { ...BASIC, name: 'NewestRLCL', executionOrder: 'BEFORE_API_PROXY' }
+    const res = await call('POST', '', bed.erin, newest)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(await get('NewestRLCL')).toMatchObject({ executionOrder: 'BEFORE_API_PROXY' })
+    for (const executionOrder of ['BEFORE_PROXY_GROUP', 'AFTER_PROXY_GROUP', 'AFTER_API_PROXY', 'BEFORE_API_METHOD', 'AFTER_API_METHOD', 'LAST', 'FIRST']) {
+      const updated = await call('PUT', 'NewestRLCL/', bed.erin, { ...newest, executionOrder })
+      expect(updated.status, `${executionOrder}: ${JSON.stringify(updated.body)}`).toBe(200)
+      expect((await get('NewestRLCL')).executionOrder).toBe(executionOrder)
+    }
+    await expect((await call('DELETE', 'NewestRLCL/', bed.erin)).status).toBe(200)
+  })
+
   it('fills the defaults of the page when only the name is sent', async () => {
     expect((await call('POST', '', bed.erin, { name: 'Defaults' })).status).toBe(200)
     expect(await get('Defaults')).toMatchObject({ enabled: true, executionOrder: 'FIRST', cacheConnectionTimeoutInSeconds: 3, cacheErrorHandlingType: 'FAIL', timeIntervalWindowType: 'FIXED', showRateLimitStatisticsInResponseHeader: false, targetVariable: null })

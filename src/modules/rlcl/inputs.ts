@@ -9,7 +9,12 @@ import { WINDOW_INTERVALS, WINDOW_TYPES } from '../limits/shared/rule-spec.js'
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
 const required = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be blank')
 
-export const EXECUTION_ORDERS = ['FIRST', 'LAST'] as const
+/**
+ * Where the RLCL runs in the request flow (proxy group → API proxy → API method policies). The newest pages
+ * (api-reference/rlcl/crud) name the positions; FIRST and LAST are the older pages' names, still accepted and stored
+ * as sent (the pages: FIRST is BEFORE_API_METHOD, LAST is AFTER_API_METHOD).
+ */
+export const EXECUTION_ORDERS = ['BEFORE_PROXY_GROUP', 'AFTER_PROXY_GROUP', 'BEFORE_API_PROXY', 'AFTER_API_PROXY', 'BEFORE_API_METHOD', 'AFTER_API_METHOD', 'FIRST', 'LAST'] as const
 export const CACHE_ERROR_HANDLING = ['FAIL', 'CONTINUE'] as const
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'ALL'] as const
 /** the appendix's types; CONTEXT is the spelling of the vendor's RLCL examples and is kept as sent */

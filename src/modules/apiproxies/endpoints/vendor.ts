@@ -5,7 +5,8 @@ import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
 import { DomainError, malformed } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
-import { deployedEnvironments, pushProxy } from '../proxies/automation/deploy.js'
+import { deployedEnvironments, environmentsNamed, pushProxy, requestedDeployment } from '../proxies/automation/deploy.js'
+import { DEPLOY_FIELDS, splitDeploy, type DeployRequest } from '../settings/page-body.js'
 import { pathName } from '../proxies/automation/inputs.js'
 import { cacheInput, endpointStatusInput, wsaInput } from '../settings/inputs.js'
 import { ENDPOINT_METHODS, pathKeyOf, pathTemplate } from './inputs.js'
@@ -59,14 +60,16 @@ const byIdentifier = { identifierName, identifierHttpMethod: httpMethod }
 
 /** POST …/endpoints/details/, …/policies/, …/delete/. */
 export const endpointIdentifierInput = z.object(byName)
+// The body-identified writes also take the newest pages' `deploy` and `deployTargetEnvironmentNameList` (as the
+// settings pages do): with deploy true the proxy is pushed to those environments (where it is deployed when empty).
 /** PATCH …/endpoints/: name + httpMethod identify the endpoint (they do not change); the other fields given change. */
-export const vendorEndpointUpdateByNameInput = vendorEndpointUpdateInput.omit({ name: true, httpMethod: true }).extend(byName)
+export const vendorEndpointUpdateByNameInput = vendorEndpointUpdateInput.omit({ name: true, httpMethod: true }).extend({ ...byName, ...DEPLOY_FIELDS })
 /** PATCH …/endpoints/status/. */
-export const endpointStatusByNameInput = endpointStatusInput.extend(byIdentifier)
+export const endpointStatusByNameInput = endpointStatusInput.extend({ ...byIdentifier, ...DEPLOY_FIELDS })
 /** PATCH …/endpoints/cache/: the settings in `cacheSettings` (the proxy-level cache page's body). */
-export const endpointCacheByNameInput = z.strictObject({ ...byIdentifier, cacheSettings: cacheInput })
+export const endpointCacheByNameInput = z.strictObject({ ...byIdentifier, cacheSettings: cacheInput, ...DEPLOY_FIELDS })
 /** PATCH …/endpoints/wsa/: the settings in `wsaSettings`. */
-export const endpointWsaByNameInput = z.strictObject({ ...byIdentifier, wsaSettings: wsaInput })
+export const endpointWsaByNameInput = z.strictObject({ ...byIdentifier, wsaSettings: wsaInput, ...DEPLOY_FIELDS })
 
 const NAME_KEYS = ['name', 'httpMethod'] as const
 const IDENTIFIER_KEYS = ['identifierName', 'identifierHttpMethod'] as const
@@ -93,7 +96,8 @@ function readCall<F extends z.ZodType, B extends z.ZodType>(
 ) {
   if (target !== IN_BODY) return { locator: target, input: parseInput(flat, raw ?? {}) as z.output<F> }
   const { locator, body } = fromBody(named, keys, raw, object)
-  return { locator, input: pick(body) }
+  const { fields, request } = splitDeploy(body)
+  return { locator, input: pick(fields as z.output<B>), request }
 }
 
 /** The page's endpoint object, plus the spec's version and operationId. */
@@ -165,6 +169,9 @@ async function write<I>(
   const name = pathName(proxyName, 'apiProxyName')
   await findProxy(deps.prisma, projectAccess.project.id, name)
   const input = read()
+  const request = input !== null && typeof input === 'object' && 'request' in input ? (input.request as DeployRequest | undefined) : undefined
+  // the environments a `deploy: true` names are checked before anything is written
+  const named = request?.deploy && request.environmentNames.length ? await environmentsNamed(deps.prisma, projectAccess, request.environmentNames) : null
   const { proxy, endpoint } = await raceChecked(deps.prisma.$transaction(async (tx) => {
     const found = await findProxy(tx, projectAccess.project.id, name)
     const endpoint = await change(tx, found, input)
@@ -172,6 +179,7 @@ async function write<I>(
     return { proxy, endpoint }
   }))
   const environments = await deployedEnvironments(deps.prisma, projectAccess, proxy.id)
+  if (request?.deploy) return { endpoint, deploymentResult: await requestedDeployment(deps, projectAccess, proxy, true, named ?? environments) }
   return { endpoint, deploymentResult: environments.length ? await pushProxy(deps, projectAccess.project.name, proxy, environments) : null }
 }
 
@@ -189,14 +197,14 @@ export function createVendorEndpoint(deps: Deps, actor: Actor, projectName: stri
 /** PATCH …/endpoints/ (named in the body) and …/endpoints/{id}/: only the fields given change. */
 export function updateVendorEndpoint(deps: Deps, actor: Actor, projectName: string, proxyName: string, target: EndpointTarget, raw: unknown) {
   const read = () => {
-    const { locator, input } = readCall(target, raw, vendorEndpointUpdateInput, vendorEndpointUpdateByNameInput, NAME_KEYS, ({ name: _n, httpMethod: _m, ...changes }) => changes)
+    const { locator, input, request } = readCall(target, raw, vendorEndpointUpdateInput, vendorEndpointUpdateByNameInput, NAME_KEYS, ({ name: _n, httpMethod: _m, ...changes }) => changes)
     const changes = Object.fromEntries(Object.entries({
       path: input.name, description: input.description, method: input.httpMethod, backendPath: input.backendResourceUrl, backendMethod: input.backendHttpMethod, enabled: input.active,
     }).filter(([, v]) => v !== undefined))
     if (!Object.keys(changes).length) {
       throw malformed(target === IN_BODY ? 'Nothing to update: the body names no field besides the identifier (name, httpMethod)' : 'Nothing to update: the body names no field', { field: 'body' })
     }
-    return { locator, changes, newPath: input.name }
+    return { locator, changes, newPath: input.name, request }
   }
   return write(deps, actor, projectName, proxyName, read, async (tx, proxy, { locator, changes, newPath }) => applyEndpointUpdate(tx, proxy, await locate(tx, proxy, locator), changes, newPath))
 }
@@ -216,7 +224,7 @@ export function deleteVendorEndpoint(deps: Deps, actor: Actor, projectName: stri
 }
 
 /** One setting of one endpoint: `read` gives the locator and the row's new data. */
-const settingWrite = (deps: Deps, actor: Actor, projectName: string, proxyName: string, read: () => { locator: EndpointLocator; data: (row: GatewayEndpoint) => Prisma.GatewayEndpointUpdateInput }) =>
+const settingWrite = (deps: Deps, actor: Actor, projectName: string, proxyName: string, read: () => { locator: EndpointLocator; data: (row: GatewayEndpoint) => Prisma.GatewayEndpointUpdateInput; request?: DeployRequest }) =>
   write(deps, actor, projectName, proxyName, read, async (tx, proxy, { locator, data }) => {
     const row = await locate(tx, proxy, locator)
     const updated = await tx.gatewayEndpoint.update({ where: { id: row.id }, data: data(row) })
@@ -227,24 +235,24 @@ const settingWrite = (deps: Deps, actor: Actor, projectName: string, proxyName: 
 /** PATCH …/endpoints/status/ and …/{id}/status/: enables or disables the endpoint (a disabled endpoint answers 404 at the gateway). */
 export function setVendorEndpointStatus(deps: Deps, actor: Actor, projectName: string, proxyName: string, target: EndpointTarget, raw: unknown) {
   return settingWrite(deps, actor, projectName, proxyName, () => {
-    const { locator, input } = readCall(target, raw, endpointStatusInput, endpointStatusByNameInput, IDENTIFIER_KEYS, ({ active }) => ({ active }))
-    return { locator, data: () => ({ enabled: input.active }) }
+    const { locator, input, request } = readCall(target, raw, endpointStatusInput, endpointStatusByNameInput, IDENTIFIER_KEYS, ({ active }) => ({ active }))
+    return { locator, data: () => ({ enabled: input.active }), request }
   })
 }
 
 /** PATCH …/endpoints/cache/ and …/{id}/cache/: the endpoint's own cache settings (they override the proxy's). */
 export function setVendorEndpointCache(deps: Deps, actor: Actor, projectName: string, proxyName: string, target: EndpointTarget, raw: unknown) {
   return settingWrite(deps, actor, projectName, proxyName, () => {
-    const { locator, input } = readCall(target, raw, cacheInput, endpointCacheByNameInput, IDENTIFIER_KEYS, (b) => b.cacheSettings, 'cacheSettings')
-    return { locator, data: () => ({ cache: input as unknown as Prisma.InputJsonValue }) }
+    const { locator, input, request } = readCall(target, raw, cacheInput, endpointCacheByNameInput, IDENTIFIER_KEYS, (b) => b.cacheSettings, 'cacheSettings')
+    return { locator, data: () => ({ cache: input as unknown as Prisma.InputJsonValue }), request }
   })
 }
 
 /** PATCH …/endpoints/wsa/ and …/{id}/wsa/: WS-Addressing of a SOAP endpoint. */
 export function setVendorEndpointWsa(deps: Deps, actor: Actor, projectName: string, proxyName: string, target: EndpointTarget, raw: unknown) {
   return settingWrite(deps, actor, projectName, proxyName, () => {
-    const { locator, input } = readCall(target, raw, wsaInput, endpointWsaByNameInput, IDENTIFIER_KEYS, (b) => b.wsaSettings, 'wsaSettings')
-    return { locator, data: (row) => endpointSettingsData({ wsa: input }, row.kind) }
+    const { locator, input, request } = readCall(target, raw, wsaInput, endpointWsaByNameInput, IDENTIFIER_KEYS, (b) => b.wsaSettings, 'wsaSettings')
+    return { locator, data: (row) => endpointSettingsData({ wsa: input }, row.kind), request }
   })
 }
 
