@@ -2,9 +2,9 @@
 // OpenAI-compatible embeddings server; no database. Prints figures, asserts nothing.
 import crypto from 'node:crypto'
 import type { LlmProvider } from '../src/generated/prisma/client.js'
-import { chunkText } from '../src/modules/llm/chunking.js'
-import { embedTexts } from '../src/modules/llm/embeddings.js'
-import { resolveProviderUrls } from '../src/modules/llm/urls.js'
+import { chunkText } from '../src/modules/llm/knowledge/chunking.js'
+import { embedTexts } from '../src/modules/llm/knowledge/embeddings.js'
+import { resolveProviderUrls } from '../src/modules/llm/providers/urls.js'
 import { createKeyring } from '../src/platform/secrets/keyring.js'
 import { FakeEmbeddings } from '../test/support/fake-embeddings.js'
 import { medianOf, ms } from './measure.js'

@@ -117,3 +117,12 @@ export function specForm(metadata: unknown, specFile?: { text: string; name: str
   if (specFile) form.append('specFile', new Blob([specFile.text], { type: 'application/octet-stream' }), specFile.name)
   return form
 }
+
+/** The pages' running example: API proxy MyAPI from PETSTORE on /api/users, deployed to dev (throws when refused). */
+export async function createDeployedMyApi(svc: TestService, token: string) {
+  const form = new FormData()
+  form.append('metadata', JSON.stringify({ apiProxyName: 'MyAPI', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/api/users'] }, deploy: true, deployTargetEnvironmentNameList: ['dev'] }))
+  form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
+  const created = await legacy(svc, 'POST', 'payments/apiProxies/file/', token, form)
+  if (created.status !== 200) throw new Error(JSON.stringify(created.body))
+}

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { expectLegacyRefusal } from '../support/refusals.js'
 import { useTestbed } from '../support/testbed.js'
 import { PLATFORM_TOKENS, platformBootstrap } from '../utility/support.js'
-import { legacy, PETSTORE } from './automation-proxy-support.js'
+import { createDeployedMyApi, legacy } from './automation-proxy-support.js'
 
 // Vendor api-reference/global-policies (apinizer/docs cc9f74b): the project's global policies, validated as proxy
 // policies of their type, applied to every API proxy of the project (carried in each proxy's pushed configuration).
@@ -27,11 +27,7 @@ const UPDATE = {
 const DESCRIPTOR = { id: expect.any(String), name: 'backend-ws-security', policyType: 'policy-ws-security-username', policyTypeLabel: 'policy-ws-security-username' }
 
 beforeAll(async () => {
-  const form = new FormData()
-  form.append('metadata', JSON.stringify({ apiProxyName: 'MyAPI', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/api/users'] }, deploy: true, deployTargetEnvironmentNameList: ['dev'] }))
-  form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
-  const created = await legacy(bed.svc, 'POST', 'payments/apiProxies/file/', bed.gina, form)
-  if (created.status !== 200) throw new Error(JSON.stringify(created.body))
+  await createDeployedMyApi(bed.svc, bed.gina)
   bed.dev.received.length = 0
 })
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { expectLegacyRefusal } from '../support/refusals.js'
 import { useTestbed } from '../support/testbed.js'
 import { PLATFORM_TOKENS, platformBootstrap } from '../utility/support.js'
-import { legacy, PETSTORE } from './automation-proxy-support.js'
+import { createDeployedMyApi, legacy } from './automation-proxy-support.js'
 
 // Vendor api-reference/policy-groups (apinizer/docs cc9f74b): groups of policies validated as proxy policies of their
 // types; a proxy runs a group through a policy-group entry naming it (api-reference/policies/policies/policy-group).
@@ -22,11 +22,7 @@ const UPDATE = { ...CREATE, description: 'IP allow-list applied before authentic
 const DESCRIPTOR = { id: expect.any(String), name: 'standard-security-bundle', targetPipeline: 'REQUEST' }
 
 beforeAll(async () => {
-  const form = new FormData()
-  form.append('metadata', JSON.stringify({ apiProxyName: 'MyAPI', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/api/users'] }, deploy: true, deployTargetEnvironmentNameList: ['dev'] }))
-  form.append('specFile', new Blob([JSON.stringify(PETSTORE)]), 'openapi.json')
-  const created = await legacy(bed.svc, 'POST', 'payments/apiProxies/file/', bed.gina, form)
-  if (created.status !== 200) throw new Error(JSON.stringify(created.body))
+  await createDeployedMyApi(bed.svc, bed.gina)
   bed.dev.received.length = 0
 })
 

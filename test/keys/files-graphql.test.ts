@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readPackageZip } from '../../src/platform/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
-import { FILE_USERS, startFilesService } from './files-support.js'
+import { useFilesService } from './files-support.js'
 import { makeCertificate, makePkcs12, rsaKeyPair } from './support.js'
 
 // The GraphQL twins of the file doors (src/modules/key-files/graphql.ts): uploads as graphql-upload-minimal
@@ -16,18 +16,10 @@ const pair = rsaKeyPair()
 const server = makeCertificate({ cn: 'gql.example.com', serial: '31' })
 const P12 = Buffer.from(makePkcs12('gql', 'gql-pass-1', server.keys, [server.pem]), 'base64')
 
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startFilesService(worker.url)
-  for (const [user, password] of Object.entries(FILE_USERS)) tokens[user] = await svc.tokenFor(user, password)
-})
-afterEach(() => {
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
+useFilesService((started, fake) => {
+  svc = started
+  worker = fake
+}, tokens)
 
 /** A GraphQL multipart request: the operation with its `file` variable mapped to the uploaded part. */
 async function upload(query: string, variables: Record<string, unknown>, content: Buffer | string, fileName: string, token = tokens.ivy!) {

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readPackageZip, writePackageZip } from '../../src/platform/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { expectLegacyRefusal } from '../support/refusals.js'
-import { FILE_USERS, fileForm, startFilesService } from './files-support.js'
+import { fileForm, useFilesService } from './files-support.js'
 import { type Answer, client, rsaKeyPair } from './support.js'
 
 // Keys as files (api-reference/keys-secrets/crud/import-key-file, export-key-file): the pages' examples replayed, the
@@ -24,18 +24,10 @@ const aes = crypto.randomBytes(32)
 const keyForm = (fields: Record<string, string | undefined>, content: string | Buffer = pkcs8(signing), fileName = 'signing-key.pem') =>
   fileForm({ keyName: 'signing-key', keyType: 'PRIVATE_KEY', environmentList: 'dev,prod', ...fields }, 'keyFile', content, fileName)
 
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startFilesService(worker.url)
-  for (const [user, password] of Object.entries(FILE_USERS)) tokens[user] = await svc.tokenFor(user, password)
-})
-afterEach(() => {
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
+useFilesService((started, fake) => {
+  svc = started
+  worker = fake
+}, tokens)
 
 const keyRows = () => svc.deps.prisma.storedObject.findMany({ where: { kind: 'CRYPTO_KEY_INFO' }, orderBy: { id: 'asc' } })
 const expectRefused = (call: () => Promise<Answer>, message: RegExp | string) => expectLegacyRefusal(call, message, { state: keyRows, pushes: () => worker.received.length })

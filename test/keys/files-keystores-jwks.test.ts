@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readPackageZip } from '../../src/platform/transfer/package/zip.js'
 import type { TestService } from '../support/app.js'
 import { FakeWorker } from '../support/fake-worker.js'
 import { expectLegacyRefusal } from '../support/refusals.js'
-import { FILE_USERS, fileForm, startFilesService } from './files-support.js'
+import { fileForm, useFilesService } from './files-support.js'
 import { type Answer, client, makeCertificate, makePkcs12 } from './support.js'
 
 // Keystores and JWKs as files (api-reference/keys-secrets/crud/import-keystore-file, export-keystore-file,
@@ -30,18 +30,10 @@ const jwkSet = JSON.stringify({ keys: [rsaJwk, { kty: 'oct', kid: 'hmac-1', k: '
 const jwkForm = (fields: Record<string, string | undefined>, content: string = jwkSet) =>
   fileForm({ jwkName: 'partner-jwk', kid: 'partner-2026', ...fields }, 'jwkFile', content, 'jwks.json')
 
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  svc = await startFilesService(worker.url)
-  for (const [user, password] of Object.entries(FILE_USERS)) tokens[user] = await svc.tokenFor(user, password)
-})
-afterEach(() => {
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
+useFilesService((started, fake) => {
+  svc = started
+  worker = fake
+}, tokens)
 
 const rows = () => svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE' }, orderBy: { id: 'asc' } })
 const expectRefused = (call: () => Promise<Answer>, message: RegExp | string) => expectLegacyRefusal(call, message, { state: rows, pushes: () => worker.received.length })

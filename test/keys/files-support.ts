@@ -1,4 +1,6 @@
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startTestService, type TestService } from '../support/app.js'
+import { FakeWorker } from '../support/fake-worker.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { form as certificateForm } from './support.js'
 
@@ -23,6 +25,28 @@ export async function startFilesService(workerUrl: string): Promise<TestService>
     { username: 'vic', permissions: [grant('CERTIFICATE', 'VIEW')] },
   )
   return startTestService({ bootstrap })
+}
+
+/**
+ * The hooks every files-*.test.ts file needs: one fake worker for both environments, the service, a token per member
+ * of FILE_USERS (filled into `tokens`), and the worker's received pushes cleared after each test.
+ */
+export function useFilesService(started: (svc: TestService, worker: FakeWorker) => void, tokens: Record<string, string>) {
+  let svc: TestService | undefined
+  let worker: FakeWorker | undefined
+  beforeAll(async () => {
+    worker = await FakeWorker.start()
+    svc = await startFilesService(worker.url)
+    for (const [user, password] of Object.entries(FILE_USERS)) tokens[user] = await svc.tokenFor(user, password)
+    started(svc, worker)
+  })
+  afterEach(() => {
+    if (worker) worker.received.length = 0
+  })
+  afterAll(async () => {
+    await svc?.close()
+    await worker?.stop()
+  })
 }
 
 /** A multipart form with one file part named `field` (its file name `fileName`). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
-import { coveredModelPrices } from '../../src/modules/llm/prices.js'
+import { coveredModelPrices } from '../../src/modules/llm/models/prices.js'
 import { expectFailure, expectNoSecrets, legacyClient, llmBootstrap } from './llm-helpers.js'
 
 // Provider definitions (built-in read-only) and the model catalog (spec §2.7 model fields, §4.5)

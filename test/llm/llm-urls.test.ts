@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { authHeaders } from '../../src/modules/llm/auth-headers.js'
-import { AUTH_SCHEMES, BUILT_IN_DEFINITIONS, PROVIDER_TYPE_NAMES, PROVIDER_TYPES, WIRE_PROTOCOLS } from '../../src/modules/llm/catalog.js'
-import { chunkText } from '../../src/modules/llm/chunking.js'
-import { resolveProviderUrl, resolveProviderUrls } from '../../src/modules/llm/urls.js'
+import { authHeaders } from '../../src/modules/llm/providers/auth-headers.js'
+import { AUTH_SCHEMES, BUILT_IN_DEFINITIONS, PROVIDER_TYPE_NAMES, PROVIDER_TYPES, WIRE_PROTOCOLS } from '../../src/modules/llm/providers/catalog.js'
+import { chunkText } from '../../src/modules/llm/knowledge/chunking.js'
+import { resolveProviderUrl, resolveProviderUrls } from '../../src/modules/llm/providers/urls.js'
 
 const openai = (endpoint: string, extra: Record<string, string | null> = {}) => ({ providerType: 'OPENAI', endpoint, apiVersion: null, ...extra })
 

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/context.js'
 import { DomainError, malformed } from '../../platform/errors/domain-error.js'
-import { coveredModelPrices, modelKeyOf, type CoveredModelPrice } from '../llm/prices.js'
+import { coveredModelPrices, modelKeyOf, type CoveredModelPrice } from '../llm/models/prices.js'
 import { hasUsdLimit, type Budget } from './budget-object.js'
 
 /** The stable key of the USD price check (spec §7.1). */

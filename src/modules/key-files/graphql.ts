@@ -4,7 +4,7 @@ import { requireViewer, type GqlContext } from '../../platform/graphql/context.j
 import { DeploymentResultType } from '../../platform/graphql/types.js'
 import { readUpload } from '../../platform/graphql/upload.js'
 import { plainInput, zodGraphqlType } from '../../platform/graphql/zod-types.js'
-import { CertificateFileType } from '../keys/doors-graphql.js'
+import { CertificateFileType } from '../keys/graphql.js'
 import { CertificateWriteType, CryptoKeyWriteType, JwkWriteType, KeyStoreWriteType } from '../keys/graphql-types.js'
 import { MAX_KEYSTORE_BYTES } from '../keys/keystores.js'
 import type { DownloadFile } from './archive.js'

@@ -6,7 +6,7 @@ import { decodePassphrase, PASSPHRASE_HEADER } from '../../platform/transfer/pac
 import { SECRET_HANDLINGS } from '../../platform/transfer/package/format.js'
 import { attachmentDisposition } from '../../platform/transfer/package/names.js'
 import { MAX_KEYSTORE_BYTES } from '../keys/keystores.js'
-import { AUTH_401, BASE, DENIED, project, TAG, written, writtenBody } from '../keys/rest-shapes.js'
+import { AUTH_401, BASE, DENIED, project, TAG, written, writtenBody } from '../keys/rest.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from '../keys/view-schemas.js'
 import { FILE_CATEGORIES } from './access.js'
 import type { DownloadFile } from './archive.js'

@@ -1,18 +1,34 @@
 import { z } from 'zod'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { legacyList } from '../../platform/envelopes/legacy.js'
+import { legacyDeploymentResult, legacySuccess, legacyList } from '../../platform/envelopes/legacy.js'
+import { deploymentResult, legacyListBody, fileBody, legacyBody } from '../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor, type MultipartBody, type RouteContext, type RouteDef, type RouteInput } from '../../platform/http/routes.js'
-import {
-  createCertificate, deleteCertificate, exportCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate, type CertificateInput,
-} from './certificates.js'
+import { createCertificate, deleteCertificate, exportCertificate, getCertificate, listCertificates, truststoreCertificates, updateCertificate, type CertificateInput } from './certificates.js'
 import { createKey, deleteKey, keyBodySchema, getKey, listKeys, updateKey } from './crypto-keys.js'
 import { jwkCreateBodySchema, jwkGenerateBodySchema, jwkSourceBodyOf } from './jwk-bodies.js'
 import { refreshOptions } from './jwk-refresh.js'
 import { createJwk, deleteJwk, jwkUpdateBodySchema, generateJwkObject, getJwk, listJwks, updateJwk } from './jwks.js'
 import { createKeystore, deleteKeystore, keystoreBodySchema, getKeystore, listKeystores, updateKeystore } from './keystores.js'
-import { fileBody, legacyBody, legacyListBody } from '../../platform/http/response-schemas.js'
-import { AUTH_401, BASE, DENIED, MANAGE, project, TAG, VIEW, written, writtenBody, writtenFields } from './rest-shapes.js'
 import { certificateSchema, cryptoKeySchema, jwkSchema, keystoreSchema } from './view-schemas.js'
+
+// What the keys pages' routes (here and modules/key-files) share: their constants and the write answer.
+
+export const BASE = '/apiops/projects/:projectName'
+export const TAG = 'keys-secrets'
+export const AUTH_401 = 'missing, invalid, expired or revoked token'
+export const VIEW = '(permission: CERTIFICATE VIEW)'
+export const MANAGE = '(permission: CERTIFICATE MANAGE; pushed to the gateways with CERTIFICATE DEPLOY_UNDEPLOY)'
+export const DENIED = 'unknown project or missing CERTIFICATE permission'
+
+export const project = (input: RouteInput) => input.params.projectName!
+
+/** The write answers: success and deploymentResult, the saved object in resultList (none on delete). */
+export const writtenFields = { success: z.literal(true), deploymentResult }
+export const writtenBody = (item: z.ZodType, extra: z.ZodRawShape = {}) => legacyListBody(item, { ...writtenFields, ...extra })
+
+/** The pages' write answer: success and deploymentResult, beside status SUCCESS; the saved object in resultList. */
+export const written = (outcome: DeploymentOutcome, item?: unknown, extra: Record<string, unknown> = {}) =>
+  legacySuccess({ success: true, deploymentResult: legacyDeploymentResult(outcome), ...(item === undefined ? {} : { resultList: [item], resultCount: 1 }), ...extra })
 
 // The keys and secrets pages of /apiops (legacy envelope): certificates, keys, keystores and JWKs. Asset category
 // CERTIFICATE: VIEW for reads, MANAGE for writes; a write is pushed only with DEPLOY_UNDEPLOY as well (else it is

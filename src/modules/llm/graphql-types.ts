@@ -1,7 +1,7 @@
 import { Field, Float, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql'
 import { DeploymentResultType, PageOf } from '../../platform/graphql/types.js'
-import { AUTH_SCHEMES, MODALITIES, PROVIDER_TYPE_NAMES, REQUEST_TYPES, WIRE_PROTOCOLS } from './catalog.js'
-import { VECTOR_AUTH_SCHEMES, VECTOR_DB_TYPES } from './vector-dbs.js'
+import { AUTH_SCHEMES, MODALITIES, PROVIDER_TYPE_NAMES, REQUEST_TYPES, WIRE_PROTOCOLS } from './providers/catalog.js'
+import { VECTOR_AUTH_SCHEMES, VECTOR_DB_TYPES } from './vector-dbs/service.js'
 
 const list = (values: readonly string[]) => values.join(', ')
 

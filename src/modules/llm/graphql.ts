@@ -3,25 +3,25 @@ import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { withoutNulls } from '../../platform/graphql/inputs.js'
 import { DeploymentResultType, PagingArgs } from '../../platform/graphql/types.js'
-import { testVectorDbConnection } from './connection-test.js'
-import { testProviderConnection } from './provider-connection-test.js'
-import { deleteDefinition, getDefinition, listDefinitions, saveDefinition } from './definitions.js'
+import { testVectorDbConnection } from './vector-dbs/connection-test.js'
+import { testProviderConnection } from './providers/connection-test.js'
+import { deleteDefinition, getDefinition, listDefinitions, saveDefinition } from './providers/definitions.js'
 import {
   HttpHeaderType, KnowledgeBaseInputType, KnowledgeBasePage, KnowledgeBaseType, KnowledgeBaseWriteType, KnowledgeDocumentPage, KnowledgeDocumentType,
   KnowledgeDocumentWriteType, LlmCatalogModelInputType, LlmCatalogModelPage, LlmCatalogModelType, LlmCatalogModelWriteType, LlmProviderDefinitionInputType,
   LlmProviderConnectionTestType, LlmProviderDefinitionType, LlmProviderDefinitionWriteType, LlmProviderInputType, LlmProviderPage, LlmProviderType, LlmProviderWriteType,
   ResolvedProviderUrlType, VectorDbConnectionTestType, VectorDbInputType, VectorDbPage, VectorDbType, VectorDbWriteType,
 } from './graphql-types.js'
-import { deleteDocument, getDocument, MAX_DOCUMENT_BYTES, pageDocuments, reindexDocument, reindexKnowledgeBase, uploadDocument } from './documents.js'
+import { deleteDocument, getDocument, MAX_DOCUMENT_BYTES, pageDocuments, reindexDocument, reindexKnowledgeBase, uploadDocument } from './knowledge/documents.js'
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal'
 import { readUpload } from '../../platform/graphql/upload.js'
 import { malformed } from '../../platform/errors/domain-error.js'
-import { deleteKnowledgeBase, getKnowledgeBase, pageKnowledgeBases, saveKnowledgeBase } from './knowledge.js'
-import { deleteModel, getModel, pageModels, saveModel } from './models.js'
-import { deleteProvider, getProvider, pageProviders, saveProvider, type ProviderView } from './providers.js'
+import { deleteKnowledgeBase, getKnowledgeBase, pageKnowledgeBases, saveKnowledgeBase } from './knowledge/service.js'
+import { deleteModel, getModel, pageModels, saveModel } from './models/service.js'
+import { deleteProvider, getProvider, pageProviders, saveProvider, type ProviderView } from './providers/service.js'
 import { aiProxiesUsingProviders, type ProviderRef } from './proxy-references.js'
-import { resolveProviderUrls } from './urls.js'
-import { deleteVectorDb, getVectorDb, pageVectorDbs, saveVectorDb } from './vector-dbs.js'
+import { resolveProviderUrls } from './providers/urls.js'
+import { deleteVectorDb, getVectorDb, pageVectorDbs, saveVectorDb } from './vector-dbs/service.js'
 
 type Mode = 'upsert' | 'update'
 const deployment = (outcome: DeploymentOutcome) => DeploymentResultType.from(outcome)

@@ -3,9 +3,9 @@ import { malformedReason } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import type { AdapterContext, Advisory, ObjectRef, PortableObject, TransferAdapter } from '../../platform/transfer/registry.js'
 import { nameKeyOf, open } from './common.js'
-import { findDefinition } from './definitions.js'
-import { pushKnowledgeBase } from './knowledge.js'
-import { findProvider, providerData, providerInput, pushProvider, type StoredMetadata } from './providers.js'
+import { findDefinition } from './providers/definitions.js'
+import { pushKnowledgeBase } from './knowledge/service.js'
+import { findProvider, providerData, providerInput, pushProvider, type StoredMetadata } from './providers/service.js'
 
 /**
  * Export/transfer adapters of the LLM module (contributed to the transfer registry through

@@ -1,14 +1,14 @@
 import { z } from 'zod'
 import { describes, type AsJson } from '../../platform/http/response-schemas.js'
-import { PATH_FIELDS } from './catalog.js'
-import type { DefinitionView } from './definitions.js'
-import type { KnowledgeBaseView } from './knowledge.js'
-import type { ModelView } from './models.js'
-import type { ProviderView } from './providers.js'
-import type { VectorDbView } from './vector-dbs.js'
-import type { DocumentView } from './documents.js'
-import type { ConnectionTestResult } from './connection-test.js'
-import type { ProviderConnectionTest } from './provider-connection-test.js'
+import { PATH_FIELDS } from './providers/catalog.js'
+import type { DefinitionView } from './providers/definitions.js'
+import type { KnowledgeBaseView } from './knowledge/service.js'
+import type { ModelView } from './models/service.js'
+import type { ProviderView } from './providers/service.js'
+import type { VectorDbView } from './vector-dbs/service.js'
+import type { DocumentView } from './knowledge/documents.js'
+import type { ConnectionTestResult } from './vector-dbs/connection-test.js'
+import type { ProviderConnectionTest } from './providers/connection-test.js'
 
 // The answer schemas of the AI gateway objects (spec §2.7, §2.10, §2.11, §4.5), tied at compile time to the views
 // the REST routes answer (Dates as ISO 8601 strings). Secrets are only ever …Set flags.

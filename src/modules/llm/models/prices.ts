@@ -1,5 +1,5 @@
-import type { Tx } from '../../platform/context.js'
-import { nameKeyOf } from './common.js'
+import type { Tx } from '../../../platform/context.js'
+import { nameKeyOf } from '../common.js'
 
 /** The comparison form of a model id (also for ids a budget names): model ids are case-insensitive. */
 export const modelKeyOf = (modelId: string) => nameKeyOf(modelId)

@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import type { LlmModelDefinition } from '../../generated/prisma/client.js'
-import type { Actor } from '../../platform/auth/actor.js'
-import type { Deps } from '../../platform/context.js'
-import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { findPage, type Page, type PagingQuery } from '../../platform/envelopes/paging.js'
-import { notFound } from '../../platform/errors/domain-error.js'
-import { parseInput } from '../../platform/errors/validation.js'
-import { MODALITIES, PROVIDER_TYPE_NAMES } from './catalog.js'
-import { aiAccess, blankToNull, namedPage, nameKeyOf, openNamedWrite, pushToProject, saveNamed, undeployFromProject } from './common.js'
+import type { LlmModelDefinition } from '../../../generated/prisma/client.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { Deps } from '../../../platform/context.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { findPage, type Page, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
+import { MODALITIES, PROVIDER_TYPE_NAMES } from '../providers/catalog.js'
+import { aiAccess, blankToNull, namedPage, nameKeyOf, openNamedWrite, pushToProject, saveNamed, undeployFromProject } from '../common.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullish()
 const positiveInt = () => z.number().int('must be an integer').min(1, 'must be at least 1').nullish()

@@ -1,16 +1,16 @@
 import { z } from 'zod'
-import type { LlmProviderDefinition } from '../../generated/prisma/client.js'
-import type { Actor } from '../../platform/auth/actor.js'
-import type { Deps, Tx } from '../../platform/context.js'
-import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { DomainError, notFound } from '../../platform/errors/domain-error.js'
-import { parseInput } from '../../platform/errors/validation.js'
+import type { LlmProviderDefinition } from '../../../generated/prisma/client.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { DomainError, notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
 import { headerNameField } from './auth-headers.js'
 import {
   AUTH_SCHEMES, builtInDefinition, BUILT_IN_DEFINITIONS, DEPLOYMENT_TYPES, PATH_FIELDS, PROVIDER_TYPE_NAMES, providerTypeEntry, REQUEST_TYPES,
   WIRE_PROTOCOLS, type ProviderDefinitionValues,
 } from './catalog.js'
-import { aiAccess, blankToNull, nameKeyOf, openNamedWrite, pushToProject, saveNamed, undeployFromProject } from './common.js'
+import { aiAccess, blankToNull, nameKeyOf, openNamedWrite, pushToProject, saveNamed, undeployFromProject } from '../common.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullish()
 const path = text(2000)

@@ -1,17 +1,17 @@
 import { z } from 'zod'
-import type { Prisma, VectorDb } from '../../generated/prisma/client.js'
-import type { Actor } from '../../platform/auth/actor.js'
-import type { Deps, Tx } from '../../platform/context.js'
-import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { findPage, type Page, type PagingQuery } from '../../platform/envelopes/paging.js'
-import { malformed, notFound } from '../../platform/errors/domain-error.js'
-import { parseInput } from '../../platform/errors/validation.js'
-import type { SecretKeyring } from '../../platform/secrets/keyring.js'
-import { headerNameField } from './auth-headers.js'
+import type { Prisma, VectorDb } from '../../../generated/prisma/client.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { findPage, type Page, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { malformed, notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
+import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
+import { headerNameField } from '../providers/auth-headers.js'
 import {
   aiAccess, blankToNull, deleteUnlessKnowledgeBasesUse, namedPage, nameKeyOf, open, openNamedWrite, pushToProject, requireClass, requireObjectBody,
   saveNamed, sealSecret, undeployFromProject,
-} from './common.js'
+} from '../common.js'
 
 /** Spec §2.11: eight store types, vendor-named apart from OTHER. */
 export const VECTOR_DB_TYPES = ['PGVECTOR', 'QDRANT', 'WEAVIATE', 'PINECONE', 'MILVUS', 'CHROMA', 'ELASTICSEARCH', 'OTHER'] as const

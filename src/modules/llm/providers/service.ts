@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import type { LlmProvider, Prisma } from '../../generated/prisma/client.js'
-import type { Actor } from '../../platform/auth/actor.js'
-import type { ProjectAccess } from '../../platform/auth/permissions.js'
-import type { Deps, Tx } from '../../platform/context.js'
-import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
-import { findPage, type Page, type PagingQuery } from '../../platform/envelopes/paging.js'
-import { malformed, notFound } from '../../platform/errors/domain-error.js'
-import { parseInput } from '../../platform/errors/validation.js'
-import type { SecretKeyring } from '../../platform/secrets/keyring.js'
+import type { LlmProvider, Prisma } from '../../../generated/prisma/client.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { ProjectAccess } from '../../../platform/auth/permissions.js'
+import type { Deps, Tx } from '../../../platform/context.js'
+import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
+import { findPage, type Page, type PagingQuery } from '../../../platform/envelopes/paging.js'
+import { malformed, notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
+import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { headerNameField } from './auth-headers.js'
 import {
   AUTH_SCHEMES, builtInDefinitionForType, DEFAULT_PROVIDER_TYPE, DEPLOYMENT_TYPES, MODALITIES, PATH_FIELDS, PROVIDER_TYPE_NAMES, providerTypeEntry,
@@ -16,9 +16,9 @@ import {
 import {
   aiAccess, blankToNull, deleteUnlessKnowledgeBasesUse, namedPage, nameKeyOf, open, openNamedWrite, pushToProject, saveNamed, sealSecret,
   undeployFromProject,
-} from './common.js'
+} from '../common.js'
 import { findDefinition } from './definitions.js'
-import { aiProxiesUsingProvider } from './proxy-references.js'
+import { aiProxiesUsingProvider } from '../proxy-references.js'
 import { resolveProviderUrls, type ResolvedRequest } from './urls.js'
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullish()

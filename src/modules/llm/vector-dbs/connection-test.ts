@@ -1,9 +1,9 @@
 import pg from 'pg'
-import type { Actor } from '../../platform/auth/actor.js'
-import type { Deps } from '../../platform/context.js'
-import { authHeaders } from './auth-headers.js'
-import { aiAccess, effectiveName, pathName, requireObjectBody } from './common.js'
-import { DEFAULT_CONNECT_TIMEOUT_MS, parseVectorDbBody, type TransportInput } from './vector-dbs.js'
+import type { Actor } from '../../../platform/auth/actor.js'
+import type { Deps } from '../../../platform/context.js'
+import { authHeaders } from '../providers/auth-headers.js'
+import { aiAccess, effectiveName, pathName, requireObjectBody } from '../common.js'
+import { DEFAULT_CONNECT_TIMEOUT_MS, parseVectorDbBody, type TransportInput } from './service.js'
 
 /**
  * The answer of a connection test, in the deployment-result shape: success and message always; what was

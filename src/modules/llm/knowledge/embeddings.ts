@@ -1,9 +1,9 @@
-import type { LlmProvider } from '../../generated/prisma/client.js'
-import { DomainError } from '../../platform/errors/domain-error.js'
-import type { SecretKeyring } from '../../platform/secrets/keyring.js'
-import { authHeaders } from './auth-headers.js'
-import { open } from './common.js'
-import { resolveProviderUrl } from './urls.js'
+import type { LlmProvider } from '../../../generated/prisma/client.js'
+import { DomainError } from '../../../platform/errors/domain-error.js'
+import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
+import { authHeaders } from '../providers/auth-headers.js'
+import { open } from '../common.js'
+import { resolveProviderUrl } from '../providers/urls.js'
 
 /** Texts per /embeddings request, and how long one request may take. */
 export const EMBEDDING_BATCH = 64
