@@ -16,7 +16,18 @@ const root = path.resolve(import.meta.dirname, '..')
 const target = path.join(root, 'test/openapi/vendor-examples.json')
 const docsAt = process.argv.indexOf('--docs')
 
-export interface VendorExample { page: string; method: string; path: string; index: number; body: unknown }
+/** `multipart`: the page sends the example as a form (its Form Data table): the JSON in field `json`, a file in field `file`. */
+export interface VendorExample { page: string; method: string; path: string; index: number; body: unknown; multipart?: { json: string; file: string | null } }
+
+/** The Form Data table of a Request section: its `string (JSON)` field and its `file` field, when it has a JSON one. */
+export function multipartOf(request: string): VendorExample['multipart'] {
+  const table = /^###+ Form Data\s*$([\s\S]*?)(?=^#)/m.exec(request + '\n#')?.[1]
+  if (!table) return undefined
+  const rows = [...table.matchAll(/^\|\s*`?(\w+)`?\s*\|\s*([^|]+?)\s*\|/gm)].map(([, field, type]) => ({ field: field!, type: type!.toLowerCase() }))
+  const json = rows.find((r) => r.type.includes('json'))?.field
+  if (!json) return undefined
+  return { json, file: rows.find((r) => r.type === 'file')?.field ?? null }
+}
 
 if (docsAt >= 0) {
   const dir = process.argv[docsAt + 1]
@@ -33,10 +44,11 @@ if (docsAt >= 0) {
     if (!op || !['POST', 'PUT', 'PATCH', 'DELETE'].includes(op.method)) continue
     // the Request section: from `## Request` to `## Response` (or the next top-level section)
     const request = /^## Request\s*$([\s\S]*?)(?=^## (?!#))/m.exec(text + '\n## End\n')?.[1] ?? ''
+    const multipart = multipartOf(request)
     let index = 0
     for (const [, block] of request.matchAll(/```json\s*\n([\s\S]*?)```/g)) {
       try {
-        examples.push({ page, method: op.method, path: op.path.replace(/\/+$/, ''), index: index++, body: JSON.parse(block!) })
+        examples.push({ page, method: op.method, path: op.path.replace(/\/+$/, ''), index: index++, body: JSON.parse(block!), ...(multipart ? { multipart } : {}) })
       } catch {
         unparsable++
       }
