@@ -127,6 +127,34 @@ describe('PUT and DELETE …/ipGroups/{ipGroupName}/', () => {
   })
 })
 
+describe('GET …/ipGroups/ and …/ipGroups/{ipGroupName}/ (api-reference/ip-groups/crud/list-ip-groups, get-ip-group)', () => {
+  it('reads a group as the page shows it (name, description, ipList in resultList), and lists the project\'s groups by name', async () => {
+    const one = await env.call('viewer', 'GET', `${BASE}/AllowedIPs/`)
+    expect(one.status).toBe(200)
+    expect(await jsonOf(one)).toEqual({
+      status: 'SUCCESS', success: true, resultCount: 1,
+      resultList: [{ name: 'AllowedIPs', description: 'Updated description for allowed IP addresses', ipList: ['192.168.1.100', '10.0.0.0/8'] }],
+    })
+    const all = await jsonOf(await env.call('viewer', 'GET', `${BASE}/`))
+    expect(all.status).toBe('SUCCESS')
+    expect(all.resultList.map((g: any) => g.name)).toEqual([...all.resultList.map((g: any) => g.name)].sort())
+    expect(all.resultList).toContainEqual({ name: 'AllowedIPs', description: 'Updated description for allowed IP addresses', ipList: ['192.168.1.100', '10.0.0.0/8'] })
+    expect(all.resultCount).toBe(all.resultList.length)
+    // a group without a description reads null
+    expect(all.resultList).toContainEqual(expect.objectContaining({ name: 'office-ips', description: null }))
+  })
+
+  it('refuses an unknown group, a caller without PROJECT_MANAGEMENT VIEW, an outsider and a missing token; nothing is written', async () => {
+    await refusedWithoutEffect(() => env.call('viewer', 'GET', `${BASE}/NoGroup/`), 400, /IP Group \(NoGroup\) is not found!/)
+    await refusedWithoutEffect(() => env.call('viewer', 'GET', `${BASE}/A%00/`), 400, /^ipGroupName: /)
+    await refusedWithoutEffect(() => env.call('identity', 'GET', `${BASE}/AllowedIPs/`), 400, /lacks permission PROJECT_MANAGEMENT VIEW/)
+    await refusedWithoutEffect(() => env.call('identity', 'GET', `${BASE}/`), 400, /lacks permission PROJECT_MANAGEMENT VIEW/)
+    await refusedWithoutEffect(() => env.call('outsider', 'GET', `${BASE}/AllowedIPs/`), 400, /Project 'MyProject' not found/)
+    const anonymous = await env.svc.http(`${BASE}/AllowedIPs/`)
+    expect(anonymous.status).toBe(401)
+  })
+})
+
 describe('the same objects everywhere', () => {
   it('export, GraphQL and the audit trail see the groups written here', async () => {
     const { res, bytes } = await legacyExport(env.svc, env.tokens.root, 'MyProject', 'IP_GROUP', { names: ['AllowedIPs'] })

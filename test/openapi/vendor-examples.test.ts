@@ -189,6 +189,60 @@ function classify(status: number, body: any): { outcome: Outcome; message: strin
   return { outcome: 'other', message }
 }
 
+
+/**
+ * Read back (issue 32 §0: "their read fields returned"), for the families this sweep's fixture owns: after an accepted
+ * write, the object's read (GET) holds every field the example wrote, as written (write-only secrets and key material
+ * excepted: they are never answered). By page: the read's path, from the sent URL and body.
+ */
+const READ_BACK: Record<string, (url: string, body: any) => string> = {
+  'api-reference/keys-secrets/crud/create-key.mdx': (u, b) => `${u}/${encodeURIComponent(b.name)}/`,
+  'api-reference/keys-secrets/crud/update-key.mdx': (u, b) => `${u.replace(/[^/]+$/, encodeURIComponent(b.name))}/`,
+  'api-reference/keys-secrets/crud/create-keystore.mdx': (u, b) => `${u}/${encodeURIComponent(b.name)}/`,
+  'api-reference/keys-secrets/crud/update-keystore.mdx': (u, b) => `${u.replace(/[^/]+$/, encodeURIComponent(b.name))}/`,
+  'api-reference/keys-secrets/crud/update-jwk.mdx': (u, b) => `${u.replace(/[^/]+$/, encodeURIComponent(b.name))}/`,
+  'api-reference/credentials/crud/create-credential.mdx': (u) => `${u}/`,
+  'api-reference/credentials/crud/update-credential.mdx': (u) => `${u}/`,
+  'api-reference/credential-organizations/crud/create-credential-organization.mdx': (u, b) => `${u}/${encodeURIComponent(b.code)}`,
+  'api-reference/credential-organizations/crud/update-credential-organization.mdx': (u) => u,
+  'api-reference/ip-groups/crud/create-ip-group.mdx': (u, b) => `${u}/${encodeURIComponent(b.name)}/`,
+  'api-reference/ip-groups/crud/update-ip-group.mdx': (u) => `${u}/`,
+  'api-reference/api-proxies/traffic-log-settings/update.mdx': (u) => `${u}/`,
+}
+/** The JWK pages write a source to take the key from (a certificate, a key, a URL…): the read is the JWK get-jwk shows. */
+const JWK_WRITES = /keys-secrets\/crud\/(create-jwk|generate-jwk|parse-jwk-from-[a-z]+)\.mdx$/
+const JWK_READ_FIELDS = ['name', 'description', 'projectId', 'sourceType', 'sourceId', 'sourceUrl', 'type', 'kid']
+/** The object a read answers: the single element of resultList, or for a list read (credentials) the one written. */
+function readObject(page: string, read: any, body: any) {
+  if (/credentials\/crud\//.test(page)) return read?.resultList?.find((c: any) => c.username === body.username)
+  return read?.resultList?.[0] ?? read?.resultObject ?? read
+}
+/** Write-only fields (secrets, key material): never answered. */
+const WRITE_ONLY = new Set(['password', 'content', 'file', 'jwkStr', 'apiKey', 'deploy', 'deployTargetEnvironmentNameList'])
+
+/** The fields of `sent` that `read` does not hold as sent (scalars, and objects and lists field by field). */
+function missingIn(read: unknown, sent: unknown, at = ''): string[] {
+  if (sent === null || sent === undefined) return []
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(read)) return [`${at} (not a list: ${JSON.stringify(read)?.slice(0, 80)})`]
+    return sent.flatMap((v, i) => {
+      // a list of objects is matched by the entry of the same name or environment, else by position
+      const keyField = v && typeof v === 'object' ? ['environmentName', 'name', 'key'].find((k) => k in v) : undefined
+      const match = keyField ? read.find((r: any) => r?.[keyField] === v[keyField]) : typeof v === 'object' ? read[i] : read.includes(v) ? v : undefined
+      return match === undefined ? [`${at}[${i}] (absent)`] : missingIn(match, v, `${at}[${i}]`)
+    })
+  }
+  if (typeof sent === 'object') {
+    if (!read || typeof read !== 'object') return [`${at} (absent)`]
+    return Object.entries(sent as Record<string, unknown>).flatMap(([k, v]) => (WRITE_ONLY.has(k) ? [] : missingIn((read as any)[k], v, at ? `${at}.${k}` : k)))
+  }
+  if (read === sent) return []
+  // a date is read back as the same instant
+  if (typeof sent === 'string' && typeof read === 'string' && !Number.isNaN(Date.parse(sent)) && /\d{4}-\d\d-\d\dT/.test(sent) && Date.parse(sent) === Date.parse(read)) return []
+  return [`${at}: sent ${JSON.stringify(sent)}, read ${JSON.stringify(read)}`]
+}
+const readBack: { key: string; url: string; missing: string[] }[] = []
+
 let svc: TestService
 let worker: FakeWorker
 const answers: Answer[] = []
@@ -323,6 +377,20 @@ beforeAll(async () => {
     const created = nameOf(bodyOf({ ...example, body }))
     if (answer.outcome === 'accepted' && created && example.method !== 'DELETE') taken.add(created)
     answers.push(answer)
+    const read = READ_BACK[example.page]
+    const jwkName = JWK_WRITES.test(example.page) ? (bodyOf({ ...example, body }).name as string) : null
+    if (answer.outcome === 'accepted' && (read || jwkName)) {
+      const at = read ? read(url.replace(/\/$/, ''), body) : `${P}/jwks/${encodeURIComponent(jwkName!)}/`
+      const res = await send('GET', at, undefined)
+      const object = readObject(example.page, res.body, body)
+      const missing = res.status !== 200 || !object
+        ? [`GET: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`]
+        : read
+          ? missingIn(object, body)
+          : [...JWK_READ_FIELDS, String(object.type).toLowerCase()].filter((f) => !(f in object)).map((f) => `${f} (absent)`)
+            .concat(object.name === jwkName && object.description === ((body as any).description ?? object.description) ? [] : [`name/description: ${object.name} ${object.description}`])
+      readBack.push({ key: keyOf(example), url: at, missing })
+    }
   }
   if (process.env.VENDOR_EXAMPLES_REPORT) fs.writeFileSync(process.env.VENDOR_EXAMPLES_REPORT, report())
 }, 300_000)
@@ -412,5 +480,10 @@ describe('the newest vendor pages\' request examples', () => {
     expect(unexpected).toEqual([])
     // a listed refusal whose example is now accepted (or refused by validation, then listed in KEPT) is taken off the list
     expect(Object.keys(REFUSED).filter((k) => !refused.includes(k))).toEqual([])
+  })
+
+  it('read back with the fields they wrote (the families of this fixture: keys, keystores, JWKs, credentials, organizations, IP groups, traffic log settings)', () => {
+    expect(readBack.length).toBeGreaterThan(10)
+    expect(readBack.filter((r) => r.missing.length)).toEqual([])
   })
 })

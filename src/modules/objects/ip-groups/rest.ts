@@ -1,7 +1,8 @@
-import { legacySuccess } from '../../../platform/envelopes/legacy.js'
-import { successBody } from '../../../platform/http/response-schemas.js'
+import { z } from 'zod'
+import { legacyList, legacySuccess } from '../../../platform/envelopes/legacy.js'
+import { legacyListBody, successBody } from '../../../platform/http/response-schemas.js'
 import { defineRoutes, requireActor } from '../../../platform/http/routes.js'
-import { addIpGroupIps, createIpGroup, deleteIpGroup, ipGroupBody, ipListBody, removeIpGroupIps, replaceIpGroupIps, updateIpGroup } from './service.js'
+import { addIpGroupIps, createIpGroup, deleteIpGroup, getIpGroup, ipGroupBody, ipListBody, listIpGroups, removeIpGroupIps, replaceIpGroupIps, updateIpGroup, type IpGroupView } from './service.js'
 
 const BASE = '/apiops/projects/:projectName/ipGroups'
 const PERMISSION = 'permission: PROJECT_MANAGEMENT MANAGE (or IP_GROUP MANAGE)'
@@ -9,8 +10,39 @@ const TOKEN_401 = 'missing, invalid, expired or revoked token'
 const ok = () => ({ body: legacySuccess({ success: true }) })
 const common400 = 'unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE'
 
+/** The read of an IP group (api-reference/ip-groups/crud/get-ip-group, list-ip-groups): name, description, ipList. */
+const ipGroupSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable().describe('null when none was given'),
+  ipList: z.array(z.string()).describe('IP addresses and CIDR ranges, as added'),
+}).meta({ id: 'IpGroup' })
+const ipGroupRead = (g: IpGroupView) => ({ name: g.name, description: g.description, ipList: g.ipList })
+const VIEW = 'permission: PROJECT_MANAGEMENT VIEW (or IP_GROUP VIEW)'
+
 /** Vendor folder 11-ip-groups: IP groups are the project's IP_GROUP stored objects (not deployed by themselves). */
 export const ipGroupRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: `${BASE}/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'ip-groups',
+    summary: `List the project's IP groups by name, each with its IPs (${VIEW})`,
+    response: legacyListBody(ipGroupSchema),
+    responses: { 200: 'status SUCCESS, resultList (name, description, ipList), resultCount', 400: 'unknown project, not a member, or missing PROJECT_MANAGEMENT VIEW', 401: TOKEN_401 },
+    handle: async (ctx, input) => ({ body: legacyList((await listIpGroups(ctx.deps.prisma, requireActor(ctx), input.params.projectName)).map(ipGroupRead)) }),
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:ipGroupName/`,
+    style: 'legacy',
+    auth: 'token',
+    tag: 'ip-groups',
+    summary: `One IP group with its IPs, as the single element of resultList (${VIEW})`,
+    response: legacyListBody(ipGroupSchema),
+    responses: { 200: 'status SUCCESS, resultList (the group), resultCount 1', 400: 'IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT VIEW', 401: TOKEN_401 },
+    handle: async (ctx, input) => ({ body: legacyList([ipGroupRead(await getIpGroup(ctx.deps.prisma, requireActor(ctx), input.params.projectName, input.params.ipGroupName))]) }),
+  },
   {
     method: 'post',
     path: `${BASE}/`,
