@@ -3122,7 +3122,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the project's IP groups by name, each with its IPs (permission: PROJECT_MANAGEMENT VIEW (or IP_GROUP VIEW)) */
+        get: operations["getApiopsProjectsProjectNameIpGroups"];
         put?: never;
         /** Create an empty IP group (permission: PROJECT_MANAGEMENT MANAGE (or IP_GROUP MANAGE)) */
         post: operations["postApiopsProjectsProjectNameIpGroups"];
@@ -3139,7 +3140,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One IP group with its IPs, as the single element of resultList (permission: PROJECT_MANAGEMENT VIEW (or IP_GROUP VIEW)) */
+        get: operations["getApiopsProjectsProjectNameIpGroupsIpGroupName"];
         /** Update an IP group's description; the body name must equal the path name (permission: PROJECT_MANAGEMENT MANAGE (or IP_GROUP MANAGE)) */
         put: operations["putApiopsProjectsProjectNameIpGroupsIpGroupName"];
         post?: never;
@@ -7081,6 +7083,13 @@ export interface components {
             source: "DEFAULT" | "BOOTSTRAP" | "API";
             updatedAt: string | null;
             updatedBy: string | null;
+        };
+        IpGroup: {
+            name: string;
+            /** @description null when none was given */
+            description: string | null;
+            /** @description IP addresses and CIDR ranges, as added */
+            ipList: string[];
         };
         /** @description A JWK of a project: public members only (private members are write-only) */
         Jwk: {
@@ -24995,6 +25004,50 @@ export interface operations {
             };
         };
     };
+    getApiopsProjectsProjectNameIpGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList (name, description, ipList), resultCount */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["IpGroup"][];
+                    };
+                };
+            };
+            /** @description unknown project, not a member, or missing PROJECT_MANAGEMENT VIEW */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     postApiopsProjectsProjectNameIpGroups: {
         parameters: {
             query?: never;
@@ -25026,6 +25079,51 @@ export interface operations {
                 };
             };
             /** @description name empty or invalid, name already exists in the project, unknown project, not a member, or missing PROJECT_MANAGEMENT MANAGE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            /** @description missing, invalid, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
+    getApiopsProjectsProjectNameIpGroupsIpGroupName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectName: string;
+                ipGroupName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status SUCCESS, resultList (the group), resultCount 1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyList"] & {
+                        /** @constant */
+                        success?: true;
+                        resultList?: components["schemas"]["IpGroup"][];
+                    };
+                };
+            };
+            /** @description IP group not found, unknown project, not a member, or missing PROJECT_MANAGEMENT VIEW */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -135,6 +135,7 @@ export const REST_TWINS: Record<string, string> = Object.assign({}, ...presets, 
     'GET /apiops/projects/': 'projects', 'GET /apiops/environments/': 'environments', 'GET /apiops/environments/:projectName': 'Project.environments', [`GET ${P}/environments/`]: 'Project.environments',
     // environment variables, IP groups
     ...collection(`${P}/environmentVariables`, ':name', 'EnvironmentVariable', 'create'),
+    [`GET ${P}/ipGroups/`]: 'ipGroups', [`GET ${P}/ipGroups/:ipGroupName/`]: 'ipGroup',
     [`POST ${P}/ipGroups/`]: 'createIpGroup', [`PUT ${P}/ipGroups/:ipGroupName/`]: 'updateIpGroup', [`DELETE ${P}/ipGroups/:ipGroupName/`]: 'deleteIpGroup',
     [`POST ${P}/ipGroups/:ipGroupName/ips/`]: 'addIpGroupIps', [`PUT ${P}/ipGroups/:ipGroupName/ips/`]: 'replaceIpGroupIps', [`DELETE ${P}/ipGroups/:ipGroupName/ips/`]: 'removeIpGroupIps',
     // API proxies, their policies, groups, endpoints and settings
