@@ -150,6 +150,13 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     expect(single.body.resultList[0]).toMatchObject({ sourceType: 'COPY_PASTE', type: 'RSA', kid: 'key-id-2', privateKeyPresent: false })
     const fromSet = await post(`${J}/`, { name: 'from-set', sourceType: 'COPY_PASTE', jwkStr: JSON.stringify({ keys: setKeys }), kid: 'key-id-1' })
     expect(fromSet.body.resultList[0]).toMatchObject({ type: 'EC', kid: 'key-id-1' })
+    // a pasted key without a kid of its own keeps the kid the body gives (the page's example reads it back); without one, the thumbprint
+    const { kid: _dropped, ...anonymous } = setKeys[1] as Record<string, unknown>
+    const named = await post(`${J}/parse-from-clipboard`, { name: 'pasted-named', jwkStr: JSON.stringify(anonymous), kid: 'key-id-9' })
+    expect(named.body.resultList[0]).toMatchObject({ sourceType: 'COPY_PASTE', kid: 'key-id-9' })
+    expect((await get(`${J}/pasted-named/`)).body.resultList[0].kid).toBe('key-id-9')
+    const unnamed = await post(`${J}/parse-from-clipboard`, { name: 'pasted-unnamed', jwkStr: JSON.stringify(anonymous) })
+    expect(unnamed.body.resultList[0].kid).toMatch(/^[A-Za-z0-9_-]{43}$/)
     const priv = await post(`${J}/parse-from-clipboard`, { name: 'pasted-private', jwkStr: JSON.stringify({ ...pastedPrivate, kid: 'p1', use: 'sig', alg: 'ES384' }) })
     expect(priv.body.resultList[0]).toMatchObject({ type: 'EC', kid: 'p1', alg: 'ES384', use: 'SIGNATURE', privateKeyPresent: true })
     expect(priv.body.resultList[0].ec.d).toBeUndefined()

@@ -419,6 +419,7 @@ beforeAll(async () => {
           ? missingIn(object, body)
           : [...JWK_READ_FIELDS, String(object.type).toLowerCase()].filter((f) => !(f in object)).map((f) => `${f} (absent)`)
             .concat(object.name === jwkName && object.description === ((body as any).description ?? object.description) ? [] : [`name/description: ${object.name} ${object.description}`])
+            .concat((body as any).kid === undefined || object.kid === (body as any).kid ? [] : [`kid: sent ${(body as any).kid}, read ${object.kid}`])
       readBack.push({ key: keyOf(example), url: at, missing })
     }
   }

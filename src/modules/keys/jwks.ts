@@ -151,9 +151,11 @@ export async function createJwk(deps: Deps, actor: Actor, projectName: string, r
       derived = fromKeyRow(deps, row, envName, type)
     }
   }
+  // from a document (URL, COPY_PASTE) the kid picks the key and stays its kid; a key of the document without a kid of
+  // its own takes the given one (the pages read back the kid they sent), else one made by keyIdType
   const fromSet = given === 'URL' || given === 'COPY_PASTE'
   const { row, outcome } = await persist(deps, access, name, description, derived, {
-    use, algorithm, kid: fromSet ? undefined : kid, keyIdType, notBefore, expiration, prefix: '',
+    use, algorithm, kid: fromSet && str(derived.jwk.kid) ? undefined : kid, keyIdType, notBefore, expiration, prefix: '',
   })
   return { outcome, jwk: jwkView(row, true) }
 }
