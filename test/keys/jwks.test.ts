@@ -195,6 +195,8 @@ describe('create from a source (POST /jwks/ and the parse-from-* doors)', () => 
     ['no URL', { name: 'x', sourceType: 'URL' }, 'URL is required for URL source type!'],
     ['no jwkStr', { name: 'x', sourceType: 'COPY_PASTE' }, 'jwkStr is required for COPY_PASTE source type!'],
     ['bad JSON', { name: 'x', sourceType: 'COPY_PASTE', jwkStr: '{nope' }, 'jwkStr is not valid JSON'],
+    ['a placeholder modulus (the page\'s "n": "...")', { name: 'x', sourceType: 'COPY_PASTE', jwkStr: '{"kty":"RSA","n":"...","e":"AQAB"}' }, 'jwkStr is not a valid RSA JWK: n must be base64url'],
+    ['an RSA modulus of 8 bits', { name: 'x', sourceType: 'COPY_PASTE', jwkStr: '{"kty":"RSA","n":"wQ","e":"AQAB"}' }, 'jwkStr is not a valid RSA JWK: an RSA modulus of 8 bits (at least 512)'],
     ['unknown certificate (page)', { name: 'x', sourceType: 'CERTIFICATE', certificateName: 'my-certificate', environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'RS256' }, 'Certificate (name: my-certificate) is not found!'],
     ['no useType', { name: 'x', sourceType: 'KEYSTORE', keyStoreName: 'k', environmentName: 'dev', aliasName: 'a', algorithm: 'RS256' }, 'useType is required for KEYSTORE source type!'],
     ['GENERATE here', { name: 'x', sourceType: 'GENERATE' }, 'sourceType GENERATE is not created here: use POST /jwks/generate'],

@@ -105,6 +105,7 @@ const PAGE_PARAMS: Record<string, Record<string, string>> = {
 const RSA = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 })
 const RSA_PEM_B64 = Buffer.from(RSA.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()).toString('base64')
 const CERT = makeCertificate({ cn: 'api.example.com', keys: RSA })
+const RSA_JWK = JSON.stringify({ kty: 'RSA', n: (RSA.publicKey.export({ format: 'jwk' }) as { n: string }).n, e: 'AQAB' })
 const KEYSTORE_PASSWORD = 'keystore-password'
 const P12 = (alias: string, password: string) => makePkcs12(alias, password, RSA, [CERT.pem])
 
@@ -120,6 +121,9 @@ const SUBSTITUTE: Record<string, (body: any, ids: Record<string, string>) => unk
   'api-reference/keys-secrets/crud/update-keystore.mdx#0': (b) => ({ ...b, keyStoreEnvironmentList: b.keyStoreEnvironmentList.map((e: any) => ({ ...e, file: P12(e.alias, e.password), keyStoreType: 'PKCS12' })) }),
   // our mTLS settings name the keystore and the trust store (a keystore or certificate) in keyStoreId / trustStoreId
   'api-reference/api-proxies/settings/update-mtls-settings.mdx#0': (b) => ({ ...b, keyStoreId: 'my-keystore', trustStoreId: 'my-certificate' }),
+  // a pasted JWK: the page's "n": "..." stands for a modulus
+  'api-reference/keys-secrets/crud/create-jwk.mdx#2': (b) => ({ ...b, jwkStr: RSA_JWK }),
+  'api-reference/keys-secrets/crud/parse-jwk-from-clipboard.mdx#0': (b) => ({ ...b, jwkStr: RSA_JWK }),
   // the pages' URLs, answered on loopback
   'api-reference/api-proxies/crud/update-api-proxy.mdx#0': (b) => ({ ...b, specUrl: local(b.specUrl) }),
   'api-reference/keys-secrets/crud/create-jwk.mdx#1': (b) => ({ ...b, url: local(b.url) }),

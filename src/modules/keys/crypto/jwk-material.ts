@@ -133,6 +133,9 @@ export async function generateJwk(type: JwkType, params: { keySize?: number; cur
  * A JWK from outside (pasted, fetched): an object with a known kty whose key members make a key. RSA, EC
  * (secp256k1 included) and OKP are imported with node's crypto; an oct key needs a non-empty `k`.
  */
+const KEY_MEMBERS = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'x', 'y']
+const MIN_RSA_BITS = 512
+
 export function validateJwk(value: unknown, field: string): Jwk {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw malformed(`${field} is not a JWK (a JSON object)`, { field })
   const jwk = value as Jwk
@@ -143,9 +146,14 @@ export function validateJwk(value: unknown, field: string): Jwk {
     if (typeof jwk.k !== 'string' || !Buffer.from(jwk.k, 'base64url').length) throw malformed(`${field}: an oct JWK needs its key value k`, { field: `${field}.k` })
     return jwk
   }
+  // key members are base64url: a placeholder ("n": "...") would make a key of no bits, which node accepts
+  const badMember = KEY_MEMBERS.find((m) => m in jwk && (typeof jwk[m] !== 'string' || !/^[A-Za-z0-9_-]+$/.test(jwk[m] as string)))
+  if (badMember) throw malformed(`${field} is not a valid ${jwk.kty} JWK: ${badMember} must be base64url`, { field: `${field}.${badMember}` })
   try {
     const { publicJwk, privateMembers } = splitJwk(jwk)
     const pub = crypto.createPublicKey({ key: publicJwk as crypto.JsonWebKey, format: 'jwk' })
+    const bits = pub.asymmetricKeyDetails?.modulusLength
+    if (jwk.kty === 'RSA' && (bits === undefined || bits < MIN_RSA_BITS)) throw new Error(`an RSA modulus of ${bits ?? 0} bits (at least ${MIN_RSA_BITS})`)
     if (privateMembers) {
       const priv = crypto.createPrivateKey({ key: jwk as crypto.JsonWebKey, format: 'jwk' })
       const a = crypto.createPublicKey(priv).export({ type: 'spki', format: 'der' })
