@@ -357,7 +357,8 @@ async function seedFixture() {
     const ks = await seed('POST', `${P}/keystores/`, { name, keyStoreEnvironmentList: [{ environmentName: 'production', file: P12('my-alias', KEYSTORE_PASSWORD), password: KEYSTORE_PASSWORD, keyStoreType: 'PKCS12' }] })
     ids[name] = ks.resultList?.[0]?.id ?? ks.id
   }
-  const generate = examples.find((e) => e.page === 'api-reference/keys-secrets/crud/generate-jwk.mdx' && e.index === 0)!
+  // (the page's EC example: an RSA key is generated in a second, an EC one at once)
+  const generate = examples.find((e) => e.page === 'api-reference/keys-secrets/crud/generate-jwk.mdx' && e.index === 1)!
   await seed('POST', `${P}/jwks/generate`, { ...bodyOf(generate), name: FIXTURE.jwkName })
   // traffic log settings saved once, so the method-override page has settings to override
   await seed('PUT', `${P}/apiProxies/MyAPI/trafficLogSettings/dev`, { connectorSettingsMap: { 'Production Elasticsearch': { enabled: true } } })
