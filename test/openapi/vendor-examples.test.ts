@@ -13,9 +13,11 @@ import { makeCertificate, makePkcs12 } from '../keys/support.js'
 
 // Issue 32 §0: the newest vendor pages' request examples (api-reference/ of apinizer/docs, extracted into
 // vendor-examples.json by scripts/vendor-examples.ts) are sent as ADMIN to one service on a fresh database with the
-// sample bootstrap. An example refused by body validation (400 naming a field) is a defect unless listed below with
-// its reason; refusals for another reason (a missing object, a conflict) are counted, not failed: the fixture does
-// not hold every object the pages name.
+// sample bootstrap and the objects the pages name, seeded over the public doors first (seedFixture). Every example not
+// accepted is listed with its reason: KEPT and KEPT_REACHED for a body-validation refusal (400 naming a field), REFUSED
+// for a rule on a value or another refusal; a new refusal fails, and so does a listed one that is accepted now. The
+// accepted writes of the families this fixture owns (keys, keystores, JWKs, credentials, organizations, IP groups,
+// traffic log settings) are read back: the read holds what they wrote.
 
 const examples = JSON.parse(fs.readFileSync(new URL('./vendor-examples.json', import.meta.url), 'utf8')) as VendorExample[]
 
