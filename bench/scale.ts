@@ -6,7 +6,7 @@
 // Alone: `npx tsx bench/scale.ts` (BENCH_SCALE_ROWS=n consumers, default 200,000; BENCH_SCALE_EVENTS=n audit events,
 // default 1,000,000; PGlite: BENCH_SCALE_PGLITE_ROWS, default the same, BENCH_SCALE_PGLITE_EVENTS, default 200,000;
 // BENCH_SKIP_PGLITE=1; BENCH_ROUNDS=n; BENCH_DATABASE_URL for PostgreSQL;
-// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL; BENCH_SCALE_CASES=healthz,page0,gqlPage runs only
+// BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL; BENCH_SCALE_CASES=healthz,page0,gqlPage,search1,gqlSearch1 runs only
 // those cases; BENCH_CPU_PROF=dir runs the measured service unbundled with `--cpu-prof`, its profile written there).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -139,6 +139,7 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
       const week = new Date(Date.now() - 7 * 86_400_000).toISOString()
       const consumerFields = 'username fullName consumerKey enabled description email expireDate organizationCode trafficLogDisabled id'
       const gqlPage = `query($p: String!) { consumers(projectName: $p, page: 0, size: 20) { totalElements totalPages page size sort items { ${consumerFields} } } }`
+      const gqlSearch = `query($p: String!, $s: String) { consumers(projectName: $p, page: 0, size: 20, search: $s) { totalElements totalPages page size sort items { ${consumerFields} } } }`
       // totals exact: the searches' answers against count(*) of the seeded words
       const check = async (p: string, expected: number) => {
         const body = (await (await fetch(`${svc.url}${p}`, { headers })).json()) as { totalElements: number }
@@ -164,6 +165,7 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
         trailUser: rest(`${trail}&user=user-3`),
         trailWeek: rest(`${trail}&from=${encodeURIComponent(week)}`),
         gqlPage: gql(gqlPage, { p: PROJECT }),
+        gqlSearch1: gql(gqlSearch, { p: PROJECT, s: 'zephyr' }),
       }
       const only = process.env.BENCH_SCALE_CASES?.split(',')
       const t = await interleaved(only ? Object.fromEntries(Object.entries(cases).filter(([n]) => only.includes(n))) as typeof cases : cases)
@@ -174,7 +176,7 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
       console.log(`subject picker search / its page 0: 1 % ${x(t.subjects1, t.subjects0)}, 10 % ${x(t.subjects10, t.subjects0)}`)
       console.log(`audit trail (${events.toLocaleString('en')} events) / consumer page 0: page 0 ${x(t.trail0, t.page0)}, page 20,000 ${x(t.trailDeep, t.page0)}, ` +
         `user filter ${x(t.trailUser, t.page0)}, last 7 days ${x(t.trailWeek, t.page0)}`)
-      console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)} (/healthz / REST page ${x(t.healthz, t.page0)}, load average ${os.loadavg()[0].toFixed(1)})`)
+      console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)}, GraphQL search 1 % / REST search 1 %: ${x(t.gqlSearch1, t.search1)} (/healthz / REST page ${x(t.healthz, t.page0)}, load average ${os.loadavg()[0].toFixed(1)})`)
       console.log(`RSS after the load: ${rssMb(svc.proc).toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`)
     } finally {
       await stop(svc.proc)
