@@ -3,7 +3,8 @@
 import type { Prisma } from '../../generated/prisma/client.js'
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
 import { issuanceFields } from './inputs.js'
-import { pushApiClientRuntime } from '../identity/api-client-runtime.js'
+import type { ProjectAccess } from '../../platform/auth/permissions.js'
+import { pushApiClientRuntime, undeployRemovedApiClients, type RemovedApiClient } from '../identity/api-client-runtime.js'
 import { writeDeclaredApiClients } from './service.js'
 import { lookupsByName, type AdapterContext, type Advisory, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { insertApplication, updateApplication } from '../identity/applications.js'
@@ -20,6 +21,12 @@ import { insertApplication, updateApplication } from '../identity/applications.j
  * organization and consumer checks) and the API client service's declared-clients write (writeDeclaredApiClients).
  */
 const TYPE = 'APPLICATION'
+
+/**
+ * The API clients a write deleted (a declared list that leaves them out), per call (its ProjectAccess, which the
+ * engine hands to write and then to afterImport), to undeploy after the commit.
+ */
+const removedClients = new WeakMap<ProjectAccess, { application: string; client: RemovedApiClient }[]>()
 
 const include = {
   organization: { select: { code: true } },
@@ -122,19 +129,31 @@ export const applicationTransferAdapter: TransferAdapter = {
       const app = existing
         ? await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, object.name, input)
         : await insertApplication(ctx.db, projectId, { ...input, applicationKind: input.applicationKind ?? 'INTERNAL', organizationCode: input.organizationCode ?? null })
-      if (Array.isArray(d.apiClients)) await writeDeclaredApiClients(ctx.db, projectId, app, d.apiClients)
+      if (Array.isArray(d.apiClients)) {
+        const { removed } = await writeDeclaredApiClients(ctx.db, projectId, app, d.apiClients)
+        if (removed.length) removedClients.set(ctx.access, [...(removedClients.get(ctx.access) ?? []), ...removed.map((client) => ({ application: object.name, client }))])
+      }
     } catch (err) {
       throw withField(object, err)
     }
     return []
   },
 
-  /** After the commit: the API clients of the written applications are pushed, as every API client write pushes. */
+  /**
+   * After the commit: the API clients of the written applications are pushed, as every API client write pushes; the
+   * clients a declared list left out (deleted by the write) are undeployed, a failed undeploy retried by the outbox.
+   */
   async afterImport(deps, access, written): Promise<Advisory[]> {
     const names = written.filter((w) => w.type === TYPE).map((w) => w.name)
-    if (!names.length) return []
-    const clients = await deps.prisma.apiClient.findMany({ where: { projectId: access.project.id, application: { name: { in: names } } }, select: { id: true, application: { select: { name: true } } } })
     const failed = new Set<string>()
+    const removed = removedClients.get(access) ?? []
+    removedClients.delete(access)
+    // only what the commit really deleted (a write rolled back to its savepoint deleted nothing)
+    const still = removed.length ? new Set((await deps.prisma.apiClient.findMany({ where: { id: { in: removed.map((r) => r.client.id) } }, select: { id: true } })).map((r) => r.id)) : new Set<string>()
+    const gone = removed.filter((r) => !still.has(r.client.id))
+    for (const u of await undeployRemovedApiClients(deps, gone.map((g) => g.client))) if (!u.success) failed.add(gone.find((g) => g.client.clientId === u.clientId)!.application)
+    if (!names.length && !failed.size) return []
+    const clients = await deps.prisma.apiClient.findMany({ where: { projectId: access.project.id, application: { name: { in: names } } }, select: { id: true, application: { select: { name: true } } } })
     for (const c of clients) {
       const outcome = await pushApiClientRuntime(deps, c.id)
       if (outcome.environments.some((e) => !e.acknowledged)) failed.add(c.application!.name)

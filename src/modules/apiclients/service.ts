@@ -8,7 +8,7 @@ import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject, refusePlatformScope, resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { unvalidatedText } from '../../platform/validation/common.js'
 import { createApiClientInput, declaredApiClientInput, issuanceFields, updateApiClientInput, type IssuanceInput } from './inputs.js'
-import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from '../identity/api-client-runtime.js'
+import { apiClientsToUndeploy, clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RemovedApiClient, type RuntimeDeploymentView } from '../identity/api-client-runtime.js'
 import { issueClientSecret, retireClientSecrets } from './secrets.js'
 
 const IDENTITY = 'IDENTITY'
@@ -232,9 +232,10 @@ const ISSUANCE_KEYS = Object.keys(issuanceFields) as (keyof IssuanceInput)[]
  * in the installation); a new one is created as POST /api/api-clients with issueSecret false creates it (DRAFT,
  * PENDING_SECRET: a plan never mints a secret it could not show); a listed one is updated as PATCH does (a revoked one
  * is refused, as PATCH refuses it); one of the application the list leaves out is deleted, as the identity page's
- * DELETE does. Errors name `apiClients[i].<field>`. Answers the ids to push after the commit.
+ * DELETE does. Errors name `apiClients[i].<field>`. Answers the ids to push after the commit, and the clients it
+ * deleted, to undeploy after the commit (undeployRemovedApiClients).
  */
-export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { id: string; organizationId: string | null }, raw: unknown[]): Promise<string[]> {
+export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { id: string; organizationId: string | null }, raw: unknown[]): Promise<{ touched: string[]; removed: RemovedApiClient[] }> {
   const inputs = raw.map((r, i) => {
     try {
       return parseInput(declaredApiClientInput, r)
@@ -276,8 +277,9 @@ export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { 
     })
     touched.push(created.id)
   }
-  if (current.size) await tx.apiClient.deleteMany({ where: { id: { in: [...current.values()].map((c) => c.id) } } })
-  return touched
+  const removed = current.size ? await apiClientsToUndeploy(tx, { id: { in: [...current.values()].map((c) => c.id) } }) : []
+  if (removed.length) await tx.apiClient.deleteMany({ where: { id: { in: removed.map((c) => c.id) } } })
+  return { touched, removed }
 }
 
 const sameClient = (row: ClientWithOwners, fields: Record<string, unknown>) =>
