@@ -8,6 +8,8 @@ import { normalizeGroup } from '../apiproxies/groups/transfer-adapter.js'
 import { groupInput } from '../apiproxies/groups/service.js'
 import { normalizeVariable, placeVariableSecret, splitVariableSecrets } from '../envvars/transfer-adapter.js'
 import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
+import { createShape } from '../limits/plans/inputs.js'
+import { FAMILIES } from '../limits/shared/enums.js'
 
 /**
  * The collections a state document can list (docs/declarative.md): each is one transfer type (and kind) of the
@@ -26,7 +28,7 @@ export interface Collection {
   /** the kind of a multi-kind type (certificates, keys, keystores, jwks), else null */
   kind: string | null
   /** the field holding the natural key */
-  nameField: 'name' | 'username'
+  nameField: 'name' | 'username' | 'planKey'
   /** the object's fields besides its natural key, renamedFrom and managedBy (the JSON Schema of the collection) */
   fields: z.ZodObject
   /** fields a file may leave out when it creates an object (the adapter fills the others); never listed as changes */
@@ -109,6 +111,19 @@ const proxyFields = z
   })
   .strict()
 
+// the plan's create/update body (absent = keep), its lifecycle and the rule spec it enforces
+const limitPlanFields = z
+  .object({
+    family: z.enum(FAMILIES).optional().describe('REQUEST_RATE or AI_TOKEN_BUDGET (required to create; never changes)'),
+    name: createShape.shape.name.describe('the display name, unique in the family (required to create)'),
+    nameTr: createShape.shape.nameTr,
+    description: createShape.shape.description,
+    labels: createShape.shape.labels,
+    lifecycle: z.enum(['DRAFT', 'PUBLISHED', 'RETIRED']).optional().describe('moves forward only, as publish and retire do (default DRAFT)'),
+    ruleSpec: z.record(z.string(), z.unknown()).optional().describe('the rule spec the plan enforces: exactly the arm of its family (requestRate or aiBudget); a change is published when the plan is'),
+  })
+  .strict()
+
 const rlclFields = z
   .object({
     description: z.string().nullish(),
@@ -128,6 +143,10 @@ const opaque = (key: string, type: string, kind: string | null, description: str
 })
 
 const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
+  {
+    key: 'limitPlans', type: 'LIMIT_PLAN', kind: null, nameField: 'planKey', fields: limitPlanFields,
+    createDefaults: { nameTr: null, description: null, labels: [], lifecycle: 'DRAFT', ruleSpec: null },
+  },
   opaque('ipGroups', 'IP_GROUP', null, 'an IP group: its content as stored (e.g. ipList)'),
   opaque('certificates', 'CERTIFICATE', 'CERTIFICATE', 'a certificate; per-environment data under environments'),
   opaque('keys', 'CERTIFICATE', 'CRYPTO_KEY_INFO', 'a crypto key; per-environment data under environments'),
@@ -182,7 +201,7 @@ export const adapterOf = (c: Collection): TransferAdapter => {
 
 /** The zod schema of one object of a collection, as the document holds it. */
 export function objectSchema(c: Omit<Collection, 'secretFields'>) {
-  const key = { [c.nameField]: z.string().min(1, 'is required').max(200).describe('the natural key') }
+  const key = { [c.nameField]: z.string().min(1, 'is required').max(200).describe(c.nameField === 'planKey' ? 'the natural key: the plan key assignments name the plan by' : 'the natural key') }
   return c.fields.extend({
     ...key,
     renamedFrom: z.string().min(1).optional().describe('the name the object had: the plan renames it instead of deleting and creating'),

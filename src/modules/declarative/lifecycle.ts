@@ -11,6 +11,7 @@ import { removeGroup, undeployRemovedGroup } from '../apiproxies/groups/service.
 import { removeApplication, updateApplication } from '../identity/applications.js'
 import { apiClientsToUndeploy, undeployRemovedApiClients, type ApiClientUndeploy } from '../identity/api-client-runtime.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
+import { deletePlan } from '../limits/plans/service.js'
 
 /**
  * What the transfer engine's adapters do not do (an import only creates and replaces): deleting and renaming an
@@ -160,6 +161,14 @@ const apiProxyGroup: Lifecycle = {
   },
 }
 
+/** As the plan DELETE does: only a never-published plan no assignment references (else limit.plan.notDeletable, the plan aborted). No rename: the key is the name. */
+const limitPlan: Lifecycle = {
+  async remove(ctx, _kind, planKey) {
+    await deletePlan(ctx.db, ctx.actor, ctx.access.project.name, planKey)
+    return { type: 'LIMIT_PLAN', name: planKey, undeploy: nothing }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -172,6 +181,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   APPLICATION: application,
   ENVIRONMENT_VARIABLE: environmentVariable,
   API_PROXY_GROUP: apiProxyGroup,
+  LIMIT_PLAN: limitPlan,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]
