@@ -37,7 +37,7 @@ describe('the type registry', () => {
     ])
     expect(byType.CERTIFICATE).toEqual({ type: 'CERTIFICATE', category: 'CERTIFICATE', kinds: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'], secretFields: ['privateKey', 'secretKey', 'password', 'keyPassword', 'privateJwk', 'file'], scope: 'PROJECT', source: 'stored-objects' })
     expect(byType.CREDENTIAL).toMatchObject({ kinds: null, secretFields: ['password'], source: 'credentials' })
-    expect(byType.APPLICATION).toMatchObject({ category: 'IDENTITY', kinds: null, secretFields: [], scope: 'PROJECT', source: 'identity' })
+    expect(byType.APPLICATION).toMatchObject({ category: 'IDENTITY', kinds: null, secretFields: ['apiClients/<clientId>/clientSecret'], scope: 'PROJECT', source: 'identity' })
     expect(byType.ENVIRONMENT_VARIABLE).toMatchObject({ category: 'PROJECT_MANAGEMENT', secretFields: ['globalValue', 'environments/<environment>/value'], source: 'envvars' })
     expect(byType.WEBHOOK_CONNECTION).toMatchObject({ scope: 'INSTALLATION', source: 'webhooks' })
     expect(byType.CONNECTION).toMatchObject({ category: 'CONNECTION', kinds: null, scope: 'PROJECT', source: 'connections', secretFields: expect.arrayContaining(['password', 'connectionFactoryPassword']) })

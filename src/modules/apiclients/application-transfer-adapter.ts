@@ -6,6 +6,8 @@ import { issuanceFields } from './inputs.js'
 import type { ProjectAccess } from '../../platform/auth/permissions.js'
 import { pushApiClientRuntime, undeployRemovedApiClients, type RemovedApiClient } from '../identity/api-client-runtime.js'
 import { writeDeclaredApiClients } from './service.js'
+import { liveSecretValue } from './secrets.js'
+import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { lookupsByName, type AdapterContext, type Advisory, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { insertApplication, updateApplication } from '../identity/applications.js'
 
@@ -31,7 +33,8 @@ const removedClients = new WeakMap<ProjectAccess, { application: string; client:
 const include = {
   organization: { select: { code: true } },
   consumers: { select: { username: true }, orderBy: { username: 'asc' } },
-  apiClients: { orderBy: { clientId: 'asc' } },
+  // the live secret version only, sealed: its clear value is fingerprinted by the plan, never shown
+  apiClients: { orderBy: { clientId: 'asc' }, include: { secrets: { where: { retiredAt: null }, orderBy: { version: 'desc' }, take: 1, select: { secretCipher: true } } } },
 } as const satisfies Prisma.ApplicationInclude
 type ApplicationRow = Prisma.ApplicationGetPayload<{ include: typeof include }>
 
@@ -64,9 +67,38 @@ export function normalizeApplication(d: Record<string, unknown>): Record<string,
   return out
 }
 
-function toPortable(row: ApplicationRow): PortableObject {
+/** The secret key of a client's secret in the portable object (and the file: the client entry's clientSecret). */
+export const clientSecretKey = (clientId: string) => `apiClients/${clientId}/clientSecret`
+const CLIENT_SECRET = /^apiClients\/(.+)\/clientSecret$/
+
+/** A file's client secrets taken out of its apiClients entries (by clientSecretKey); the rest is data. */
+export function splitClientSecrets(obj: Record<string, unknown>): { data: Record<string, unknown>; secrets: Record<string, string> } {
+  const secrets: Record<string, string> = {}
+  if (!Array.isArray(obj.apiClients)) return { data: obj, secrets }
+  const apiClients = obj.apiClients.map((c) => {
+    if (!isRecord(c) || !('clientSecret' in c)) return c
+    const { clientSecret, ...rest } = c
+    if (typeof clientSecret === 'string' && clientSecret !== '') secrets[clientSecretKey(String(c.clientId))] = clientSecret
+    return rest
+  })
+  return { data: { ...obj, apiClients }, secrets }
+}
+
+/** Where a dump writes the `${env:NAME}` of a client secret: the clientSecret of its client's entry. */
+export function placeClientSecret(obj: Record<string, unknown>, key: string, ref: string) {
+  const clientId = CLIENT_SECRET.exec(key)?.[1]
+  if (clientId === undefined || !Array.isArray(obj.apiClients)) return
+  obj.apiClients = obj.apiClients.map((c) => (isRecord(c) && c.clientId === clientId ? { ...c, clientSecret: ref } : c))
+}
+
+function toPortable(keyring: SecretKeyring, row: ApplicationRow): PortableObject {
+  const secrets: Record<string, string> = {}
+  for (const c of row.apiClients) {
+    const value = liveSecretValue(keyring, c.secrets[0]?.secretCipher)
+    if (value !== undefined) secrets[clientSecretKey(c.clientId)] = value
+  }
   return {
-    type: TYPE, kind: null, name: row.name, secrets: {},
+    type: TYPE, kind: null, name: row.name, secrets,
     data: {
       applicationKind: row.applicationKind,
       referenceId: row.referenceId,
@@ -80,7 +112,7 @@ function toPortable(row: ApplicationRow): PortableObject {
 }
 
 const find = async (ctx: AdapterContext, names: string[]) =>
-  (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id, name: { in: names } }, include, orderBy: { name: 'asc' } })).map(toPortable)
+  (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id, name: { in: names } }, include, orderBy: { name: 'asc' } })).map((r) => toPortable(ctx.deps.keyring, r))
 
 /** A refusal of the application service names its field in the object: the consumer's position, the organization. */
 function withField(object: PortableObject, err: unknown): unknown {
@@ -99,14 +131,14 @@ export const applicationTransferAdapter: TransferAdapter = {
   type: TYPE,
   category: 'IDENTITY',
   kinds: null,
-  secretFields: [],
+  secretFields: ['apiClients/<clientId>/clientSecret'],
   scope: 'project',
   source: 'identity',
 
   ...lookupsByName(find),
 
   async findAll(ctx) {
-    return (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, include, orderBy: { name: 'asc' } })).map(toPortable)
+    return (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, include, orderBy: { name: 'asc' } })).map((r) => toPortable(ctx.deps.keyring, r))
   },
 
   async listNames(ctx) {
@@ -130,7 +162,12 @@ export const applicationTransferAdapter: TransferAdapter = {
         ? await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, object.name, input)
         : await insertApplication(ctx.db, projectId, { ...input, applicationKind: input.applicationKind ?? 'INTERNAL', organizationCode: input.organizationCode ?? null })
       if (Array.isArray(d.apiClients)) {
-        const { removed } = await writeDeclaredApiClients(ctx.db, projectId, app, d.apiClients)
+        const secrets = new Map<string, string>()
+        for (const [k, v] of Object.entries(object.secrets)) {
+          const clientId = CLIENT_SECRET.exec(k)?.[1]
+          if (clientId !== undefined) secrets.set(clientId, v)
+        }
+        const { removed } = await writeDeclaredApiClients(ctx.db, ctx.deps.keyring, projectId, app, d.apiClients, secrets)
         if (removed.length) removedClients.set(ctx.access, [...(removedClients.get(ctx.access) ?? []), ...removed.map((client) => ({ application: object.name, client }))])
       }
     } catch (err) {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { declaredApiClientInput } from '../apiclients/inputs.js'
 import { credentialUpdate } from '../credentials/service.js'
 import { applicationUpdate } from '../identity/applications.js'
-import { normalizeApplication } from '../apiclients/application-transfer-adapter.js'
+import { normalizeApplication, placeClientSecret, splitClientSecrets } from '../apiclients/application-transfer-adapter.js'
 import { environmentValueInput } from '../envvars/service.js'
 import { normalizeGroup } from '../apiproxies/groups/transfer-adapter.js'
 import { groupInput } from '../apiproxies/groups/service.js'
@@ -67,9 +67,13 @@ const applicationFields = applicationUpdate
   .extend({
     consumers: z.array(z.string()).optional().describe('usernames of the credentials the application owns (its consumers)'),
     apiClients: z
-      .array(declaredApiClientInput.extend({ validFrom: z.string().nullish().describe('ISO-8601 date-time'), expiresAt: z.string().nullish().describe('ISO-8601 date-time') }).strict())
+      .array(declaredApiClientInput.extend({
+        validFrom: z.string().nullish().describe('ISO-8601 date-time'),
+        expiresAt: z.string().nullish().describe('ISO-8601 date-time'),
+        clientSecret: z.string().optional().describe('secret: a ${env:NAME} or ${file:path} reference the CLI resolves (16 to 512 characters); left out = keep the stored one (a new client without one is PENDING_SECRET)'),
+      }).strict())
       .optional()
-      .describe('the API clients the application owns, by clientId; the list is whole: a client it leaves out is deleted. Secrets are never declared: a new client has none (PENDING_SECRET), a listed one keeps its own'),
+      .describe('the API clients the application owns, by clientId; the list is whole: a client it leaves out is deleted (and undeployed). A client secret is absent (kept) or a reference'),
   })
   .strict()
 
@@ -163,7 +167,7 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   {
     key: 'applications', type: 'APPLICATION', kind: null, nameField: 'name', fields: applicationFields,
     createDefaults: { applicationKind: 'INTERNAL', referenceId: null, description: null, organizationCode: null, consumers: [], apiClients: [] },
-    normalize: normalizeApplication,
+    normalize: normalizeApplication, splitSecrets: splitClientSecrets, placeSecret: placeClientSecret,
   },
   {
     key: 'environmentVariables', type: 'ENVIRONMENT_VARIABLE', kind: null, nameField: 'name', fields: variableFields,
