@@ -10,6 +10,8 @@ import { normalizeVariable, placeVariableSecret, splitVariableSecrets } from '..
 import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { createShape } from '../limits/plans/inputs.js'
 import { FAMILIES } from '../limits/shared/enums.js'
+import { budgetInput } from '../budgets/budget-object.js'
+import { budgetUpdate } from '../budgets/service.js'
 
 /**
  * The collections a state document can list (docs/declarative.md): each is one transfer type (and kind) of the
@@ -128,6 +130,14 @@ const limitPlanFields = z
   })
   .strict()
 
+// the PUT body's budget object (absent fields keep their stored values) and a binding's budgetSource
+const budgetFields = z
+  .object({
+    budgetSource: budgetUpdate.shape.budgetSource.describe('a binding only: CREDENTIAL, ORGANIZATION or INHERIT (default)'),
+    budget: budgetInput.optional().describe('the budget object of the AI budget PUT (spec §2.9)'),
+  })
+  .strict()
+
 const rlclFields = z
   .object({
     description: z.string().nullish(),
@@ -178,6 +188,9 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   {
     key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,
     createDefaults: { description: null, apiProxies: [] }, normalize: normalizeGroup,
+  },
+  {
+    key: 'budgets', type: 'AI_BUDGET', kind: null, nameField: 'name', fields: budgetFields, createDefaults: { budget: {} },
   },
   { key: 'rlcls', type: 'RLCL', kind: null, nameField: 'name', fields: rlclFields, createDefaults: {} },
 ]
