@@ -12,6 +12,7 @@ import { createShape } from '../limits/plans/inputs.js'
 import { FAMILIES } from '../limits/shared/enums.js'
 import { budgetInput } from '../budgets/budget-object.js'
 import { budgetUpdate } from '../budgets/service.js'
+import { normalizeRoutedProxy, placeBackendSecret, splitBackendSecrets } from '../apiproxies/ai/transfer-adapter.js'
 
 /**
  * The collections a state document can list (docs/declarative.md): each is one transfer type (and kind) of the
@@ -138,6 +139,16 @@ const budgetFields = z
   })
   .strict()
 
+// the AI/MCP/A2A creation and routing bodies: the routing is checked by the AI proxy service when the plan is applied
+const aiProxyFields = z
+  .object({
+    kind: z.enum(['AI', 'MCP', 'A2A']).optional().describe('AI, MCP or A2A (required to create; never changes)'),
+    description: z.string().max(1000).nullish(),
+    routingMode: z.string().nullish().describe('MCP: PASSTHROUGH or AGGREGATE; A2A: AGENT_EXPOSE (default), PASSTHROUGH or SKILL_ROUTE; AI: none'),
+    routing: z.record(z.string(), z.unknown()).nullish().describe('the routing body of the kind (targets, or backendServers…); a backend server\'s auth token and password are secrets (${env:NAME} or ${file:path} references; left out = keep the stored one)'),
+  })
+  .strict()
+
 const rlclFields = z
   .object({
     description: z.string().nullish(),
@@ -185,6 +196,10 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
     normalize: normalizeVariable, splitSecrets: splitVariableSecrets, placeSecret: placeVariableSecret,
   },
   { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
+  {
+    key: 'aiProxies', type: 'AI_PROXY', kind: null, nameField: 'name', fields: aiProxyFields,
+    createDefaults: { description: null, routingMode: null, routing: null }, splitSecrets: splitBackendSecrets, placeSecret: placeBackendSecret, normalize: normalizeRoutedProxy,
+  },
   {
     key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,
     createDefaults: { description: null, apiProxies: [] }, normalize: normalizeGroup,

@@ -169,6 +169,22 @@ const limitPlan: Lifecycle = {
   },
 }
 
+/**
+ * As the API proxy DELETE does for an AI, MCP or A2A proxy (deleteApiProxyAndUndeploy): the proxy goes, then it is
+ * undeployed from every environment of the project (a routed proxy is pushed to all of them on each write). No rename.
+ */
+const aiProxy: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const proxy = await ctx.db.apiProxy.findUniqueOrThrow({ where: { projectId_name: { projectId: ctx.access.project.id, name } } })
+    await ctx.db.apiProxy.delete({ where: { id: proxy.id } })
+    const project = ctx.access.project.name
+    return {
+      type: 'AI_PROXY', name,
+      undeploy: async (deps) => [await deps.deployer.push(await projectEnvironments(deps.prisma, proxy.projectId), { action: 'UNDEPLOY', project, kind: 'API_PROXY', name, revision: proxy.revision, config: { proxyKind: proxy.kind } })],
+    }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -182,6 +198,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   ENVIRONMENT_VARIABLE: environmentVariable,
   API_PROXY_GROUP: apiProxyGroup,
   LIMIT_PLAN: limitPlan,
+  AI_PROXY: aiProxy,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]
