@@ -133,9 +133,10 @@ describe('applications as a declarative collection', { timeout: 180_000 }, () =>
     const shape = await plan(malformedDoc)
     expect(shape.status).toBe(400)
     expect(shape.body.params).toMatchObject({ reason: 'declarativeDocumentInvalid', field: 'document.applications[10].apiClients[0].clientId' })
-    const secret = await plan({ formatVersion: 1, project: 'payments', applications: [{ name: 'bad', apiClients: [{ clientId: 'bad-1', name: 'x', clientSecret: 'plain' }] }] })
-    expect(secret.status).toBe(400)
-    expect(secret.body.params.field).toBe('document.applications[0].apiClients[0]')
+    // keys minted per installation are not in the file
+    const minted = await plan({ formatVersion: 1, project: 'payments', applications: [{ name: 'bad', apiClients: [{ clientId: 'bad-1', name: 'x', apiClientKey: 'acl_x' }] }] })
+    expect(minted.status).toBe(400)
+    expect(minted.body.params.field).toBe('document.applications[0].apiClients[0]')
 
     // the services' rules: refused when applying, the whole plan, each refused object named
     const refused = { formatVersion: 1, project: 'payments', applications: [...many, { name: 'ghost-consumer', consumers: ['nobody-here'] }, { name: 'taken-client', apiClients: [{ clientId: 'copy-backend', name: 'taken' }] }, { name: 'bad-window', apiClients: [{ clientId: 'bad-window-1', name: 'w', validFrom: '2030-01-01T00:00:00Z', expiresAt: '2029-01-01T00:00:00Z' }] }] }

@@ -33,11 +33,11 @@ describe('the type registry', () => {
     expect(errors).toBeUndefined()
     const byType = Object.fromEntries(data!.transferObjectTypes.map((t) => [t.type, t]))
     expect(Object.keys(byType).sort()).toEqual([
-      'API_CREATOR', 'API_PROXY', 'API_PROXY_GROUP', 'APPLICATION', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'ENVIRONMENT_VARIABLE', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
+      'AI_BUDGET', 'AI_PROXY', 'API_CREATOR', 'API_PROXY', 'API_PROXY_GROUP', 'APPLICATION', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'ENVIRONMENT_VARIABLE', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LIMIT_PLAN', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
     ])
     expect(byType.CERTIFICATE).toEqual({ type: 'CERTIFICATE', category: 'CERTIFICATE', kinds: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'], secretFields: ['privateKey', 'secretKey', 'password', 'keyPassword', 'privateJwk', 'file'], scope: 'PROJECT', source: 'stored-objects' })
     expect(byType.CREDENTIAL).toMatchObject({ kinds: null, secretFields: ['password'], source: 'credentials' })
-    expect(byType.APPLICATION).toMatchObject({ category: 'IDENTITY', kinds: null, secretFields: [], scope: 'PROJECT', source: 'identity' })
+    expect(byType.APPLICATION).toMatchObject({ category: 'IDENTITY', kinds: null, secretFields: ['apiClients/<clientId>/clientSecret'], scope: 'PROJECT', source: 'identity' })
     expect(byType.ENVIRONMENT_VARIABLE).toMatchObject({ category: 'PROJECT_MANAGEMENT', secretFields: ['globalValue', 'environments/<environment>/value'], source: 'envvars' })
     expect(byType.WEBHOOK_CONNECTION).toMatchObject({ scope: 'INSTALLATION', source: 'webhooks' })
     expect(byType.CONNECTION).toMatchObject({ category: 'CONNECTION', kinds: null, scope: 'PROJECT', source: 'connections', secretFields: expect.arrayContaining(['password', 'connectionFactoryPassword']) })

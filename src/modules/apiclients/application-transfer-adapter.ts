@@ -3,8 +3,11 @@
 import type { Prisma } from '../../generated/prisma/client.js'
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
 import { issuanceFields } from './inputs.js'
-import { pushApiClientRuntime } from '../identity/api-client-runtime.js'
+import type { ProjectAccess } from '../../platform/auth/permissions.js'
+import { pushApiClientRuntime, undeployRemovedApiClients, type RemovedApiClient } from '../identity/api-client-runtime.js'
 import { writeDeclaredApiClients } from './service.js'
+import { liveSecretValue } from './secrets.js'
+import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 import { lookupsByName, type AdapterContext, type Advisory, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { insertApplication, updateApplication } from '../identity/applications.js'
 
@@ -21,10 +24,17 @@ import { insertApplication, updateApplication } from '../identity/applications.j
  */
 const TYPE = 'APPLICATION'
 
+/**
+ * The API clients a write deleted (a declared list that leaves them out), per call (its ProjectAccess, which the
+ * engine hands to write and then to afterImport), to undeploy after the commit.
+ */
+const removedClients = new WeakMap<ProjectAccess, { application: string; client: RemovedApiClient }[]>()
+
 const include = {
   organization: { select: { code: true } },
   consumers: { select: { username: true }, orderBy: { username: 'asc' } },
-  apiClients: { orderBy: { clientId: 'asc' } },
+  // the live secret version only, sealed: its clear value is fingerprinted by the plan, never shown
+  apiClients: { orderBy: { clientId: 'asc' }, include: { secrets: { where: { retiredAt: null }, orderBy: { version: 'desc' }, take: 1, select: { secretCipher: true } } } },
 } as const satisfies Prisma.ApplicationInclude
 type ApplicationRow = Prisma.ApplicationGetPayload<{ include: typeof include }>
 
@@ -57,9 +67,38 @@ export function normalizeApplication(d: Record<string, unknown>): Record<string,
   return out
 }
 
-function toPortable(row: ApplicationRow): PortableObject {
+/** The secret key of a client's secret in the portable object (and the file: the client entry's clientSecret). */
+export const clientSecretKey = (clientId: string) => `apiClients/${clientId}/clientSecret`
+const CLIENT_SECRET = /^apiClients\/(.+)\/clientSecret$/
+
+/** A file's client secrets taken out of its apiClients entries (by clientSecretKey); the rest is data. */
+export function splitClientSecrets(obj: Record<string, unknown>): { data: Record<string, unknown>; secrets: Record<string, string> } {
+  const secrets: Record<string, string> = {}
+  if (!Array.isArray(obj.apiClients)) return { data: obj, secrets }
+  const apiClients = obj.apiClients.map((c) => {
+    if (!isRecord(c) || !('clientSecret' in c)) return c
+    const { clientSecret, ...rest } = c
+    if (typeof clientSecret === 'string' && clientSecret !== '') secrets[clientSecretKey(String(c.clientId))] = clientSecret
+    return rest
+  })
+  return { data: { ...obj, apiClients }, secrets }
+}
+
+/** Where a dump writes the `${env:NAME}` of a client secret: the clientSecret of its client's entry. */
+export function placeClientSecret(obj: Record<string, unknown>, key: string, ref: string) {
+  const clientId = CLIENT_SECRET.exec(key)?.[1]
+  if (clientId === undefined || !Array.isArray(obj.apiClients)) return
+  obj.apiClients = obj.apiClients.map((c) => (isRecord(c) && c.clientId === clientId ? { ...c, clientSecret: ref } : c))
+}
+
+function toPortable(keyring: SecretKeyring, row: ApplicationRow): PortableObject {
+  const secrets: Record<string, string> = {}
+  for (const c of row.apiClients) {
+    const value = liveSecretValue(keyring, c.secrets[0]?.secretCipher)
+    if (value !== undefined) secrets[clientSecretKey(c.clientId)] = value
+  }
   return {
-    type: TYPE, kind: null, name: row.name, secrets: {},
+    type: TYPE, kind: null, name: row.name, secrets,
     data: {
       applicationKind: row.applicationKind,
       referenceId: row.referenceId,
@@ -73,7 +112,7 @@ function toPortable(row: ApplicationRow): PortableObject {
 }
 
 const find = async (ctx: AdapterContext, names: string[]) =>
-  (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id, name: { in: names } }, include, orderBy: { name: 'asc' } })).map(toPortable)
+  (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id, name: { in: names } }, include, orderBy: { name: 'asc' } })).map((r) => toPortable(ctx.deps.keyring, r))
 
 /** A refusal of the application service names its field in the object: the consumer's position, the organization. */
 function withField(object: PortableObject, err: unknown): unknown {
@@ -92,14 +131,14 @@ export const applicationTransferAdapter: TransferAdapter = {
   type: TYPE,
   category: 'IDENTITY',
   kinds: null,
-  secretFields: [],
+  secretFields: ['apiClients/<clientId>/clientSecret'],
   scope: 'project',
   source: 'identity',
 
   ...lookupsByName(find),
 
   async findAll(ctx) {
-    return (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, include, orderBy: { name: 'asc' } })).map(toPortable)
+    return (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, include, orderBy: { name: 'asc' } })).map((r) => toPortable(ctx.deps.keyring, r))
   },
 
   async listNames(ctx) {
@@ -122,19 +161,36 @@ export const applicationTransferAdapter: TransferAdapter = {
       const app = existing
         ? await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, object.name, input)
         : await insertApplication(ctx.db, projectId, { ...input, applicationKind: input.applicationKind ?? 'INTERNAL', organizationCode: input.organizationCode ?? null })
-      if (Array.isArray(d.apiClients)) await writeDeclaredApiClients(ctx.db, projectId, app, d.apiClients)
+      if (Array.isArray(d.apiClients)) {
+        const secrets = new Map<string, string>()
+        for (const [k, v] of Object.entries(object.secrets)) {
+          const clientId = CLIENT_SECRET.exec(k)?.[1]
+          if (clientId !== undefined) secrets.set(clientId, v)
+        }
+        const { removed } = await writeDeclaredApiClients(ctx.db, ctx.deps.keyring, projectId, app, d.apiClients, secrets)
+        if (removed.length) removedClients.set(ctx.access, [...(removedClients.get(ctx.access) ?? []), ...removed.map((client) => ({ application: object.name, client }))])
+      }
     } catch (err) {
       throw withField(object, err)
     }
     return []
   },
 
-  /** After the commit: the API clients of the written applications are pushed, as every API client write pushes. */
+  /**
+   * After the commit: the API clients of the written applications are pushed, as every API client write pushes; the
+   * clients a declared list left out (deleted by the write) are undeployed, a failed undeploy retried by the outbox.
+   */
   async afterImport(deps, access, written): Promise<Advisory[]> {
     const names = written.filter((w) => w.type === TYPE).map((w) => w.name)
-    if (!names.length) return []
-    const clients = await deps.prisma.apiClient.findMany({ where: { projectId: access.project.id, application: { name: { in: names } } }, select: { id: true, application: { select: { name: true } } } })
     const failed = new Set<string>()
+    const removed = removedClients.get(access) ?? []
+    removedClients.delete(access)
+    // only what the commit really deleted (a write rolled back to its savepoint deleted nothing)
+    const still = removed.length ? new Set((await deps.prisma.apiClient.findMany({ where: { id: { in: removed.map((r) => r.client.id) } }, select: { id: true } })).map((r) => r.id)) : new Set<string>()
+    const gone = removed.filter((r) => !still.has(r.client.id))
+    for (const u of await undeployRemovedApiClients(deps, gone.map((g) => g.client))) if (!u.success) failed.add(gone.find((g) => g.client.clientId === u.clientId)!.application)
+    if (!names.length && !failed.size) return []
+    const clients = await deps.prisma.apiClient.findMany({ where: { projectId: access.project.id, application: { name: { in: names } } }, select: { id: true, application: { select: { name: true } } } })
     for (const c of clients) {
       const outcome = await pushApiClientRuntime(deps, c.id)
       if (outcome.environments.some((e) => !e.acknowledged)) failed.add(c.application!.name)

@@ -8,8 +8,9 @@ import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject, refusePlatformScope, resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { unvalidatedText } from '../../platform/validation/common.js'
 import { createApiClientInput, declaredApiClientInput, issuanceFields, updateApiClientInput, type IssuanceInput } from './inputs.js'
-import { clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RuntimeDeploymentView } from '../identity/api-client-runtime.js'
-import { issueClientSecret, retireClientSecrets } from './secrets.js'
+import { apiClientsToUndeploy, clientWithOwners, pushApiClientRuntime, readApiClientRuntime, type ClientWithOwners, type RemovedApiClient, type RuntimeDeploymentView } from '../identity/api-client-runtime.js'
+import { carryClientSecret, issueClientSecret, liveSecretValue, retireClientSecrets } from './secrets.js'
+import type { SecretKeyring } from '../../platform/secrets/keyring.js'
 
 const IDENTITY = 'IDENTITY'
 
@@ -232,9 +233,14 @@ const ISSUANCE_KEYS = Object.keys(issuanceFields) as (keyof IssuanceInput)[]
  * in the installation); a new one is created as POST /api/api-clients with issueSecret false creates it (DRAFT,
  * PENDING_SECRET: a plan never mints a secret it could not show); a listed one is updated as PATCH does (a revoked one
  * is refused, as PATCH refuses it); one of the application the list leaves out is deleted, as the identity page's
- * DELETE does. Errors name `apiClients[i].<field>`. Answers the ids to push after the commit.
+ * DELETE does. Errors name `apiClients[i].<field>`. Answers the ids to push after the commit, and the clients it
+ * deleted, to undeploy after the commit (undeployRemovedApiClients). A secret the file carries (`secrets`, by client id:
+ * the value gwctl resolved from a reference) becomes the client's next secret version when it differs from the live one
+ * (carryClientSecret: a new client is READY then); a client the file gives no secret keeps its own.
  */
-export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { id: string; organizationId: string | null }, raw: unknown[]): Promise<string[]> {
+export async function writeDeclaredApiClients(
+  tx: Tx, keyring: SecretKeyring, projectId: string, app: { id: string; organizationId: string | null }, raw: unknown[], secrets: ReadonlyMap<string, string> = new Map(),
+): Promise<{ touched: string[]; removed: RemovedApiClient[] }> {
   const inputs = raw.map((r, i) => {
     try {
       return parseInput(declaredApiClientInput, r)
@@ -254,14 +260,21 @@ export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { 
     }
     const issuance = issuanceData(Object.fromEntries(ISSUANCE_KEYS.map((k) => [k, input[k] ?? null])) as IssuanceInput)
     const fields = { name: input.name, validFrom: input.validFrom ?? null, expiresAt: input.expiresAt ?? null, ...issuance }
+    const secret = secrets.get(input.clientId)
+    if (secret !== undefined && (secret.length < 16 || secret.length > 512)) {
+      throw malformed(`${at('clientSecret')}: must be 16 to 512 characters`, { field: at('clientSecret') })
+    }
     const existing = current.get(input.clientId)
     if (existing) {
       current.delete(input.clientId)
-      if (sameClient(existing, fields)) continue
+      const live = secret === undefined ? undefined : await tx.apiClientSecret.findFirst({ where: { apiClientId: existing.id, retiredAt: null }, orderBy: { version: 'desc' }, select: { secretCipher: true } })
+      const newSecret = secret !== undefined && liveSecretValue(keyring, live?.secretCipher) !== secret
+      if (sameClient(existing, fields) && !newSecret) continue
       if (existing.operationalState === 'REVOKED') {
         throw lifecycleConflict('apiClient.revokedIsFinal', `API client '${input.clientId}' is revoked; a revoked client is final`, { field: at('clientId'), apiClient: existing.apiClientKey })
       }
-      await tx.apiClient.update({ where: { id: existing.id }, data: { ...fields, version: { increment: 1 } } })
+      if (newSecret) await carryClientSecret(tx, keyring, existing.id, secret)
+      await tx.apiClient.update({ where: { id: existing.id }, data: { ...fields, ...(newSecret && existing.readiness === 'PENDING_SECRET' ? { readiness: 'READY' as const } : {}), version: { increment: 1 } } })
       touched.push(existing.id)
       continue
     }
@@ -270,14 +283,16 @@ export async function writeDeclaredApiClients(tx: Tx, projectId: string, app: { 
     }
     const created = await tx.apiClient.create({
       data: {
-        projectId, apiClientKey: mintPublicKey('acl'), clientId: input.clientId, operationalState: 'DRAFT', readiness: 'PENDING_SECRET',
+        projectId, apiClientKey: mintPublicKey('acl'), clientId: input.clientId, operationalState: 'DRAFT', readiness: secret === undefined ? 'PENDING_SECRET' : 'READY',
         applicationId: app.id, credentialId: null, organizationId: app.organizationId, ...fields, allowedGrantTypes: fields.allowedGrantTypes ?? [],
       },
     })
+    if (secret !== undefined) await carryClientSecret(tx, keyring, created.id, secret)
     touched.push(created.id)
   }
-  if (current.size) await tx.apiClient.deleteMany({ where: { id: { in: [...current.values()].map((c) => c.id) } } })
-  return touched
+  const removed = current.size ? await apiClientsToUndeploy(tx, { id: { in: [...current.values()].map((c) => c.id) } }) : []
+  if (removed.length) await tx.apiClient.deleteMany({ where: { id: { in: removed.map((c) => c.id) } } })
+  return { touched, removed }
 }
 
 const sameClient = (row: ClientWithOwners, fields: Record<string, unknown>) =>

@@ -90,26 +90,39 @@ export async function updateBudget(deps: Deps, actor: Actor, projectName: string
   if (raw === null || raw === undefined || (typeof raw === 'object' && !Array.isArray(raw) && !Object.keys(raw).length)) {
     throw malformed('Request body is required: targetType, targetId and budget', { reason: 'bodyRequired' })
   }
+  const { row, targetName, input } = await deps.prisma.$transaction((tx) => saveBudgetIn(tx, actor, access, raw), { maxWait: 10_000, timeout: 20_000 })
+  const view = budgetView(row, targetName)
+  const deploymentResult = input.targetType === 'PROJECT' ? await redeployProject(deps, access, view) : null
+  return { budget: view, deploymentResult }
+}
+
+/**
+ * The save of an update body in `tx` (PUT's transaction, or a declarative apply's): validated, the target resolved in
+ * the project, the override lists merged, provider references and USD prices checked, saved. Does not push: a PROJECT
+ * target is redeployed after the commit (redeployProjectBudget).
+ */
+export async function saveBudgetIn(tx: Tx, actor: Actor, access: ProjectAccess, raw: unknown) {
   const input = parseInput(budgetUpdate, raw)
   if (input.budgetSource && input.targetType !== 'CREDENTIAL_ALLOWED_API_PROXY') {
     throw malformed('budgetSource: only allowed for target type CREDENTIAL_ALLOWED_API_PROXY', { field: 'budgetSource' })
   }
-  const { row, targetName } = await deps.prisma.$transaction(async (tx) => {
-    // the merge reads the stored lists: saves on one target run one after another, else one keeps a stale list
-    await lockTarget(tx, input.targetType, input.targetId)
-    const chain = await resolveTarget(tx, access, input.targetType, input.targetId)
-    const target = targetOf(chain, input.targetType)
-    const budget = mergeBudget(input.budget, target.stored)
-    if (input.budget.providerBudgets) await checkProviderRefs(tx, 'budget', budget, [access.project.id])
-    // organization and binding budgets are not price-checked at save time (spec §7.1)
-    if (input.targetType === 'PROJECT' || input.targetType === 'API_PROXY') {
-      await checkUsdPrices(tx, [{ field: 'budget', budget, projectIds: [access.project.id] }])
-    }
-    return { row: await saveBudget(tx, actor, access, input, budget), targetName: target.name }
-  }, { maxWait: 10_000, timeout: 20_000 })
-  const view = budgetView(row, targetName)
-  const deploymentResult = input.targetType === 'PROJECT' ? await redeployProject(deps, access, view) : null
-  return { budget: view, deploymentResult }
+  // the merge reads the stored lists: saves on one target run one after another, else one keeps a stale list
+  await lockTarget(tx, input.targetType, input.targetId)
+  const chain = await resolveTarget(tx, access, input.targetType, input.targetId)
+  const target = targetOf(chain, input.targetType)
+  const budget = mergeBudget(input.budget, target.stored)
+  if (input.budget.providerBudgets) await checkProviderRefs(tx, 'budget', budget, [access.project.id])
+  // organization and binding budgets are not price-checked at save time (spec §7.1)
+  if (input.targetType === 'PROJECT' || input.targetType === 'API_PROXY') {
+    await checkUsdPrices(tx, [{ field: 'budget', budget, projectIds: [access.project.id] }])
+  }
+  return { row: await saveBudget(tx, actor, access, input, budget), targetName: target.name, input }
+}
+
+/** After a PROJECT budget was saved (a declarative apply): the project's AI budget pushed, as PUT pushes it. */
+export async function redeployProjectBudget(deps: Deps, access: ProjectAccess): Promise<DeploymentOutcome | null> {
+  const row = await deps.prisma.aiBudget.findUnique({ where: { targetType_targetId: { targetType: 'PROJECT', targetId: access.project.id } } })
+  return row ? redeployProject(deps, access, budgetView(row, access.project.name)) : null
 }
 
 /** A transaction-scoped advisory lock on one budget target (the row may not exist yet, so no row lock). */

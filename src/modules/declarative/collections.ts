@@ -2,12 +2,17 @@ import { z } from 'zod'
 import { declaredApiClientInput } from '../apiclients/inputs.js'
 import { credentialUpdate } from '../credentials/service.js'
 import { applicationUpdate } from '../identity/applications.js'
-import { normalizeApplication } from '../apiclients/application-transfer-adapter.js'
+import { normalizeApplication, placeClientSecret, splitClientSecrets } from '../apiclients/application-transfer-adapter.js'
 import { environmentValueInput } from '../envvars/service.js'
 import { normalizeGroup } from '../apiproxies/groups/transfer-adapter.js'
 import { groupInput } from '../apiproxies/groups/service.js'
 import { normalizeVariable, placeVariableSecret, splitVariableSecrets } from '../envvars/transfer-adapter.js'
 import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
+import { createShape } from '../limits/plans/inputs.js'
+import { FAMILIES } from '../limits/shared/enums.js'
+import { budgetInput } from '../budgets/budget-object.js'
+import { budgetUpdate } from '../budgets/service.js'
+import { normalizeRoutedProxy, placeBackendSecret, splitBackendSecrets } from '../apiproxies/ai/transfer-adapter.js'
 
 /**
  * The collections a state document can list (docs/declarative.md): each is one transfer type (and kind) of the
@@ -26,7 +31,7 @@ export interface Collection {
   /** the kind of a multi-kind type (certificates, keys, keystores, jwks), else null */
   kind: string | null
   /** the field holding the natural key */
-  nameField: 'name' | 'username'
+  nameField: 'name' | 'username' | 'planKey'
   /** the object's fields besides its natural key, renamedFrom and managedBy (the JSON Schema of the collection) */
   fields: z.ZodObject
   /** fields a file may leave out when it creates an object (the adapter fills the others); never listed as changes */
@@ -65,9 +70,13 @@ const applicationFields = applicationUpdate
   .extend({
     consumers: z.array(z.string()).optional().describe('usernames of the credentials the application owns (its consumers)'),
     apiClients: z
-      .array(declaredApiClientInput.extend({ validFrom: z.string().nullish().describe('ISO-8601 date-time'), expiresAt: z.string().nullish().describe('ISO-8601 date-time') }).strict())
+      .array(declaredApiClientInput.extend({
+        validFrom: z.string().nullish().describe('ISO-8601 date-time'),
+        expiresAt: z.string().nullish().describe('ISO-8601 date-time'),
+        clientSecret: z.string().optional().describe('secret: a ${env:NAME} or ${file:path} reference the CLI resolves (16 to 512 characters); left out = keep the stored one (a new client without one is PENDING_SECRET)'),
+      }).strict())
       .optional()
-      .describe('the API clients the application owns, by clientId; the list is whole: a client it leaves out is deleted. Secrets are never declared: a new client has none (PENDING_SECRET), a listed one keeps its own'),
+      .describe('the API clients the application owns, by clientId; the list is whole: a client it leaves out is deleted (and undeployed). A client secret is absent (kept) or a reference'),
   })
   .strict()
 
@@ -109,6 +118,37 @@ const proxyFields = z
   })
   .strict()
 
+// the plan's create/update body (absent = keep), its lifecycle and the rule spec it enforces
+const limitPlanFields = z
+  .object({
+    family: z.enum(FAMILIES).optional().describe('REQUEST_RATE or AI_TOKEN_BUDGET (required to create; never changes)'),
+    name: createShape.shape.name.describe('the display name, unique in the family (required to create)'),
+    nameTr: createShape.shape.nameTr,
+    description: createShape.shape.description,
+    labels: createShape.shape.labels,
+    lifecycle: z.enum(['DRAFT', 'PUBLISHED', 'RETIRED']).optional().describe('moves forward only, as publish and retire do (default DRAFT)'),
+    ruleSpec: z.record(z.string(), z.unknown()).optional().describe('the rule spec the plan enforces: exactly the arm of its family (requestRate or aiBudget); a change is published when the plan is'),
+  })
+  .strict()
+
+// the PUT body's budget object (absent fields keep their stored values) and a binding's budgetSource
+const budgetFields = z
+  .object({
+    budgetSource: budgetUpdate.shape.budgetSource.describe('a binding only: CREDENTIAL, ORGANIZATION or INHERIT (default)'),
+    budget: budgetInput.optional().describe('the budget object of the AI budget PUT (spec §2.9)'),
+  })
+  .strict()
+
+// the AI/MCP/A2A creation and routing bodies: the routing is checked by the AI proxy service when the plan is applied
+const aiProxyFields = z
+  .object({
+    kind: z.enum(['AI', 'MCP', 'A2A']).optional().describe('AI, MCP or A2A (required to create; never changes)'),
+    description: z.string().max(1000).nullish(),
+    routingMode: z.string().nullish().describe('MCP: PASSTHROUGH or AGGREGATE; A2A: AGENT_EXPOSE (default), PASSTHROUGH or SKILL_ROUTE; AI: none'),
+    routing: z.record(z.string(), z.unknown()).nullish().describe('the routing body of the kind (targets, or backendServers…); a backend server\'s auth token and password are secrets (${env:NAME} or ${file:path} references; left out = keep the stored one)'),
+  })
+  .strict()
+
 const rlclFields = z
   .object({
     description: z.string().nullish(),
@@ -128,6 +168,10 @@ const opaque = (key: string, type: string, kind: string | null, description: str
 })
 
 const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
+  {
+    key: 'limitPlans', type: 'LIMIT_PLAN', kind: null, nameField: 'planKey', fields: limitPlanFields,
+    createDefaults: { nameTr: null, description: null, labels: [], lifecycle: 'DRAFT', ruleSpec: null },
+  },
   opaque('ipGroups', 'IP_GROUP', null, 'an IP group: its content as stored (e.g. ipList)'),
   opaque('certificates', 'CERTIFICATE', 'CERTIFICATE', 'a certificate; per-environment data under environments'),
   opaque('keys', 'CERTIFICATE', 'CRYPTO_KEY_INFO', 'a crypto key; per-environment data under environments'),
@@ -144,7 +188,7 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   {
     key: 'applications', type: 'APPLICATION', kind: null, nameField: 'name', fields: applicationFields,
     createDefaults: { applicationKind: 'INTERNAL', referenceId: null, description: null, organizationCode: null, consumers: [], apiClients: [] },
-    normalize: normalizeApplication,
+    normalize: normalizeApplication, splitSecrets: splitClientSecrets, placeSecret: placeClientSecret,
   },
   {
     key: 'environmentVariables', type: 'ENVIRONMENT_VARIABLE', kind: null, nameField: 'name', fields: variableFields,
@@ -153,8 +197,15 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   },
   { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
   {
+    key: 'aiProxies', type: 'AI_PROXY', kind: null, nameField: 'name', fields: aiProxyFields,
+    createDefaults: { description: null, routingMode: null, routing: null }, splitSecrets: splitBackendSecrets, placeSecret: placeBackendSecret, normalize: normalizeRoutedProxy,
+  },
+  {
     key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,
     createDefaults: { description: null, apiProxies: [] }, normalize: normalizeGroup,
+  },
+  {
+    key: 'budgets', type: 'AI_BUDGET', kind: null, nameField: 'name', fields: budgetFields, createDefaults: { budget: {} },
   },
   { key: 'rlcls', type: 'RLCL', kind: null, nameField: 'name', fields: rlclFields, createDefaults: {} },
 ]
@@ -182,7 +233,7 @@ export const adapterOf = (c: Collection): TransferAdapter => {
 
 /** The zod schema of one object of a collection, as the document holds it. */
 export function objectSchema(c: Omit<Collection, 'secretFields'>) {
-  const key = { [c.nameField]: z.string().min(1, 'is required').max(200).describe('the natural key') }
+  const key = { [c.nameField]: z.string().min(1, 'is required').max(200).describe(c.nameField === 'planKey' ? 'the natural key: the plan key assignments name the plan by' : 'the natural key') }
   return c.fields.extend({
     ...key,
     renamedFrom: z.string().min(1).optional().describe('the name the object had: the plan renames it instead of deleting and creating'),

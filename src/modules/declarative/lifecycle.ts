@@ -8,8 +8,10 @@ import { removeKnowledgeBase } from '../llm/knowledge/service.js'
 import { removeProvider } from '../llm/providers/service.js'
 import { pushDeclaredVariables, removeDeclaredVariable } from '../envvars/service.js'
 import { removeGroup, undeployRemovedGroup } from '../apiproxies/groups/service.js'
-import { deleteApplication, updateApplication } from '../identity/applications.js'
+import { removeApplication, updateApplication } from '../identity/applications.js'
+import { apiClientsToUndeploy, undeployRemovedApiClients, type ApiClientUndeploy } from '../identity/api-client-runtime.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
+import { deletePlan } from '../limits/plans/service.js'
 
 /**
  * What the transfer engine's adapters do not do (an import only creates and replaces): deleting and renaming an
@@ -31,6 +33,10 @@ interface Lifecycle {
 
 const nothing = async (): Promise<DeploymentOutcome[]> => []
 
+/** Removed API clients' undeploys as outcomes (a failed one is in the outbox). */
+const outcomesOf = (undeploys: ApiClientUndeploy[]): DeploymentOutcome[] =>
+  undeploys.map((u) => ({ success: u.success, message: `API client ${u.clientId}: ${u.message}`, responseTimeMs: 0, environmentResults: [] }))
+
 const storedObject: Lifecycle = {
   async remove(ctx, kind, name) {
     await ctx.db.storedObject.deleteMany({ where: { projectId: ctx.access.project.id, type: typeOfKind(kind), kind: kind ?? '', name } })
@@ -46,13 +52,15 @@ const typeOfKind = (kind: string | null) => (kind ? 'CERTIFICATE' : 'IP_GROUP')
 const credential: Lifecycle = {
   async remove(ctx, _kind, name) {
     const row = await ctx.db.credential.findUniqueOrThrow({ where: { username: name }, include: { project: true } })
+    // the API clients the credential owns as a consumer go with it (cascade): undeployed too
+    const clients = await apiClientsToUndeploy(ctx.db, { credentialId: row.id })
     await ctx.db.credential.delete({ where: { id: row.id } })
     return {
       type: 'CREDENTIAL',
       name,
       async undeploy(deps) {
         const message = { action: 'UNDEPLOY' as const, kind: 'CREDENTIAL', name, revision: row.revision, config: { consumerKey: row.consumerKey }, project: row.project.name }
-        return [await deps.deployer.push(await projectEnvironments(deps.prisma, row.projectId), message)]
+        return [await deps.deployer.push(await projectEnvironments(deps.prisma, row.projectId), message), ...outcomesOf(await undeployRemovedApiClients(deps, clients))]
       },
     }
   },
@@ -123,8 +131,8 @@ const rlcl: Lifecycle = {
 /** As the application DELETE and PATCH do (IDENTITY MANAGE; its API clients go with it, as on the REST door). */
 const application: Lifecycle = {
   async remove(ctx, _kind, name) {
-    await deleteApplication(ctx.db, ctx.actor, ctx.access.project.name, name)
-    return { type: 'APPLICATION', name, undeploy: nothing }
+    const clients = await removeApplication(ctx.db, ctx.actor, ctx.access.project.name, name)
+    return { type: 'APPLICATION', name, undeploy: async (deps) => outcomesOf(await undeployRemovedApiClients(deps, clients)) }
   },
   async rename(ctx, _kind, from, to) {
     await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, from, { name: to })
@@ -153,6 +161,30 @@ const apiProxyGroup: Lifecycle = {
   },
 }
 
+/** As the plan DELETE does: only a never-published plan no assignment references (else limit.plan.notDeletable, the plan aborted). No rename: the key is the name. */
+const limitPlan: Lifecycle = {
+  async remove(ctx, _kind, planKey) {
+    await deletePlan(ctx.db, ctx.actor, ctx.access.project.name, planKey)
+    return { type: 'LIMIT_PLAN', name: planKey, undeploy: nothing }
+  },
+}
+
+/**
+ * As the API proxy DELETE does for an AI, MCP or A2A proxy (deleteApiProxyAndUndeploy): the proxy goes, then it is
+ * undeployed from every environment of the project (a routed proxy is pushed to all of them on each write). No rename.
+ */
+const aiProxy: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const proxy = await ctx.db.apiProxy.findUniqueOrThrow({ where: { projectId_name: { projectId: ctx.access.project.id, name } } })
+    await ctx.db.apiProxy.delete({ where: { id: proxy.id } })
+    const project = ctx.access.project.name
+    return {
+      type: 'AI_PROXY', name,
+      undeploy: async (deps) => [await deps.deployer.push(await projectEnvironments(deps.prisma, proxy.projectId), { action: 'UNDEPLOY', project, kind: 'API_PROXY', name, revision: proxy.revision, config: { proxyKind: proxy.kind } })],
+    }
+  },
+}
+
 const LIFECYCLES: Record<string, Lifecycle> = {
   IP_GROUP: storedObject,
   CERTIFICATE: storedObject,
@@ -165,6 +197,8 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   APPLICATION: application,
   ENVIRONMENT_VARIABLE: environmentVariable,
   API_PROXY_GROUP: apiProxyGroup,
+  LIMIT_PLAN: limitPlan,
+  AI_PROXY: aiProxy,
 }
 
 export const lifecycleOf = (type: string): Lifecycle | undefined => LIFECYCLES[type]

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Actor } from '../../platform/auth/actor.js'
 
-import type { Tx } from '../../platform/context.js'
+import type { Deps, Tx } from '../../platform/context.js'
 import { containsText, orderByFor, parsePaging, parseSearch, findPage, type SearchQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
@@ -9,6 +9,7 @@ import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
 import { findApplication } from './applications.js'
+import { apiClientsToUndeploy, undeployRemovedApiClients } from './api-client-runtime.js'
 
 export const apiClientFields = z.object({
     name: objectName,
@@ -64,10 +65,16 @@ export async function createApiClient(db: Tx, actor: Actor, projectName: string,
   return insertApiClient(db, project.id, raw)
 }
 
-export async function deleteApiClient(db: Tx, actor: Actor, projectName: string, apiClientKey: string): Promise<boolean> {
-  const project = await manage(db, actor, projectName)
-  const removed = await db.apiClient.deleteMany({ where: { projectId: project.id, apiClientKey } })
-  if (!removed.count) throw apiClientNotFound(apiClientKey)
+/** The delete, then (after its commit) the client's undeploy from every environment of its project (retried by the outbox). */
+export async function deleteApiClient(deps: Deps, actor: Actor, projectName: string, apiClientKey: string): Promise<boolean> {
+  const project = await manage(deps.prisma, actor, projectName)
+  const removed = await deps.prisma.$transaction(async (tx) => {
+    const clients = await apiClientsToUndeploy(tx, { projectId: project.id, apiClientKey })
+    if (!clients.length) throw apiClientNotFound(apiClientKey)
+    await tx.apiClient.deleteMany({ where: { id: { in: clients.map((c) => c.id) } } })
+    return clients
+  })
+  await undeployRemovedApiClients(deps, removed)
   return true
 }
 

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { type ProjectAccess } from '../../platform/auth/permissions.js'
-import type { Tx } from '../../platform/context.js'
+import type { Deps, Tx } from '../../platform/context.js'
+import { apiClientsToUndeploy, undeployRemovedApiClients, type RemovedApiClient } from './api-client-runtime.js'
 import { DomainError, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
@@ -110,11 +111,23 @@ export async function updateApplication(db: Tx, actor: Actor, projectName: strin
   return db.application.update({ where: { id: app.id }, data })
 }
 
-export async function deleteApplication(db: Tx, actor: Actor, projectName: string, name: string): Promise<boolean> {
+/** The application DELETE: the removal, then (after its commit) the undeploy of the API clients that went with it. */
+export async function deleteApplication(deps: Deps, actor: Actor, projectName: string, name: string): Promise<boolean> {
+  const removed = await deps.prisma.$transaction((tx) => removeApplication(tx, actor, projectName, name))
+  await undeployRemovedApiClients(deps, removed)
+  return true
+}
+
+/**
+ * The removal itself, in `db` (the DELETE's transaction, or a declarative sync's): its API clients go with it; answers
+ * them, for their undeploy after the commit (undeployRemovedApiClients).
+ */
+export async function removeApplication(db: Tx, actor: Actor, projectName: string, name: string): Promise<RemovedApiClient[]> {
   const project = await manage(db, actor, projectName)
   const app = await findApplication(db, project.id, name)
+  const clients = await apiClientsToUndeploy(db, { applicationId: app.id })
   await db.application.delete({ where: { id: app.id } })
-  return true
+  return clients
 }
 
 const view = async (db: Tx, actor: Actor, projectName: string) =>

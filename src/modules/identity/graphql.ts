@@ -132,7 +132,7 @@ export class ApplicationResolver {
 
   @Mutation(() => Boolean, { description: 'IDENTITY MANAGE; its API clients go with it, its consumers stay' })
   async deleteApplication(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
-    return deleteApplication(ctx.deps.prisma, requireViewer(ctx), projectName, name)
+    return deleteApplication(ctx.deps, requireViewer(ctx), projectName, name)
   }
 }
 
@@ -165,7 +165,7 @@ export class ApiClientResolver {
 
   @Mutation(() => Boolean, { description: 'IDENTITY MANAGE' })
   async deleteApiClient(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('apiClientKey', () => String) apiClientKey: string) {
-    return deleteApiClient(ctx.deps.prisma, requireViewer(ctx), projectName, apiClientKey)
+    return deleteApiClient(ctx.deps, requireViewer(ctx), projectName, apiClientKey)
   }
 }
 

@@ -167,3 +167,59 @@ export async function getRoutedProxy(db: Tx, actor: Actor, projectName: string, 
   if (proxy.kind !== kind) throw malformed(`API proxy '${proxyName}' is ${kindWithArticle(proxy.kind)} proxy, not ${kindWithArticle(kind)} proxy`, { apiProxy: proxyName, kind: proxy.kind })
   return proxy
 }
+
+// ---- declarative state (issue 29): AI, MCP and A2A proxies as a collection, written with the rules above ----
+
+/** A routed proxy as a state file declares it: kind, description, routingMode and routing (backend secrets apart). */
+export interface DeclaredRoutedProxy { kind?: unknown; description?: unknown; routingMode?: unknown; routing?: unknown }
+
+/**
+ * Creates (existing false) or replaces (existing true) an AI, MCP or A2A proxy inside the caller's transaction: the
+ * creation body's schema for a new one (name free in the project, routing checked: modes, LLM providers of the
+ * project), the routing replacement's for an existing one (its kind never changes). `secrets` are the backend servers'
+ * token and password by server name (`{ "<server>": { token?, password? } }`); a secret left out keeps the stored one
+ * (sealRouting). Does not push: pushRoutedProxy after the commit. Errors name their field (`routing.targets[0]…`).
+ */
+export async function writeDeclaredRoutedProxy(
+  tx: Tx, keyring: Deps['keyring'], projectId: string, name: string, d: DeclaredRoutedProxy, secrets: Record<string, { token?: string; password?: string }>, existing: boolean,
+): Promise<ApiProxy> {
+  const kind = d.kind as RoutedKind
+  if (!['AI', 'MCP', 'A2A'].includes(String(kind))) throw malformed('kind: must be one of AI, MCP, A2A', { field: 'kind' })
+  const withSecrets = (routing: unknown) => {
+    if (!routing || typeof routing !== 'object' || !Array.isArray((routing as { backendServers?: unknown }).backendServers)) return routing
+    const r = routing as { backendServers: Record<string, unknown>[] }
+    return { ...r, backendServers: r.backendServers.map((s) => ({ ...s, auth: { ...(s.auth as object | undefined), ...(secrets[String(s.name).toLowerCase()] ?? {}) } })) }
+  }
+  const routing = d.routing == null ? null : withSecrets(d.routing)
+  if (!existing) {
+    pathName(name)
+    const body = { description: d.description ?? null, ...(kind !== 'AI' && d.routingMode != null ? { routingMode: d.routingMode } : {}), ...(routing ? { routing } : {}) }
+    const input = parseInput(createInputOf[kind], body) as { description?: string | null; routingMode?: string; routing?: RoutingValues | null }
+    const clash = await tx.apiProxy.findFirst({ where: { projectId, name: { equals: name, mode: 'insensitive' } }, select: { name: true } })
+    if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${clash.name}' already exists`, { field: 'name', apiProxy: clash.name })
+    const mode = input.routingMode ?? null
+    const providerNames = input.routing ? await nested('routing', () => checkRouting(tx, projectId, kind, mode, input.routing!)) : []
+    return tx.apiProxy.create({
+      data: {
+        projectId, name, kind, description: input.description ?? null, routingMode: mode,
+        routing: json(input.routing ? sealRouting(keyring, input.routing, null) : null), revision: 1,
+        providerRefs: { create: providerNames.map((providerName) => ({ providerName })) },
+      },
+    })
+  }
+  const current = await tx.apiProxy.findUnique({ where: { projectId_name: { projectId, name } } })
+  if (!current) throw proxyNotFound(name)
+  if (current.kind !== kind) throw malformed(`kind: API proxy '${name}' is ${kindWithArticle(current.kind)} proxy; its kind never changes`, { field: 'kind' })
+  const description = d.description === undefined ? current.description : (parseInput(createInputOf.AI.pick({ description: true }), { description: d.description }).description ?? null)
+  let data: Prisma.ApiProxyUpdateInput = { description, revision: { increment: 1 } }
+  if (routing) {
+    const input = await nested('routing', async () => parseInput(routingSchemaOf[kind], { ...(routing as object), ...(kind !== 'AI' ? { routingMode: d.routingMode ?? current.routingMode } : {}) }) as RoutingValues & { routingMode?: string | null })
+    const { routingMode, ...values } = input
+    const mode = kind === 'AI' ? null : (routingMode ?? current.routingMode)
+    if (kind === 'MCP' && !mode) throw malformed('routingMode: is required: the proxy has no routing mode yet', { field: 'routingMode' })
+    const providerNames = await nested('routing', () => checkRouting(tx, projectId, kind, mode, values as RoutingValues))
+    await tx.aiProxyProviderRef.deleteMany({ where: { apiProxyId: current.id } })
+    data = { ...data, routingMode: mode, routing: json(sealRouting(keyring, values as RoutingValues, current.routing)), providerRefs: { create: providerNames.map((providerName) => ({ providerName })) } }
+  }
+  return tx.apiProxy.update({ where: { id: current.id }, data })
+}

@@ -4,12 +4,12 @@ import { actorName, type Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import { findPage, orderByFor, parsePaging, type Page } from '../../../platform/envelopes/paging.js'
 import { countedRows } from '../../../platform/db/list-count.js'
-import { DomainError, lifecycleConflict, notFound } from '../../../platform/errors/domain-error.js'
+import { DomainError, lifecycleConflict, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { withIdempotency } from '../../../platform/idempotency/claims.js'
 import { pushAssignments } from '../assignments/compile.js'
 import { FAMILIES } from '../shared/enums.js'
-import { semanticChecksum } from '../shared/rule-spec.js'
+import { semanticChecksum, validateRuleSpec } from '../shared/rule-spec.js'
 import { PLATFORM_SCOPE } from '../shared/scope.js'
 import { parseDraftBody, parsePlanCreate, parsePlanUpdate, parsePublishBody } from './inputs.js'
 import { mintPlanKey } from './plan-key.js'
@@ -281,24 +281,34 @@ export async function publishRevision(deps: Deps, actor: Actor, projectName: str
   if (plan.lifecycle === 'RETIRED') throw publishConflict()
   const by = actorName(actor)
   const published = await db.$transaction(async (tx) => {
-    const moved = await tx.limitPlan.updateMany({
-      where: { id: plan.id, version: plan.version, lifecycle: { not: 'RETIRED' } },
-      data: { lifecycle: 'PUBLISHED', currentPublishedRevision: target.revision, version: { increment: 1 } },
-    })
-    if (moved.count === 0) throw publishConflict()
-    await tx.limitPlanRevision.updateMany({ where: { planId: plan.id, status: 'PUBLISHED' }, data: { status: 'SUPERSEDED' } })
-    const { count } = await tx.limitPlanRevision.updateMany({
-      where: { id: target.id, status: 'DRAFT' },
-      data: { status: 'PUBLISHED', publishedAt: new Date(), publishedBy: by, openDraftOf: null, ...(changeReason !== null ? { changeReason } : {}) },
-    })
-    if (count === 0) throw publishConflict()
-    const referencing = await tx.limitAssignment.findMany({ where: { status: 'ACTIVE', plans: { some: { planId: plan.id } } }, select: { id: true } })
-    const ids = referencing.map((r) => r.id)
-    if (ids.length) await tx.limitAssignment.updateMany({ where: { id: { in: ids } }, data: { runtimeRevision: { increment: 1 } } })
+    const ids = await publishDraftIn(tx, plan, target, by, changeReason, publishConflict)
     return { revision: await tx.limitPlanRevision.findUniqueOrThrow({ where: { id: target.id } }), ids }
   })
   await pushAssignments(deps, published.ids)
   return { plan: await db.limitPlan.findUniqueOrThrow({ where: { id: plan.id } }), revision: published.revision }
+}
+
+/**
+ * The publish itself, in `tx` (the publish's transaction, or a declarative apply's): the DRAFT becomes PUBLISHED, the
+ * previous published revision SUPERSEDED, the plan PUBLISHED (version + 1), and the ACTIVE assignments referencing
+ * the plan get a new runtime revision. Answers their ids, to push after the commit (pushAssignments).
+ */
+async function publishDraftIn(tx: Tx, plan: LimitPlan, target: LimitPlanRevision, by: string, changeReason: string | null, publishConflict: () => DomainError): Promise<string[]> {
+  const moved = await tx.limitPlan.updateMany({
+    where: { id: plan.id, version: plan.version, lifecycle: { not: 'RETIRED' } },
+    data: { lifecycle: 'PUBLISHED', currentPublishedRevision: target.revision, version: { increment: 1 } },
+  })
+  if (moved.count === 0) throw publishConflict()
+  await tx.limitPlanRevision.updateMany({ where: { planId: plan.id, status: 'PUBLISHED' }, data: { status: 'SUPERSEDED' } })
+  const { count } = await tx.limitPlanRevision.updateMany({
+    where: { id: target.id, status: 'DRAFT' },
+    data: { status: 'PUBLISHED', publishedAt: new Date(), publishedBy: by, openDraftOf: null, ...(changeReason !== null ? { changeReason } : {}) },
+  })
+  if (count === 0) throw publishConflict()
+  const referencing = await tx.limitAssignment.findMany({ where: { status: 'ACTIVE', plans: { some: { planId: plan.id } } }, select: { id: true } })
+  const ids = referencing.map((r) => r.id)
+  if (ids.length) await tx.limitAssignment.updateMany({ where: { id: { in: ids } }, data: { runtimeRevision: { increment: 1 } } })
+  return ids
 }
 
 /**
@@ -318,3 +328,108 @@ export async function retirePlan(db: Tx, actor: Actor, projectName: string | und
   return db.limitPlan.findUniqueOrThrow({ where: { id: plan.id } })
 }
 
+
+// ---- declarative state (issue 29): a project's plans as a collection, written through the rules above ----
+
+/** A plan key as minted (slugOf): lower case letters and digits joined by single dashes, at most 64. */
+const PLAN_KEY = /^[a-z0-9]+(-[a-z0-9]+)*$/
+
+/** A plan as a state file declares it (data of the LIMIT_PLAN transfer type; planKey is its natural key). */
+export interface DeclaredPlan {
+  family?: unknown
+  name?: unknown
+  nameTr?: unknown
+  description?: unknown
+  labels?: unknown
+  lifecycle?: unknown
+  ruleSpec?: unknown
+}
+
+const LIFECYCLE_ORDER = { DRAFT: 0, PUBLISHED: 1, RETIRED: 2 } as const
+
+/** The revision a plan enforces: its published one, or (never published) its open draft. */
+export async function effectiveRevision(db: Tx, plan: LimitPlan): Promise<LimitPlanRevision | null> {
+  if (plan.currentPublishedRevision > 0) return db.limitPlanRevision.findUnique({ where: { planId_revision: { planId: plan.id, revision: plan.currentPublishedRevision } } })
+  return db.limitPlanRevision.findUnique({ where: { openDraftOf: plan.id } })
+}
+
+/**
+ * Creates (existing false) or brings to the declared state (existing true) a plan of the project, inside the caller's
+ * transaction, with the rules of the doors above: the create body's checks (family, name, rule spec of the family,
+ * the name free in the family), the update's (a managed plan refused, the name free), and the revision lifecycle: a
+ * changed rule spec goes into the open draft (a new one when none is open), which is published when the plan is
+ * published (its ACTIVE assignments recompiled); `lifecycle` moves forward only (DRAFT → PUBLISHED → RETIRED), as
+ * publish and retire do. The key is the file's (a plan key as minted, free in the project and the platform catalog).
+ * Answers the assignments to push after the commit. Errors name their field (`ruleSpec.requestRate.windows[0]…`).
+ */
+export async function writeDeclaredPlan(db: Tx, actor: Actor, projectName: string, planKey: string, d: DeclaredPlan, existing: boolean): Promise<string[]> {
+  const scope = await resolvePlanScope(db, actor, projectName, 'MANAGE')
+  const by = actorName(actor)
+  const lifecycle = (d.lifecycle ?? 'DRAFT') as keyof typeof LIFECYCLE_ORDER
+  if (!(lifecycle in LIFECYCLE_ORDER)) throw malformed('lifecycle must be DRAFT, PUBLISHED or RETIRED', { field: 'lifecycle' })
+  const asRuleSpec = (err: unknown) => {
+    // the create body names the spec initialRuleSpec; the file names it ruleSpec
+    if (err instanceof DomainError && typeof err.params.field === 'string' && err.params.field.startsWith('initialRuleSpec')) {
+      return new DomainError(err.kind, err.errorKey, err.message.replace(/^initialRuleSpec/, 'ruleSpec'), { ...err.params, field: err.params.field.replace(/^initialRuleSpec/, 'ruleSpec') })
+    }
+    return err
+  }
+  if (!existing) {
+    let body: ReturnType<typeof parsePlanCreate>
+    try {
+      body = parsePlanCreate({ family: d.family, name: d.name, nameTr: d.nameTr, description: d.description, labels: d.labels, initialRuleSpec: d.ruleSpec })
+    } catch (err) {
+      throw asRuleSpec(err)
+    }
+    if (planKey.length > 64 || !PLAN_KEY.test(planKey)) throw malformed('planKey must be lower case letters and digits joined by single dashes, at most 64', { field: 'planKey' })
+    if (await db.limitPlan.findFirst({ where: { planKey, scope: { in: [scope.scope, PLATFORM_SCOPE] } }, select: { id: true } })) {
+      throw lifecycleConflict('limit.plan.keyAlreadyExists', `A plan with key '${planKey}' already exists in the project or the platform catalog`, { field: 'planKey', plan: planKey })
+    }
+    await refuseTakenName(db, scope, body.family, body.name)
+    const created = await db.limitPlan.create({
+      data: { scope: scope.scope, projectId: scope.projectId, planKey, family: body.family, name: body.name, nameTr: body.nameTr, description: body.description, labels: body.labels, createdBy: by },
+    })
+    const draft = await db.limitPlanRevision.create({
+      data: { planId: created.id, revision: 1, ruleSpec: body.initialRuleSpec as Prisma.InputJsonValue, semanticChecksum: semanticChecksum(body.initialRuleSpec), createdBy: by, openDraftOf: created.id },
+    })
+    if (lifecycle !== 'DRAFT') await publishDraftIn(db, created, draft, by, null, () => lifecycleConflict('limit.plan.publishConflict', `Limit plan '${planKey}' is no longer publishable`, { plan: planKey }))
+    if (lifecycle === 'RETIRED') await db.limitPlan.update({ where: { id: created.id }, data: { lifecycle: 'RETIRED', retiredAt: new Date(), retiredBy: by, version: { increment: 1 } } })
+    return []
+  }
+
+  let plan = await findPlan(db, scope, planKey)
+  refuseManaged(plan)
+  if (d.family !== undefined && d.family !== plan.family) throw malformed(`family cannot change (the plan is ${plan.family})`, { field: 'family', reason: 'limit.plan.familyImmutable' })
+  if (LIFECYCLE_ORDER[lifecycle] < LIFECYCLE_ORDER[plan.lifecycle]) {
+    throw lifecycleConflict('limit.plan.lifecycleBackwards', `Limit plan '${planKey}' is ${plan.lifecycle} and cannot become ${lifecycle}`, { field: 'lifecycle', plan: planKey })
+  }
+  const meta = parsePlanUpdate({ name: d.name ?? plan.name, nameTr: d.nameTr, description: d.description, labels: d.labels, version: plan.version })
+  if (meta.name !== plan.name || meta.nameTr !== plan.nameTr || meta.description !== plan.description || JSON.stringify(meta.labels) !== JSON.stringify(plan.labels)) {
+    await refuseTakenName(db, scope, plan.family, meta.name, plan.id)
+    plan = await db.limitPlan.update({ where: { id: plan.id }, data: { name: meta.name, nameTr: meta.nameTr, description: meta.description, labels: meta.labels, version: { increment: 1 } } })
+  }
+  const ruleSpec = d.ruleSpec === undefined ? null : validateRuleSpec(plan.family, d.ruleSpec, 'ruleSpec')
+  const current = await effectiveRevision(db, plan)
+  let draft = await db.limitPlanRevision.findUnique({ where: { openDraftOf: plan.id } })
+  const changed = ruleSpec !== null && semanticChecksum(ruleSpec) !== current?.semanticChecksum
+  if (changed) {
+    if (plan.lifecycle === 'RETIRED') throw lifecycleConflict('limit.plan.retired', `Limit plan '${planKey}' is retired`, { field: 'ruleSpec', plan: planKey })
+    const data = { ruleSpec: ruleSpec as Prisma.InputJsonValue, semanticChecksum: semanticChecksum(ruleSpec) }
+    if (draft) draft = await db.limitPlanRevision.update({ where: { id: draft.id }, data })
+    else {
+      const last = await db.limitPlanRevision.aggregate({ where: { planId: plan.id }, _max: { revision: true } })
+      draft = await db.limitPlanRevision.create({ data: { planId: plan.id, revision: (last._max.revision ?? 0) + 1, ...data, createdBy: by, openDraftOf: plan.id } })
+    }
+  }
+  const conflict = () => lifecycleConflict('limit.plan.publishConflict', `Limit plan '${planKey}' is no longer publishable`, { plan: planKey })
+  let ids: string[] = []
+  // publish: a changed spec of a published plan, or a draft plan declared published
+  if (draft && ((changed && plan.lifecycle === 'PUBLISHED') || (plan.lifecycle === 'DRAFT' && lifecycle !== 'DRAFT'))) {
+    ids = await publishDraftIn(db, plan, draft, by, null, conflict)
+    plan = await db.limitPlan.findUniqueOrThrow({ where: { id: plan.id } })
+  }
+  if (lifecycle === 'RETIRED' && plan.lifecycle !== 'RETIRED') {
+    await db.limitPlan.update({ where: { id: plan.id }, data: { lifecycle: 'RETIRED', retiredAt: new Date(), retiredBy: by, version: { increment: 1 } } })
+  }
+  return ids
+}
