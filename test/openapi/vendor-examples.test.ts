@@ -47,9 +47,6 @@ const KEPT: Record<string, string> = {
   'api-reference/llm-models/update-llm-model.mdx#0': "modelId: open: the page's modelId carries a '/' (openai/gpt-5-mini), which our object-name rule refuses; not decided yet",
   'api-reference/llm-provider-definitions/create-llm-provider-definition.mdx#0': "code: open: the definition page's code field not mapped yet",
   'api-reference/rlcl/crud/create-rlcl.mdx#2': 'identitySource: open: the newest page adds identity sources (VARIABLE, AUTH_RESOLVED, which forces executionOrder) and general quotas (generalQuotaMode…), a rule change, not only a field; not done in this pass',
-  'api-reference/vector-dbs/create-vector-db.mdx#0': "transport.requestTimeoutMs: open: the vector DB page's transport fields and dbType not mapped yet",
-  'api-reference/vector-dbs/create-vector-db.mdx#1': "transport.connectTimeoutMs: open: the vector DB page's transport fields and dbType not mapped yet",
-  'api-reference/vector-dbs/create-vector-db.mdx#2': "dbType: open: the vector DB page's transport fields and dbType not mapped yet",
 }
 
 /** Path parameters the fixture (sampleBootstrap) holds an object for. */

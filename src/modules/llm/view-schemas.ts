@@ -116,11 +116,19 @@ export const llmModelSchema = describes<AsJson<ModelView>>()(
     .meta({ id: 'LlmModel', description: 'A model catalog entry of a project' }),
 )
 
+const timeoutFields = { connectTimeoutMs: z.number().int().nullable(), requestTimeoutMs: z.number().int().nullable() }
+const secretFlags = { passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional(), apiSecretSet: z.boolean().optional() }
+const poolSchema = z.object({
+  minimumIdle: z.number().int().nullable(), maximumPoolSize: z.number().int().nullable(), connectionTimeoutMs: z.number().int().nullable(),
+  idleTimeoutMs: z.number().int().nullable(), maxLifetimeMs: z.number().int().nullable(),
+})
 const transportSchema = z.union([
-  z.object({ family: z.literal('jdbc'), connectTimeoutMs: z.number().int(), jdbcUrl: z.string(), username: nullableText, passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional() }),
-  z.object({ family: z.literal('http'), endpoint: z.string(), apiVersion: nullableText, authScheme: z.string(), authHeaderName: nullableText, passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional() }),
+  z.object({ family: z.literal('jdbc'), ...timeoutFields, connectTimeoutMs: z.number().int(), jdbcUrl: z.string(), username: nullableText, pool: poolSchema.nullable(), ...secretFlags }),
+  z.object({ family: z.literal('http'), ...timeoutFields, endpoint: z.string(), apiVersion: nullableText, authScheme: z.string(), authHeaderName: nullableText, regionCode: nullableText, ...secretFlags }),
+  z.object({ family: z.literal('redis'), ...timeoutFields, uri: z.string(), username: nullableText, ...secretFlags }),
 ])
 
+const optionalInt = z.number().int().nullable().optional()
 export const vectorDbSchema = describes<AsJson<VectorDbView>>()(
   z
     .object({
@@ -130,15 +138,38 @@ export const vectorDbSchema = describes<AsJson<VectorDbView>>()(
       projectName: z.string(),
       name: z.string(),
       description: nullableText,
+      enabled: z.boolean(),
       dbType: z.string(),
+      family: z.string().meta({ description: 'jdbc, http or redis; the flattened fields below are those of this family only' }),
+      ...timeoutFields,
+      jdbcUrl: z.string().optional(),
+      jdbcUsername: nullableText.optional(),
+      jdbcPasswordSet: z.boolean().optional(),
+      poolMinimumIdle: optionalInt,
+      poolMaximumPoolSize: optionalInt,
+      poolConnectionTimeoutMs: optionalInt,
+      poolIdleTimeoutMs: optionalInt,
+      poolMaxLifetimeMs: optionalInt,
+      endpoint: z.string().optional(),
+      apiVersion: nullableText.optional(),
+      authScheme: z.string().optional(),
+      authHeaderName: nullableText.optional(),
+      apiKeySet: z.boolean().optional(),
+      apiSecretSet: z.boolean().optional(),
+      regionCode: nullableText.optional(),
+      redisUri: z.string().optional(),
+      redisUsername: nullableText.optional(),
+      redisPasswordSet: z.boolean().optional(),
       defaultCollectionName: nullableText,
       embeddingDimension: z.number().int().nullable(),
       distanceMetric: nullableText,
+      maxBatchSize: z.number().int().nullable(),
+      builtIn: z.boolean(),
       transport: transportSchema,
       createdAt: z.string(),
       updatedAt: z.string(),
     })
-    .meta({ id: 'VectorDb', description: 'A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet' }),
+    .meta({ id: 'VectorDb', description: 'A vector store connection (spec §2.11; read fields of the vendor page, flattened, and the nested transport): secrets as *Set flags' }),
 )
 
 export const knowledgeBaseSchema = describes<AsJson<KnowledgeBaseView>>()(
@@ -190,5 +221,8 @@ export const providerConnectionTestSchema = describes<ProviderConnectionTest>()(
   z.object({ success: z.boolean(), envName: z.literal('apimanager'), detail: z.string() }),
 )
 export const vectorDbTestSchema = describes<ConnectionTestResult>()(
-  z.object({ success: z.boolean(), message: z.string(), responseTime: z.number(), reachable: z.boolean(), statusCode: z.number().int().nullable(), extensionVersion: nullableText }),
+  z.object({
+    success: z.boolean(), message: z.string(), envName: z.literal('apimanager'), detail: z.string(), responseTime: z.number(), reachable: z.boolean(),
+    statusCode: z.number().int().nullable(), extensionVersion: nullableText,
+  }),
 )
