@@ -43,9 +43,6 @@ const KEPT: Record<string, string> = {
   'api-reference/api-proxies/settings/update-mcp-routing.mdx#0': "routingMode: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-mcp-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/knowledge-bases/create-knowledge-base.mdx#0': "embeddingProviderId: kept, the spec wins: §1 rule 2 makes a knowledge base's connection references stored ids (embeddingProviderId, vectorDbId), while the page names them (embeddingProviderRef, vectorDbRef)",
-  'api-reference/llm-models/create-llm-model.mdx#0': "modelId: open: the page's modelId carries a '/' (openai/gpt-5-mini), which our object-name rule refuses; not decided yet",
-  'api-reference/llm-models/update-llm-model.mdx#0': "modelId: open: the page's modelId carries a '/' (openai/gpt-5-mini), which our object-name rule refuses; not decided yet",
-  'api-reference/llm-provider-definitions/create-llm-provider-definition.mdx#0': "code: open: the definition page's code field not mapped yet",
   'api-reference/rlcl/crud/create-rlcl.mdx#2': 'identitySource: open: the newest page adds identity sources (VARIABLE, AUTH_RESOLVED, which forces executionOrder) and general quotas (generalQuotaMode…), a rule change, not only a field; not done in this pass',
 }
 

@@ -140,8 +140,12 @@ export class LlmProviderWriteType {
 export class LlmProviderDefinitionType {
   @Field(() => String) id: string
   @Field(() => String) name: string
+  @Field(() => String, { nullable: true, description: "the provider type code; a built-in's is its name" }) code: string | null
   @Field(() => String, { nullable: true }) displayName: string | null
   @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => String, { nullable: true }) iconUrl: string | null
+  @Field(() => String, { nullable: true }) docsUrl: string | null
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'null for built-ins' }) lastUpdatedAt: Date | null
   @Field(() => String) providerType: string
   @Field(() => String) wireProtocol: string
   @Field(() => String, { nullable: true }) defaultEndpoint: string | null
@@ -162,8 +166,11 @@ export class LlmProviderDefinitionType {
 @InputType('LlmProviderDefinitionInput', { description: 'Full replacement; omitted fields take the provider type defaults' })
 export class LlmProviderDefinitionInputType {
   @Field(() => String, { nullable: true }) name?: string
+  @Field(() => String, { nullable: true, description: 'the provider type code' }) code?: string
   @Field(() => String, { nullable: true }) displayName?: string
   @Field(() => String, { nullable: true }) description?: string
+  @Field(() => String, { nullable: true, description: 'http(s) URL' }) iconUrl?: string
+  @Field(() => String, { nullable: true, description: 'http(s) URL' }) docsUrl?: string
   @Field(() => String, { nullable: true, description: 'default OTHER' }) providerType?: string
   @Field(() => String, { nullable: true }) wireProtocol?: string
   @Field(() => String, { nullable: true }) defaultEndpoint?: string
@@ -185,9 +192,12 @@ export class LlmProviderDefinitionWriteType {
   @Field(() => DeploymentResultType) deploymentResult: DeploymentResultType
 }
 
-@ObjectType('LlmCatalogModel', { description: 'An entry of the project model catalog; its name is the modelId' })
+@ObjectType('LlmCatalogModel', { description: 'An entry of the project model catalog; its name is {providerCode}/{modelId}, or the modelId (older shape)' })
 export class LlmCatalogModelType {
   @Field(() => String) id: string
+  @Field(() => String) name: string
+  @Field(() => String, { nullable: true }) providerCode: string | null
+  @Field(() => String, { nullable: true }) providerDefinitionId: string | null
   @Field(() => String) modelId: string
   @Field(() => String, { nullable: true }) displayName: string | null
   @Field(() => String, { nullable: true }) description: string | null
@@ -197,16 +207,25 @@ export class LlmCatalogModelType {
   @Field(() => Float, { nullable: true }) pricePerMillionInput: number | null
   @Field(() => Float, { nullable: true }) pricePerMillionOutput: number | null
   @Field(() => Float, { nullable: true }) pricePerMillionCached: number | null
+  @Field(() => Float, { nullable: true }) pricePerImage: number | null
+  @Field(() => Float, { nullable: true }) pricePerAudioMinute: number | null
+  @Field(() => Float, { nullable: true }) pricePerCharacterTts: number | null
   @Field(() => [String]) capabilities: string[]
   @Field(() => String, { nullable: true }) modality: string | null
   @Field(() => Boolean) isDeprecated: boolean
+  @Field(() => GraphQLISODateTime, { nullable: true }) deprecatedAt: Date | null
+  @Field(() => GraphQLISODateTime, { nullable: true }) sunsetAt: Date | null
+  @Field(() => Boolean) builtIn: boolean
   @Field(() => GraphQLISODateTime) createdAt: Date
   @Field(() => GraphQLISODateTime) updatedAt: Date
 }
 
-@InputType('LlmCatalogModelInput', { description: 'Full replacement' })
+@InputType('LlmCatalogModelInput', { description: 'Full replacement. With name: the vendor shape (providerCode and modelId required; name {providerCode}/{modelId}); without: modelId is the name' })
 export class LlmCatalogModelInputType {
-  @Field(() => String, { nullable: true, description: 'must equal the modelId argument; defaults to it' }) modelId?: string
+  @Field(() => String, { nullable: true, description: 'must equal the modelId argument (the entry name); {providerCode}/{modelId}' }) name?: string
+  @Field(() => String, { nullable: true }) providerCode?: string
+  @Field(() => String, { nullable: true }) providerDefinitionId?: string
+  @Field(() => String, { nullable: true, description: 'without name: must equal the modelId argument; defaults to it' }) modelId?: string
   @Field(() => String, { nullable: true }) displayName?: string
   @Field(() => String, { nullable: true }) description?: string
   @Field(() => String, { nullable: true }) providerType?: string
@@ -215,9 +234,15 @@ export class LlmCatalogModelInputType {
   @Field(() => Float, { nullable: true }) pricePerMillionInput?: number
   @Field(() => Float, { nullable: true }) pricePerMillionOutput?: number
   @Field(() => Float, { nullable: true }) pricePerMillionCached?: number
+  @Field(() => Float, { nullable: true }) pricePerImage?: number
+  @Field(() => Float, { nullable: true }) pricePerAudioMinute?: number
+  @Field(() => Float, { nullable: true }) pricePerCharacterTts?: number
   @Field(() => [String], { nullable: true }) capabilities?: string[]
   @Field(() => String, { nullable: true }) modality?: string
   @Field(() => Boolean, { nullable: true }) isDeprecated?: boolean
+  @Field(() => String, { nullable: true, description: 'ISO 8601' }) deprecatedAt?: string
+  @Field(() => String, { nullable: true, description: 'ISO 8601' }) sunsetAt?: string
+  @Field(() => Boolean, { nullable: true, description: 'only false' }) builtIn?: boolean
 }
 
 @ObjectType('LlmCatalogModelWrite')
