@@ -83,6 +83,8 @@ const proxyDetailFields = {
   specUrl: z.string().nullable(),
   backendApiVersion: z.string().nullable(),
   maintenanceModeSetting: z.unknown(),
+  requestBodyReadBehavior: z.string().describe('ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ'),
+  responseBodyReadBehavior: z.string().describe('ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ'),
   // the settings pages' sections (settings/settings.ts settingsViewOf): secrets only as …Set flags
   apiKeys: z.object({ publicKey: z.string().nullable(), secretKeySet: z.boolean() }),
   cacheSettings: section,
