@@ -41,7 +41,6 @@ const KEPT: Record<string, string> = {
   'api-reference/api-proxies/settings/update-mcp-routing.mdx#0': "routingMode: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-mcp-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/knowledge-bases/create-knowledge-base.mdx#0': "embeddingProviderId: kept, the spec wins: §1 rule 2 makes a knowledge base's connection references stored ids (embeddingProviderId, vectorDbId), while the page names them (embeddingProviderRef, vectorDbRef)",
-  'api-reference/rlcl/crud/create-rlcl.mdx#2': 'identitySource: open: the newest page adds identity sources (VARIABLE, AUTH_RESOLVED, which forces executionOrder) and general quotas (generalQuotaMode…), a rule change, not only a field; not done in this pass',
 }
 
 /** Path parameters the fixture (sampleBootstrap) holds an object for. */
