@@ -7744,6 +7744,10 @@ export interface components {
             id: string;
             projectId: string;
             projectName: string;
+            /** @description {providerCode}/{modelId}, or the modelId for an entry of the older shape */
+            name: string;
+            providerCode: string | null;
+            providerDefinitionId: string | null;
             modelId: string;
             displayName: string | null;
             description: string | null;
@@ -7753,9 +7757,15 @@ export interface components {
             pricePerMillionInput: number | null;
             pricePerMillionOutput: number | null;
             pricePerMillionCached: number | null;
+            pricePerImage: number | null;
+            pricePerAudioMinute: number | null;
+            pricePerCharacterTts: number | null;
             capabilities: string[];
             modality: string | null;
             isDeprecated: boolean;
+            deprecatedAt: string | null;
+            sunsetAt: string | null;
+            builtIn: boolean;
             createdAt: string;
             updatedAt: string;
         };
@@ -7821,8 +7831,12 @@ export interface components {
         LlmProviderDefinition: {
             id: string;
             name: string;
+            code: string | null;
             displayName: string | null;
             description: string | null;
+            iconUrl: string | null;
+            docsUrl: string | null;
+            lastUpdatedAt: string | null;
             providerType: string;
             wireProtocol: string;
             defaultEndpoint: string | null;
@@ -8112,6 +8126,7 @@ export interface components {
                 address: string;
                 weight?: number | null;
                 healthCheckEnabled?: boolean | null;
+                healthMonitoringEnabled?: boolean | null;
                 soapType?: ("SOAP11" | "SOAP12") | null;
             }[] | null;
             loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -8172,12 +8187,27 @@ export interface components {
             timeIntervalWindowType: string;
             showRateLimitStatisticsInResponseHeader: boolean;
             targetVariable: unknown;
+            /** @description VARIABLE or AUTH_RESOLVED */
+            identitySource: string;
+            targetAudienceRuleList: {
+                operator: string;
+                value: string;
+            }[];
+            /** @description BLOCK or GENERAL_QUOTA */
+            outOfTargetAction: string;
+            /** @description TOTAL or PER_IDENTITY */
+            generalQuotaMode: string;
+            generalQuotaPermittedMessageCount: number | null;
+            generalQuotaTimeIntervalPeriodLength: number | null;
+            generalQuotaTimeInterval: string | null;
             condition: {
                 conditionRuleList: unknown;
             } | null;
             credentialNameList: string[];
             endpointRateLimitList: {
                 apiProxyName: string;
+                /** @description the endpoint id; null for an ALL entry */
+                endpointId: string | null;
                 endpointName: string;
                 endpointHTTPMethod: string;
                 permittedMessageCount: number;
@@ -8395,7 +8425,7 @@ export interface components {
             name: string;
             description: string | null;
         };
-        /** @description A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet */
+        /** @description A vector store connection (spec §2.11; read fields of the vendor page, flattened, and the nested transport): secrets as *Set flags */
         VectorDb: {
             /** @constant */
             _class: "vector-db";
@@ -8404,27 +8434,75 @@ export interface components {
             projectName: string;
             name: string;
             description: string | null;
+            enabled: boolean;
             dbType: string;
+            /** @description jdbc, http or redis; the flattened fields below are those of this family only */
+            family: string;
+            connectTimeoutMs: number | null;
+            requestTimeoutMs: number | null;
+            jdbcUrl?: string;
+            jdbcUsername?: string | null;
+            jdbcPasswordSet?: boolean;
+            poolMinimumIdle?: number | null;
+            poolMaximumPoolSize?: number | null;
+            poolConnectionTimeoutMs?: number | null;
+            poolIdleTimeoutMs?: number | null;
+            poolMaxLifetimeMs?: number | null;
+            endpoint?: string;
+            apiVersion?: string | null;
+            authScheme?: string;
+            authHeaderName?: string | null;
+            apiKeySet?: boolean;
+            apiSecretSet?: boolean;
+            regionCode?: string | null;
+            redisUri?: string;
+            redisUsername?: string | null;
+            redisPasswordSet?: boolean;
             defaultCollectionName: string | null;
             embeddingDimension: number | null;
             distanceMetric: string | null;
+            maxBatchSize: number | null;
+            builtIn: boolean;
             transport: {
                 /** @constant */
                 family: "jdbc";
                 connectTimeoutMs: number;
+                requestTimeoutMs: number | null;
                 jdbcUrl: string;
                 username: string | null;
+                pool: {
+                    minimumIdle: number | null;
+                    maximumPoolSize: number | null;
+                    connectionTimeoutMs: number | null;
+                    idleTimeoutMs: number | null;
+                    maxLifetimeMs: number | null;
+                } | null;
                 passwordSet?: boolean;
                 apiKeySet?: boolean;
+                apiSecretSet?: boolean;
             } | {
                 /** @constant */
                 family: "http";
+                connectTimeoutMs: number | null;
+                requestTimeoutMs: number | null;
                 endpoint: string;
                 apiVersion: string | null;
                 authScheme: string;
                 authHeaderName: string | null;
+                regionCode: string | null;
                 passwordSet?: boolean;
                 apiKeySet?: boolean;
+                apiSecretSet?: boolean;
+            } | {
+                /** @constant */
+                family: "redis";
+                connectTimeoutMs: number | null;
+                requestTimeoutMs: number | null;
+                uri: string;
+                username: string | null;
+                passwordSet?: boolean;
+                apiKeySet?: boolean;
+                apiSecretSet?: boolean;
             };
             createdAt: string;
             updatedAt: string;
@@ -17359,33 +17437,58 @@ export interface operations {
                     _class: "vector-db";
                     name?: string | null;
                     description?: string | null;
+                    enabled?: boolean | null;
                     /** @enum {string} */
-                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "MILVUS" | "CHROMA" | "PINECONE" | "REDIS" | "OTHER";
                     defaultCollectionName?: string | null;
                     embeddingDimension?: number | null;
                     distanceMetric?: string | null;
+                    maxBatchSize?: number | null;
                     transport: {
                         /** @constant */
                         family: "jdbc";
                         connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         jdbcUrl: string;
                         username?: string | null;
                         password?: string | null;
+                        pool?: {
+                            minimumIdle?: number | null;
+                            maximumPoolSize?: number | null;
+                            connectionTimeoutMs?: number | null;
+                            idleTimeoutMs?: number | null;
+                            maxLifetimeMs?: number | null;
+                        } | null;
                         passwordSet?: unknown;
                     } | {
                         /** @constant */
                         family: "http";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         /** Format: uri */
                         endpoint: string;
                         apiVersion?: string | null;
                         authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
                         authHeaderName?: string | null;
                         apiKey?: string | null;
+                        apiSecret?: string | null;
+                        regionCode?: string | null;
                         apiKeySet?: unknown;
+                        apiSecretSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "redis";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
+                        uri: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
                     };
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    builtIn?: unknown;
                     createdAt?: unknown;
                     updatedAt?: unknown;
                 };
@@ -17402,6 +17505,9 @@ export interface operations {
                         deploymentResult: {
                             success: boolean;
                             message: string;
+                            /** @constant */
+                            envName: "apimanager";
+                            detail: string;
                             responseTime: number;
                             reachable: boolean;
                             statusCode: number | null;
@@ -18174,8 +18280,11 @@ export interface operations {
                 "application/json": {
                     _class?: unknown;
                     name?: string | null;
+                    code?: string | null;
                     displayName?: string | null;
                     description?: string | null;
+                    iconUrl?: string | null;
+                    docsUrl?: string | null;
                     providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
                     wireProtocol?: ("OPENAI" | "ANTHROPIC" | "GEMINI" | "BEDROCK" | "COHERE") | null;
                     defaultEndpoint?: string | null;
@@ -18192,6 +18301,7 @@ export interface operations {
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    lastUpdatedAt?: unknown;
                     builtIn?: unknown;
                 };
             };
@@ -18246,8 +18356,11 @@ export interface operations {
                 "application/json": {
                     _class?: unknown;
                     name?: string | null;
+                    code?: string | null;
                     displayName?: string | null;
                     description?: string | null;
+                    iconUrl?: string | null;
+                    docsUrl?: string | null;
                     providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
                     wireProtocol?: ("OPENAI" | "ANTHROPIC" | "GEMINI" | "BEDROCK" | "COHERE") | null;
                     defaultEndpoint?: string | null;
@@ -18264,6 +18377,7 @@ export interface operations {
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    lastUpdatedAt?: unknown;
                     builtIn?: unknown;
                 };
             };
@@ -18451,6 +18565,9 @@ export interface operations {
             content: {
                 "application/json": {
                     _class?: unknown;
+                    name?: string | null;
+                    providerCode?: string | null;
+                    providerDefinitionId?: string | null;
                     modelId?: string | null;
                     displayName?: string | null;
                     description?: string | null;
@@ -18460,9 +18577,15 @@ export interface operations {
                     pricePerMillionInput?: number | null;
                     pricePerMillionOutput?: number | null;
                     pricePerMillionCached?: number | null;
+                    pricePerImage?: number | null;
+                    pricePerAudioMinute?: number | null;
+                    pricePerCharacterTts?: number | null;
                     capabilities?: string[] | null;
                     modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
                     isDeprecated?: boolean | null;
+                    deprecatedAt?: string | null;
+                    sunsetAt?: string | null;
+                    builtIn?: false | null;
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
@@ -18520,6 +18643,9 @@ export interface operations {
             content: {
                 "application/json": {
                     _class?: unknown;
+                    name?: string | null;
+                    providerCode?: string | null;
+                    providerDefinitionId?: string | null;
                     modelId?: string | null;
                     displayName?: string | null;
                     description?: string | null;
@@ -18529,9 +18655,15 @@ export interface operations {
                     pricePerMillionInput?: number | null;
                     pricePerMillionOutput?: number | null;
                     pricePerMillionCached?: number | null;
+                    pricePerImage?: number | null;
+                    pricePerAudioMinute?: number | null;
+                    pricePerCharacterTts?: number | null;
                     capabilities?: string[] | null;
                     modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
                     isDeprecated?: boolean | null;
+                    deprecatedAt?: string | null;
+                    sunsetAt?: string | null;
+                    builtIn?: false | null;
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
@@ -18726,33 +18858,58 @@ export interface operations {
                     _class: "vector-db";
                     name?: string | null;
                     description?: string | null;
+                    enabled?: boolean | null;
                     /** @enum {string} */
-                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "MILVUS" | "CHROMA" | "PINECONE" | "REDIS" | "OTHER";
                     defaultCollectionName?: string | null;
                     embeddingDimension?: number | null;
                     distanceMetric?: string | null;
+                    maxBatchSize?: number | null;
                     transport: {
                         /** @constant */
                         family: "jdbc";
                         connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         jdbcUrl: string;
                         username?: string | null;
                         password?: string | null;
+                        pool?: {
+                            minimumIdle?: number | null;
+                            maximumPoolSize?: number | null;
+                            connectionTimeoutMs?: number | null;
+                            idleTimeoutMs?: number | null;
+                            maxLifetimeMs?: number | null;
+                        } | null;
                         passwordSet?: unknown;
                     } | {
                         /** @constant */
                         family: "http";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         /** Format: uri */
                         endpoint: string;
                         apiVersion?: string | null;
                         authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
                         authHeaderName?: string | null;
                         apiKey?: string | null;
+                        apiSecret?: string | null;
+                        regionCode?: string | null;
                         apiKeySet?: unknown;
+                        apiSecretSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "redis";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
+                        uri: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
                     };
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    builtIn?: unknown;
                     createdAt?: unknown;
                     updatedAt?: unknown;
                 };
@@ -18810,33 +18967,58 @@ export interface operations {
                     _class: "vector-db";
                     name?: string | null;
                     description?: string | null;
+                    enabled?: boolean | null;
                     /** @enum {string} */
-                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "MILVUS" | "CHROMA" | "PINECONE" | "REDIS" | "OTHER";
                     defaultCollectionName?: string | null;
                     embeddingDimension?: number | null;
                     distanceMetric?: string | null;
+                    maxBatchSize?: number | null;
                     transport: {
                         /** @constant */
                         family: "jdbc";
                         connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         jdbcUrl: string;
                         username?: string | null;
                         password?: string | null;
+                        pool?: {
+                            minimumIdle?: number | null;
+                            maximumPoolSize?: number | null;
+                            connectionTimeoutMs?: number | null;
+                            idleTimeoutMs?: number | null;
+                            maxLifetimeMs?: number | null;
+                        } | null;
                         passwordSet?: unknown;
                     } | {
                         /** @constant */
                         family: "http";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         /** Format: uri */
                         endpoint: string;
                         apiVersion?: string | null;
                         authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
                         authHeaderName?: string | null;
                         apiKey?: string | null;
+                        apiSecret?: string | null;
+                        regionCode?: string | null;
                         apiKeySet?: unknown;
+                        apiSecretSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "redis";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
+                        uri: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
                     };
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    builtIn?: unknown;
                     createdAt?: unknown;
                     updatedAt?: unknown;
                 };
@@ -25877,7 +26059,7 @@ export interface operations {
                     apiProxyName: string;
                     apiProxyDescription?: string | null;
                     /** @enum {string} */
-                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                     specUrl?: string | null;
                     clientRoute?: {
                         relativePathList: string[];
@@ -25896,6 +26078,7 @@ export interface operations {
                             address: string;
                             weight?: number | null;
                             healthCheckEnabled?: boolean | null;
+                            healthMonitoringEnabled?: boolean | null;
                             soapType?: ("SOAP11" | "SOAP12") | null;
                         }[] | null;
                         loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -25914,16 +26097,23 @@ export interface operations {
                     enableWSA?: boolean | null;
                     enableWSRM?: boolean | null;
                     backendApiVersion?: string | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                     maintenanceModeSetting?: {
                         enabled?: boolean | null;
                         httpStatusCode?: number | null;
                         contentType?: string | null;
                         message?: string | null;
                     } | null;
-                    specAuthorizationValueList?: {
+                    specAuthorizationValueList?: ({
                         headerName: string;
                         headerValue: string;
-                    }[] | null;
+                    } | {
+                        keyName: string;
+                        value: string;
+                        /** @enum {string} */
+                        type: "header" | "query";
+                    })[] | null;
                 };
             };
         };
@@ -25976,7 +26166,7 @@ export interface operations {
                     apiProxyName: string;
                     apiProxyDescription?: string | null;
                     /** @enum {string} */
-                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                     specUrl?: string | null;
                     clientRoute?: {
                         relativePathList: string[];
@@ -25995,6 +26185,7 @@ export interface operations {
                             address: string;
                             weight?: number | null;
                             healthCheckEnabled?: boolean | null;
+                            healthMonitoringEnabled?: boolean | null;
                             soapType?: ("SOAP11" | "SOAP12") | null;
                         }[] | null;
                         loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26013,16 +26204,23 @@ export interface operations {
                     enableWSA?: boolean | null;
                     enableWSRM?: boolean | null;
                     backendApiVersion?: string | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                     maintenanceModeSetting?: {
                         enabled?: boolean | null;
                         httpStatusCode?: number | null;
                         contentType?: string | null;
                         message?: string | null;
                     } | null;
-                    specAuthorizationValueList?: {
+                    specAuthorizationValueList?: ({
                         headerName: string;
                         headerValue: string;
-                    }[] | null;
+                    } | {
+                        keyName: string;
+                        value: string;
+                        /** @enum {string} */
+                        type: "header" | "query";
+                    })[] | null;
                 };
             };
         };
@@ -26077,7 +26275,7 @@ export interface operations {
                         apiProxyName: string;
                         apiProxyDescription?: string | null;
                         /** @enum {string} */
-                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                         specUrl?: string | null;
                         clientRoute?: {
                             relativePathList: string[];
@@ -26096,6 +26294,7 @@ export interface operations {
                                 address: string;
                                 weight?: number | null;
                                 healthCheckEnabled?: boolean | null;
+                                healthMonitoringEnabled?: boolean | null;
                                 soapType?: ("SOAP11" | "SOAP12") | null;
                             }[] | null;
                             loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26114,16 +26313,23 @@ export interface operations {
                         enableWSA?: boolean | null;
                         enableWSRM?: boolean | null;
                         backendApiVersion?: string | null;
+                        requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                        responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                         maintenanceModeSetting?: {
                             enabled?: boolean | null;
                             httpStatusCode?: number | null;
                             contentType?: string | null;
                             message?: string | null;
                         } | null;
-                        specAuthorizationValueList?: {
+                        specAuthorizationValueList?: ({
                             headerName: string;
                             headerValue: string;
-                        }[] | null;
+                        } | {
+                            keyName: string;
+                            value: string;
+                            /** @enum {string} */
+                            type: "header" | "query";
+                        })[] | null;
                     };
                     /** @description the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy) */
                     specFile?: string;
@@ -26181,7 +26387,7 @@ export interface operations {
                         apiProxyName: string;
                         apiProxyDescription?: string | null;
                         /** @enum {string} */
-                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                         specUrl?: string | null;
                         clientRoute?: {
                             relativePathList: string[];
@@ -26200,6 +26406,7 @@ export interface operations {
                                 address: string;
                                 weight?: number | null;
                                 healthCheckEnabled?: boolean | null;
+                                healthMonitoringEnabled?: boolean | null;
                                 soapType?: ("SOAP11" | "SOAP12") | null;
                             }[] | null;
                             loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26218,16 +26425,23 @@ export interface operations {
                         enableWSA?: boolean | null;
                         enableWSRM?: boolean | null;
                         backendApiVersion?: string | null;
+                        requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                        responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                         maintenanceModeSetting?: {
                             enabled?: boolean | null;
                             httpStatusCode?: number | null;
                             contentType?: string | null;
                             message?: string | null;
                         } | null;
-                        specAuthorizationValueList?: {
+                        specAuthorizationValueList?: ({
                             headerName: string;
                             headerValue: string;
-                        }[] | null;
+                        } | {
+                            keyName: string;
+                            value: string;
+                            /** @enum {string} */
+                            type: "header" | "query";
+                        })[] | null;
                     };
                     /** @description the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy) */
                     specFile?: string;
@@ -26303,6 +26517,10 @@ export interface operations {
                         specUrl: string | null;
                         backendApiVersion: string | null;
                         maintenanceModeSetting: unknown;
+                        /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                        requestBodyReadBehavior: string;
+                        /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                        responseBodyReadBehavior: string;
                         apiKeys: {
                             publicKey: string | null;
                             secretKeySet: boolean;
@@ -33694,6 +33912,17 @@ export interface operations {
                         scriptLanguage?: string | null;
                         scriptBody?: string | null;
                     } | null;
+                    identitySource?: ("VARIABLE" | "AUTH_RESOLVED") | null;
+                    targetAudienceRuleList?: {
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "EQ_IGNORE_CASE" | "NE_IGNORE_CASE" | "CONTAINS_IGNORE_CASE" | "NOT_CONTAINS_IGNORE_CASE" | "STARTS_WITH_IGNORE_CASE" | "ENDS_WITH_IGNORE_CASE" | "IN_IGNORE_CASE" | "NOT_IN_IGNORE_CASE";
+                        value: string;
+                    }[] | null;
+                    outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA") | null;
+                    generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                    generalQuotaPermittedMessageCount?: number | null;
+                    generalQuotaTimeIntervalPeriodLength?: number | null;
+                    generalQuotaTimeInterval?: ("ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH") | null;
                 };
             };
         };
@@ -33818,6 +34047,17 @@ export interface operations {
                         scriptLanguage?: string | null;
                         scriptBody?: string | null;
                     } | null;
+                    identitySource?: ("VARIABLE" | "AUTH_RESOLVED") | null;
+                    targetAudienceRuleList?: {
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "EQ_IGNORE_CASE" | "NE_IGNORE_CASE" | "CONTAINS_IGNORE_CASE" | "NOT_CONTAINS_IGNORE_CASE" | "STARTS_WITH_IGNORE_CASE" | "ENDS_WITH_IGNORE_CASE" | "IN_IGNORE_CASE" | "NOT_IN_IGNORE_CASE";
+                        value: string;
+                    }[] | null;
+                    outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA") | null;
+                    generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                    generalQuotaPermittedMessageCount?: number | null;
+                    generalQuotaTimeIntervalPeriodLength?: number | null;
+                    generalQuotaTimeInterval?: ("ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH") | null;
                 };
             };
         };
