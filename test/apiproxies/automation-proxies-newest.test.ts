@@ -29,8 +29,21 @@ function pageExample(page: string, index: number): any {
   return body
 }
 
+/** A WSDL 1.1 document with two operations (a SOAP service the update page re-parses). */
+const SOAP_WSDL = `<?xml version="1.0"?>
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" name="Accounts">
+  <wsdl:portType name="AccountsPort">
+    <wsdl:operation name="GetBalance"><wsdl:input message="tns:GetBalanceRequest"/></wsdl:operation>
+    <wsdl:operation name="Transfer"><wsdl:input message="tns:TransferRequest"/></wsdl:operation>
+  </wsdl:portType>
+  <wsdl:binding name="AccountsBinding" type="tns:AccountsPort">
+    <wsdl:operation name="GetBalance"><soap:operation soapAction="GetBalance"/></wsdl:operation>
+  </wsdl:binding>
+</wsdl:definitions>`
+
 beforeAll(async () => {
   spec = await SpecServer.start()
+  spec.documents.set('/service.wsdl', SOAP_WSDL)
 })
 afterAll(async () => {
   await spec?.stop()
@@ -111,6 +124,29 @@ describe('update from a URL: the newest pages (update-api-proxy-from-url.mdx, up
     const res = await call('PUT', 'url/', bed.erin, pageExample('update-api-proxy-from-url', 2))
     expect(res.body).toEqual({ status: 'SUCCESS', success: true })
     expect((await call('GET', 'reverse-proxy/', bed.erin)).body).toMatchObject({ description: 'Updated Reverse Proxy', clientRoute: { hostList: ['reverse.example.com'] }, routing: { routingAddressList: [{ healthCheckEnabled: true }] } })
+  })
+
+  it('update-api-proxy-from-url #1 (WSDL) re-parses a SOAP proxy: one POST endpoint per operation, the SOAP options stored', async () => {
+    const created = await call('POST', 'url/', bed.erin, { apiProxyName: 'soap-service', apiProxyCreationType: 'WSDL', specUrl: `${spec.url}/service.wsdl`, clientRoute: { relativePathList: ['/soap'] } })
+    expect(created.body).toEqual({ status: 'SUCCESS', success: true })
+    expect(await endpointsOf('soap-service')).toEqual(['POST /GetBalance', 'POST /Transfer'])
+    const example = pageExample('update-api-proxy-from-url', 1)
+    example.specUrl = `${spec.url}/service.wsdl`
+    const res = await call('PUT', 'url/', bed.erin, example)
+    expect(res.body).toEqual({ status: 'SUCCESS', success: true })
+    expect((await call('GET', 'soap-service/', bed.erin)).body).toMatchObject({
+      description: 'Updated SOAP Service', creationType: 'WSDL', soapSettings: { soapToRest: false, enableWSA: true, enableWSRM: false },
+      maintenanceModeSetting: { contentType: 'text/xml' }, clientRoute: { hostList: ['soap.example.com'] },
+    })
+    expect(pushes()).toBe(0)
+  })
+
+  it('WSDL refusals: not a WSDL, no operation, a SOAP option on another type; nothing written or pushed', async () => {
+    spec.documents.set('/empty.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><portType name="P"/></definitions>')
+    const wsdl = (extra: Record<string, unknown>) => ({ apiProxyName: 'soap-bad', apiProxyCreationType: 'WSDL', clientRoute: { relativePathList: ['/soap-bad'] }, ...extra })
+    await expectRefused(() => call('POST', 'url/', bed.erin, wsdl({ specUrl: `${spec.url}/petstore.json` })), /^specUrl: is not a WSDL document/)
+    await expectRefused(() => call('POST', 'url/', bed.erin, wsdl({ specUrl: `${spec.url}/empty.wsdl` })), /^specUrl: the WSDL document declares no operation/)
+    await expectRefused(() => call('POST', 'url/', bed.erin, { ...pageExample('create-api-proxy-from-url', 0), apiProxyName: 'rest-wsa', clientRoute: { relativePathList: ['/rest-wsa'] }, enableWSA: true }), /^enableWSA: applies to SOAP \(WSDL\) proxies only/)
   })
 
   it('update-api-proxy #0 re-parses and deploys to the listed environment with its body read behaviour', async () => {

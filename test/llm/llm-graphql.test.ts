@@ -202,7 +202,7 @@ describe('GraphQL: vector stores and knowledge bases', () => {
       redisPasswordSet: true, jdbcUrl: null, maxBatchSize: 100, distanceMetric: 'COSINE', builtIn: false, transport: { family: 'redis', uri: 'rediss://redis.internal:6379', passwordSet: true },
     })
     const wrongFamily = await svc.graphql('mutation { upsertVectorDb(projectName: "payments", name: "r2", input: { dbType: "REDIS", transport: { family: "http", endpoint: "https://x.example" } }) { vectorDb { id } } }', {}, alice)
-    expect(wrongFamily.body.errors[0].message).toBe('transport.family: dbType REDIS is reached with the redis family, not http')
+    expect(wrongFamily.body.errors![0]!.message).toBe('transport.family: dbType REDIS is reached with the redis family, not http')
     expect(await svc.deps.prisma.vectorDb.count({ where: { name: 'r2' } })).toBe(0)
     expect((await svc.graphql('mutation { deleteVectorDb(projectName: "payments", name: "redis-search") { success } }', {}, alice)).body.data.deleteVectorDb.success).toBe(true)
   })

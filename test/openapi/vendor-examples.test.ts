@@ -32,7 +32,6 @@ const KEPT: Record<string, string> = {
   'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#0': "routingMode: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#1': "routingMode: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#2': "backendServers: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/update-api-proxy-from-url.mdx#1': "apiProxyCreationType: open: the from-URL page's spec-authorization entries and creation types differ from the create input; not examined yet",
   'api-reference/api-proxies/settings/update-a2a-routing.mdx#0': "agentCard.name: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-a2a-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-ai-routing.mdx#0': "llmProviderRefName: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",

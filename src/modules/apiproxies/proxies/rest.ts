@@ -85,6 +85,7 @@ const proxyDetailFields = {
   maintenanceModeSetting: z.unknown(),
   requestBodyReadBehavior: z.string().describe('ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ'),
   responseBodyReadBehavior: z.string().describe('ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ'),
+  soapSettings: z.object({ soapToRest: z.boolean(), enableWSA: z.boolean(), enableWSRM: z.boolean() }).nullable().describe('a WSDL proxy\'s SOAP options; null for the other types'),
   // the settings pages' sections (settings/settings.ts settingsViewOf): secrets only as …Set flags
   apiKeys: z.object({ publicKey: z.string().nullable(), secretKeySet: z.boolean() }),
   cacheSettings: section,

@@ -191,6 +191,8 @@ export interface ProxySettings {
   /** the newest pages' body read behaviours (ALWAYS_READ when never sent) */
   requestBodyReadBehavior?: string
   responseBodyReadBehavior?: string
+  /** a WSDL proxy's SOAP options (null or absent for the other types) */
+  soap?: { soapToRest: boolean; enableWSA: boolean; enableWSRM: boolean } | null
 }
 
 export function clientRouteOf(input: ClientRouteInput) {

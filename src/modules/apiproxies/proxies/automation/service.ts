@@ -14,7 +14,7 @@ import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, 
 import { routingViewOf } from '../../ai/routing-store.js'
 import { settingsViewOf } from '../../settings/service.js'
 import { fetchSpecDocument } from '../../../../platform/http/outbound-fetch.js'
-import { endpointsFromSpec, replaceSpecEndpoints, type SpecEndpoint } from '../../spec/spec-import.js'
+import { endpointsFromSpec, endpointsFromWsdl, replaceSpecEndpoints, type SpecEndpoint } from '../../spec/spec-import.js'
 
 // API proxies of the automation surface (vendor 04-api-proxies/crud and /deployment): created and re-parsed
 // from an OpenAPI/Swagger document (URL or uploaded file) or as a reverse proxy; deployed per environment.
@@ -41,15 +41,23 @@ export async function findProxy(db: Tx, projectId: string, rawName: string): Pro
   return proxy
 }
 
-/** Types this installation can build proxies from; WSDL (SOAP) is refused by name. */
+/** The SOAP options apply to WSDL proxies only. */
 function checkSupported(input: ProxyMetadata) {
-  if (input.apiProxyCreationType === 'WSDL') {
-    throw malformed('apiProxyCreationType: WSDL is not supported yet; use OPEN_API, SWAGGER or REVERSE_PROXY', { field: 'apiProxyCreationType' })
-  }
+  if (input.apiProxyCreationType === 'WSDL') return
   for (const field of ['soapToRest', 'enableWSA', 'enableWSRM'] as const) {
-    if (input[field]) throw malformed(`${field}: applies to SOAP (WSDL) proxies, which are not supported yet`, { field })
+    if (input[field]) throw malformed(`${field}: applies to SOAP (WSDL) proxies only`, { field })
   }
 }
+
+/** A document's endpoints by the creation type: a WSDL's operations, or an OpenAPI/Swagger document's. */
+const endpointsOf = (input: ProxyMetadata, text: string, field: 'specFile' | 'specUrl', proxy: Pick<ApiProxy, 'kind' | 'name'>) =>
+  input.apiProxyCreationType === 'WSDL' ? endpointsFromWsdl(text, field, proxy) : endpointsFromSpec(text, field, proxy)
+
+/** The SOAP options a WSDL proxy keeps (null for the other types). */
+const soapOf = (input: ProxyMetadata, stored?: ProxySettings['soap']): ProxySettings['soap'] =>
+  input.apiProxyCreationType === 'WSDL'
+    ? { soapToRest: input.soapToRest ?? stored?.soapToRest ?? false, enableWSA: input.enableWSA ?? stored?.enableWSA ?? false, enableWSRM: input.enableWSRM ?? stored?.enableWSRM ?? false }
+    : null
 
 /** The specUrl with the query-parameter credentials of specAuthorizationValueList added (sent once, never stored). */
 function specUrlWith(specUrl: string, query: [string, string][]): string {
@@ -71,13 +79,13 @@ async function specEndpoints(deps: Deps, input: ProxyMetadata, source: SpecSourc
   if (source.from === 'file') {
     if (!source.bytes?.length) throw malformed(`specFile: is required for ${input.apiProxyCreationType}`, { field: 'specFile' })
     const text = source.bytes.toString('utf8')
-    return { endpoints: endpointsFromSpec(text, 'specFile', proxy), text }
+    return { endpoints: endpointsOf(input, text, 'specFile', proxy), text }
   }
   if (!input.specUrl) throw malformed(`specUrl: is required for ${input.apiProxyCreationType}`, { field: 'specUrl' })
   const { headers, query } = specCredentialsOf(input.specAuthorizationValueList)
   // a refusal names the URL as sent (without the query credentials)
   const text = await fetchSpecDocument(specUrlWith(input.specUrl, query), { ...deps.config.specFetch, headers })
-  return { endpoints: endpointsFromSpec(text, 'specUrl', proxy), text }
+  return { endpoints: endpointsOf(input, text, 'specUrl', proxy), text }
 }
 
 /** The relative path must not be another proxy's (case-sensitive, as paths are). */
@@ -117,6 +125,7 @@ export async function createProxyFromSpec(deps: Deps, actor: Actor, projectName:
     categoryList: [],
     requestBodyReadBehavior: input.requestBodyReadBehavior ?? 'ALWAYS_READ',
     responseBodyReadBehavior: input.responseBodyReadBehavior ?? 'ALWAYS_READ',
+    soap: soapOf(input),
   }
   const proxy = await deps.prisma.$transaction(async (tx) => {
     await checkRelativePath(tx, projectId, clientRoute.relativePathList[0]!)
@@ -170,6 +179,7 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
     categoryList: stored?.categoryList ?? [],
     requestBodyReadBehavior: input.requestBodyReadBehavior ?? stored?.requestBodyReadBehavior ?? 'ALWAYS_READ',
     responseBodyReadBehavior: input.responseBodyReadBehavior ?? stored?.responseBodyReadBehavior ?? 'ALWAYS_READ',
+    soap: soapOf(input, stored?.soap),
   }
   const proxy = await deps.prisma.$transaction(async (tx) => {
     await checkRelativePath(tx, projectId, relativePath, current.id)
@@ -217,6 +227,7 @@ export async function proxyDetailOf(db: Tx, access: ProjectAccess, proxy: ApiPro
     maintenanceModeSetting: settings?.maintenanceMode ?? null,
     requestBodyReadBehavior: settings?.requestBodyReadBehavior ?? 'ALWAYS_READ',
     responseBodyReadBehavior: settings?.responseBodyReadBehavior ?? 'ALWAYS_READ',
+    soapSettings: settings?.soap ?? null,
     ...settingsViewOf(proxy.settings),
     endpointCount,
     revision: proxy.revision,
