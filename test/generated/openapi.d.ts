@@ -26131,7 +26131,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy not found, creation type differs */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy not found, creation type differs */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26238,7 +26238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy already exists */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy already exists */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26350,7 +26350,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy not found, creation type differs */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy not found, creation type differs */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26462,7 +26462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy already exists */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy already exists */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26521,6 +26521,12 @@ export interface operations {
                         requestBodyReadBehavior: string;
                         /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
                         responseBodyReadBehavior: string;
+                        /** @description a WSDL proxy's SOAP options; null for the other types */
+                        soapSettings: {
+                            soapToRest: boolean;
+                            enableWSA: boolean;
+                            enableWSRM: boolean;
+                        } | null;
                         apiKeys: {
                             publicKey: string | null;
                             secretKeySet: boolean;
