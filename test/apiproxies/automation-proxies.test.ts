@@ -111,7 +111,7 @@ describe('create from a URL (POST …/apiProxies/url/)', () => {
   it('refuses every cause the page lists, writing and pushing nothing', async () => {
     await call('POST', 'url/', bed.erin, urlExample('taken'))
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('TAKEN', { clientRoute: { relativePathList: ['/other'] } })), /API proxy 'taken' already exists/)
-    await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('wsdl', { apiProxyCreationType: 'WSDL' })), /^apiProxyCreationType: WSDL is not supported yet/)
+    await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('wsdl', { apiProxyCreationType: 'WSDL' })), /^specUrl: is not a WSDL document \(no 'definitions' element\)/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('bad-type', { apiProxyCreationType: 'GRAPHQL' })), /^apiProxyCreationType: must be one of OPEN_API, SWAGGER, WSDL, REVERSE_PROXY/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('no-url', { specUrl: null })), /^specUrl: is required for OPEN_API/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('ftp', { specUrl: 'ftp://example.com/x.json' })), /^specUrl: scheme 'ftp' is not allowed/)
@@ -123,7 +123,7 @@ describe('create from a URL (POST …/apiProxies/url/)', () => {
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('empty-route', { clientRoute: { relativePathList: [] } })), /^clientRoute.relativePathList: needs at least one relative path/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('path-taken', { clientRoute: { relativePathList: ['/taken'] } })), /'\/taken' is already the relative path of API proxy 'taken'/)
     await expectRefused(() => call('POST', 'url/', bed.gina, urlExample('unknown-env', { deploy: true, deployTargetEnvironmentNameList: ['dev', 'staging'] })), /^deployTargetEnvironmentNameList\[1\]: environment 'staging' not found/)
-    await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('soap', { soapToRest: true })), /^soapToRest: applies to SOAP \(WSDL\) proxies, which are not supported yet/)
+    await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('soap', { soapToRest: true })), /^soapToRest: applies to SOAP \(WSDL\) proxies only/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('bad-weight', { routingInfo: { routingAddressList: [{ address: 'https://b.example', weight: 'heavy' }] } })), /^routingInfo.routingAddressList\[0\].weight:/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('cred-url', { routingInfo: { routingAddressList: [{ address: 'https://u:p@b.example' }] } })), /^routingInfo.routingAddressList\[0\].address: must not carry a user name or password/)
     await expectRefused(() => call('POST', 'url/', bed.erin, urlExample('nul\u0000name')), /^apiProxyName: must not contain/)
@@ -187,7 +187,7 @@ describe('create and update from a file (…/apiProxies/file/)', () => {
     await expectRefused(() => call('POST', 'file/', bed.erin, specForm('', { text: '{}', name: 'x.json' })), /^metadata: is required/)
     await expectRefused(() => call('POST', 'file/', bed.erin, specForm('{not json', { text: '{}', name: 'x.json' })), /^metadata: is not valid JSON/)
     await expectRefused(() => call('POST', 'file/', bed.erin, specForm({ apiProxyName: 'nofile', apiProxyCreationType: 'OPEN_API', clientRoute: { relativePathList: ['/nofile'] } })), /^specFile: is required for OPEN_API/)
-    await expectRefused(() => call('POST', 'file/', bed.erin, specForm({ apiProxyName: 'soap-service', apiProxyCreationType: 'WSDL', clientRoute: { relativePathList: ['/soap'] } }, { text: '<definitions/>', name: 'service.wsdl' })), /WSDL is not supported yet/)
+    await expectRefused(() => call('POST', 'file/', bed.erin, specForm({ apiProxyName: 'soap-service', apiProxyCreationType: 'WSDL', clientRoute: { relativePathList: ['/soap'] } }, { text: '<definitions/>', name: 'service.wsdl' })), /^specFile: the WSDL document declares no operation/)
     await expectRefused(() => call('PUT', 'file/', bed.erin, specForm({ apiProxyName: 'ghost', apiProxyCreationType: 'OPEN_API', reParse: true }, { text: JSON.stringify(PETSTORE), name: 'a.json' })), /API proxy 'ghost' can not be re-parsed because it does not exist/)
     await expectRefused(() => call('PUT', 'file/', bed.erin, specForm({ apiProxyName: 'file-petstore', apiProxyCreationType: 'REVERSE_PROXY', reParse: true })), /^apiProxyCreationType: API proxy 'file-petstore' was created as OPEN_API; the type can not change/)
     await expectRefused(() => call('POST', 'file/', bed.erin, JSON.stringify({ apiProxyName: 'json-body' })), /Content-Type must be multipart\/form-data/)
@@ -306,7 +306,7 @@ describe('GraphQL door (same services)', () => {
   it('refuses with the same rules: WSDL, missing permission; nothing written or pushed', async () => {
     const [before, pushesBefore] = [await proxyCount(), pushes()]
     const wsdl = await bed.svc.graphql(CREATE, { m: { apiProxyName: 'gql-wsdl', apiProxyCreationType: 'WSDL', clientRoute: { relativePathList: ['/gql-wsdl'] } }, d: '<definitions/>' }, bed.erin)
-    expect(wsdl.body.errors![0].message).toMatch(/^apiProxyCreationType: WSDL is not supported yet/)
+    expect(wsdl.body.errors![0].message).toMatch(/^specFile: the WSDL document declares no operation/)
     const viewer = await bed.svc.graphql('mutation { deployApiProxy(projectName: "payments", name: "gql-petstore", environmentName: "dev") { success } }', {}, bed.erin)
     expect(viewer.body.errors![0].extensions).toMatchObject({ errorKey: 'permissionDenied' })
     expect(await proxyCount()).toBe(before)

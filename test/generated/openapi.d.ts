@@ -7753,6 +7753,10 @@ export interface components {
             id: string;
             projectId: string;
             projectName: string;
+            /** @description {providerCode}/{modelId}, or the modelId for an entry of the older shape */
+            name: string;
+            providerCode: string | null;
+            providerDefinitionId: string | null;
             modelId: string;
             displayName: string | null;
             description: string | null;
@@ -7762,9 +7766,15 @@ export interface components {
             pricePerMillionInput: number | null;
             pricePerMillionOutput: number | null;
             pricePerMillionCached: number | null;
+            pricePerImage: number | null;
+            pricePerAudioMinute: number | null;
+            pricePerCharacterTts: number | null;
             capabilities: string[];
             modality: string | null;
             isDeprecated: boolean;
+            deprecatedAt: string | null;
+            sunsetAt: string | null;
+            builtIn: boolean;
             createdAt: string;
             updatedAt: string;
         };
@@ -7830,8 +7840,12 @@ export interface components {
         LlmProviderDefinition: {
             id: string;
             name: string;
+            code: string | null;
             displayName: string | null;
             description: string | null;
+            iconUrl: string | null;
+            docsUrl: string | null;
+            lastUpdatedAt: string | null;
             providerType: string;
             wireProtocol: string;
             defaultEndpoint: string | null;
@@ -8121,6 +8135,7 @@ export interface components {
                 address: string;
                 weight?: number | null;
                 healthCheckEnabled?: boolean | null;
+                healthMonitoringEnabled?: boolean | null;
                 soapType?: ("SOAP11" | "SOAP12") | null;
             }[] | null;
             loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -8181,12 +8196,27 @@ export interface components {
             timeIntervalWindowType: string;
             showRateLimitStatisticsInResponseHeader: boolean;
             targetVariable: unknown;
+            /** @description VARIABLE or AUTH_RESOLVED */
+            identitySource: string;
+            targetAudienceRuleList: {
+                operator: string;
+                value: string;
+            }[];
+            /** @description BLOCK or GENERAL_QUOTA */
+            outOfTargetAction: string;
+            /** @description TOTAL or PER_IDENTITY */
+            generalQuotaMode: string;
+            generalQuotaPermittedMessageCount: number | null;
+            generalQuotaTimeIntervalPeriodLength: number | null;
+            generalQuotaTimeInterval: string | null;
             condition: {
                 conditionRuleList: unknown;
             } | null;
             credentialNameList: string[];
             endpointRateLimitList: {
                 apiProxyName: string;
+                /** @description the endpoint id; null for an ALL entry */
+                endpointId: string | null;
                 endpointName: string;
                 endpointHTTPMethod: string;
                 permittedMessageCount: number;
@@ -8404,7 +8434,7 @@ export interface components {
             name: string;
             description: string | null;
         };
-        /** @description A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet */
+        /** @description A vector store connection (spec §2.11; read fields of the vendor page, flattened, and the nested transport): secrets as *Set flags */
         VectorDb: {
             /** @constant */
             _class: "vector-db";
@@ -8413,27 +8443,75 @@ export interface components {
             projectName: string;
             name: string;
             description: string | null;
+            enabled: boolean;
             dbType: string;
+            /** @description jdbc, http or redis; the flattened fields below are those of this family only */
+            family: string;
+            connectTimeoutMs: number | null;
+            requestTimeoutMs: number | null;
+            jdbcUrl?: string;
+            jdbcUsername?: string | null;
+            jdbcPasswordSet?: boolean;
+            poolMinimumIdle?: number | null;
+            poolMaximumPoolSize?: number | null;
+            poolConnectionTimeoutMs?: number | null;
+            poolIdleTimeoutMs?: number | null;
+            poolMaxLifetimeMs?: number | null;
+            endpoint?: string;
+            apiVersion?: string | null;
+            authScheme?: string;
+            authHeaderName?: string | null;
+            apiKeySet?: boolean;
+            apiSecretSet?: boolean;
+            regionCode?: string | null;
+            redisUri?: string;
+            redisUsername?: string | null;
+            redisPasswordSet?: boolean;
             defaultCollectionName: string | null;
             embeddingDimension: number | null;
             distanceMetric: string | null;
+            maxBatchSize: number | null;
+            builtIn: boolean;
             transport: {
                 /** @constant */
                 family: "jdbc";
                 connectTimeoutMs: number;
+                requestTimeoutMs: number | null;
                 jdbcUrl: string;
                 username: string | null;
+                pool: {
+                    minimumIdle: number | null;
+                    maximumPoolSize: number | null;
+                    connectionTimeoutMs: number | null;
+                    idleTimeoutMs: number | null;
+                    maxLifetimeMs: number | null;
+                } | null;
                 passwordSet?: boolean;
                 apiKeySet?: boolean;
+                apiSecretSet?: boolean;
             } | {
                 /** @constant */
                 family: "http";
+                connectTimeoutMs: number | null;
+                requestTimeoutMs: number | null;
                 endpoint: string;
                 apiVersion: string | null;
                 authScheme: string;
                 authHeaderName: string | null;
+                regionCode: string | null;
                 passwordSet?: boolean;
                 apiKeySet?: boolean;
+                apiSecretSet?: boolean;
+            } | {
+                /** @constant */
+                family: "redis";
+                connectTimeoutMs: number | null;
+                requestTimeoutMs: number | null;
+                uri: string;
+                username: string | null;
+                passwordSet?: boolean;
+                apiKeySet?: boolean;
+                apiSecretSet?: boolean;
             };
             createdAt: string;
             updatedAt: string;
@@ -17368,33 +17446,58 @@ export interface operations {
                     _class: "vector-db";
                     name?: string | null;
                     description?: string | null;
+                    enabled?: boolean | null;
                     /** @enum {string} */
-                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "MILVUS" | "CHROMA" | "PINECONE" | "REDIS" | "OTHER";
                     defaultCollectionName?: string | null;
                     embeddingDimension?: number | null;
                     distanceMetric?: string | null;
+                    maxBatchSize?: number | null;
                     transport: {
                         /** @constant */
                         family: "jdbc";
                         connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         jdbcUrl: string;
                         username?: string | null;
                         password?: string | null;
+                        pool?: {
+                            minimumIdle?: number | null;
+                            maximumPoolSize?: number | null;
+                            connectionTimeoutMs?: number | null;
+                            idleTimeoutMs?: number | null;
+                            maxLifetimeMs?: number | null;
+                        } | null;
                         passwordSet?: unknown;
                     } | {
                         /** @constant */
                         family: "http";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         /** Format: uri */
                         endpoint: string;
                         apiVersion?: string | null;
                         authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
                         authHeaderName?: string | null;
                         apiKey?: string | null;
+                        apiSecret?: string | null;
+                        regionCode?: string | null;
                         apiKeySet?: unknown;
+                        apiSecretSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "redis";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
+                        uri: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
                     };
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    builtIn?: unknown;
                     createdAt?: unknown;
                     updatedAt?: unknown;
                 };
@@ -17411,6 +17514,9 @@ export interface operations {
                         deploymentResult: {
                             success: boolean;
                             message: string;
+                            /** @constant */
+                            envName: "apimanager";
+                            detail: string;
                             responseTime: number;
                             reachable: boolean;
                             statusCode: number | null;
@@ -18183,8 +18289,11 @@ export interface operations {
                 "application/json": {
                     _class?: unknown;
                     name?: string | null;
+                    code?: string | null;
                     displayName?: string | null;
                     description?: string | null;
+                    iconUrl?: string | null;
+                    docsUrl?: string | null;
                     providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
                     wireProtocol?: ("OPENAI" | "ANTHROPIC" | "GEMINI" | "BEDROCK" | "COHERE") | null;
                     defaultEndpoint?: string | null;
@@ -18201,6 +18310,7 @@ export interface operations {
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    lastUpdatedAt?: unknown;
                     builtIn?: unknown;
                 };
             };
@@ -18255,8 +18365,11 @@ export interface operations {
                 "application/json": {
                     _class?: unknown;
                     name?: string | null;
+                    code?: string | null;
                     displayName?: string | null;
                     description?: string | null;
+                    iconUrl?: string | null;
+                    docsUrl?: string | null;
                     providerType?: ("OPENAI" | "AZURE_OPENAI" | "ANTHROPIC" | "GOOGLE_GEMINI" | "GOOGLE_VERTEX_AI" | "AWS_BEDROCK" | "MISTRAL" | "COHERE" | "GROQ" | "DEEPSEEK" | "XAI" | "TOGETHER_AI" | "FIREWORKS_AI" | "PERPLEXITY" | "OPENROUTER" | "HUGGING_FACE" | "OLLAMA" | "OTHER") | null;
                     wireProtocol?: ("OPENAI" | "ANTHROPIC" | "GEMINI" | "BEDROCK" | "COHERE") | null;
                     defaultEndpoint?: string | null;
@@ -18273,6 +18386,7 @@ export interface operations {
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    lastUpdatedAt?: unknown;
                     builtIn?: unknown;
                 };
             };
@@ -18460,6 +18574,9 @@ export interface operations {
             content: {
                 "application/json": {
                     _class?: unknown;
+                    name?: string | null;
+                    providerCode?: string | null;
+                    providerDefinitionId?: string | null;
                     modelId?: string | null;
                     displayName?: string | null;
                     description?: string | null;
@@ -18469,9 +18586,15 @@ export interface operations {
                     pricePerMillionInput?: number | null;
                     pricePerMillionOutput?: number | null;
                     pricePerMillionCached?: number | null;
+                    pricePerImage?: number | null;
+                    pricePerAudioMinute?: number | null;
+                    pricePerCharacterTts?: number | null;
                     capabilities?: string[] | null;
                     modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
                     isDeprecated?: boolean | null;
+                    deprecatedAt?: string | null;
+                    sunsetAt?: string | null;
+                    builtIn?: false | null;
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
@@ -18529,6 +18652,9 @@ export interface operations {
             content: {
                 "application/json": {
                     _class?: unknown;
+                    name?: string | null;
+                    providerCode?: string | null;
+                    providerDefinitionId?: string | null;
                     modelId?: string | null;
                     displayName?: string | null;
                     description?: string | null;
@@ -18538,9 +18664,15 @@ export interface operations {
                     pricePerMillionInput?: number | null;
                     pricePerMillionOutput?: number | null;
                     pricePerMillionCached?: number | null;
+                    pricePerImage?: number | null;
+                    pricePerAudioMinute?: number | null;
+                    pricePerCharacterTts?: number | null;
                     capabilities?: string[] | null;
                     modality?: ("TEXT" | "VISION" | "AUDIO" | "EMBEDDING" | "RERANK" | "MULTIMODAL" | "IMAGE") | null;
                     isDeprecated?: boolean | null;
+                    deprecatedAt?: string | null;
+                    sunsetAt?: string | null;
+                    builtIn?: false | null;
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
@@ -18735,33 +18867,58 @@ export interface operations {
                     _class: "vector-db";
                     name?: string | null;
                     description?: string | null;
+                    enabled?: boolean | null;
                     /** @enum {string} */
-                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "MILVUS" | "CHROMA" | "PINECONE" | "REDIS" | "OTHER";
                     defaultCollectionName?: string | null;
                     embeddingDimension?: number | null;
                     distanceMetric?: string | null;
+                    maxBatchSize?: number | null;
                     transport: {
                         /** @constant */
                         family: "jdbc";
                         connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         jdbcUrl: string;
                         username?: string | null;
                         password?: string | null;
+                        pool?: {
+                            minimumIdle?: number | null;
+                            maximumPoolSize?: number | null;
+                            connectionTimeoutMs?: number | null;
+                            idleTimeoutMs?: number | null;
+                            maxLifetimeMs?: number | null;
+                        } | null;
                         passwordSet?: unknown;
                     } | {
                         /** @constant */
                         family: "http";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         /** Format: uri */
                         endpoint: string;
                         apiVersion?: string | null;
                         authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
                         authHeaderName?: string | null;
                         apiKey?: string | null;
+                        apiSecret?: string | null;
+                        regionCode?: string | null;
                         apiKeySet?: unknown;
+                        apiSecretSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "redis";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
+                        uri: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
                     };
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    builtIn?: unknown;
                     createdAt?: unknown;
                     updatedAt?: unknown;
                 };
@@ -18819,33 +18976,58 @@ export interface operations {
                     _class: "vector-db";
                     name?: string | null;
                     description?: string | null;
+                    enabled?: boolean | null;
                     /** @enum {string} */
-                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "PINECONE" | "MILVUS" | "CHROMA" | "ELASTICSEARCH" | "OTHER";
+                    dbType: "PGVECTOR" | "QDRANT" | "WEAVIATE" | "MILVUS" | "CHROMA" | "PINECONE" | "REDIS" | "OTHER";
                     defaultCollectionName?: string | null;
                     embeddingDimension?: number | null;
                     distanceMetric?: string | null;
+                    maxBatchSize?: number | null;
                     transport: {
                         /** @constant */
                         family: "jdbc";
                         connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         jdbcUrl: string;
                         username?: string | null;
                         password?: string | null;
+                        pool?: {
+                            minimumIdle?: number | null;
+                            maximumPoolSize?: number | null;
+                            connectionTimeoutMs?: number | null;
+                            idleTimeoutMs?: number | null;
+                            maxLifetimeMs?: number | null;
+                        } | null;
                         passwordSet?: unknown;
                     } | {
                         /** @constant */
                         family: "http";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
                         /** Format: uri */
                         endpoint: string;
                         apiVersion?: string | null;
                         authScheme?: ("BEARER" | "API_KEY_HEADER" | "BASIC" | "NONE" | "CUSTOM") | null;
                         authHeaderName?: string | null;
                         apiKey?: string | null;
+                        apiSecret?: string | null;
+                        regionCode?: string | null;
                         apiKeySet?: unknown;
+                        apiSecretSet?: unknown;
+                    } | {
+                        /** @constant */
+                        family: "redis";
+                        connectTimeoutMs?: number | null;
+                        requestTimeoutMs?: number | null;
+                        uri: string;
+                        username?: string | null;
+                        password?: string | null;
+                        passwordSet?: unknown;
                     };
                     id?: unknown;
                     projectId?: unknown;
                     projectName?: unknown;
+                    builtIn?: unknown;
                     createdAt?: unknown;
                     updatedAt?: unknown;
                 };
@@ -25975,7 +26157,7 @@ export interface operations {
                     apiProxyName: string;
                     apiProxyDescription?: string | null;
                     /** @enum {string} */
-                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                     specUrl?: string | null;
                     clientRoute?: {
                         relativePathList: string[];
@@ -25994,6 +26176,7 @@ export interface operations {
                             address: string;
                             weight?: number | null;
                             healthCheckEnabled?: boolean | null;
+                            healthMonitoringEnabled?: boolean | null;
                             soapType?: ("SOAP11" | "SOAP12") | null;
                         }[] | null;
                         loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26012,16 +26195,23 @@ export interface operations {
                     enableWSA?: boolean | null;
                     enableWSRM?: boolean | null;
                     backendApiVersion?: string | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                     maintenanceModeSetting?: {
                         enabled?: boolean | null;
                         httpStatusCode?: number | null;
                         contentType?: string | null;
                         message?: string | null;
                     } | null;
-                    specAuthorizationValueList?: {
+                    specAuthorizationValueList?: ({
                         headerName: string;
                         headerValue: string;
-                    }[] | null;
+                    } | {
+                        keyName: string;
+                        value: string;
+                        /** @enum {string} */
+                        type: "header" | "query";
+                    })[] | null;
                 };
             };
         };
@@ -26039,7 +26229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy not found, creation type differs */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy not found, creation type differs */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26074,7 +26264,7 @@ export interface operations {
                     apiProxyName: string;
                     apiProxyDescription?: string | null;
                     /** @enum {string} */
-                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                    apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                     specUrl?: string | null;
                     clientRoute?: {
                         relativePathList: string[];
@@ -26093,6 +26283,7 @@ export interface operations {
                             address: string;
                             weight?: number | null;
                             healthCheckEnabled?: boolean | null;
+                            healthMonitoringEnabled?: boolean | null;
                             soapType?: ("SOAP11" | "SOAP12") | null;
                         }[] | null;
                         loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26111,16 +26302,23 @@ export interface operations {
                     enableWSA?: boolean | null;
                     enableWSRM?: boolean | null;
                     backendApiVersion?: string | null;
+                    requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                    responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                     maintenanceModeSetting?: {
                         enabled?: boolean | null;
                         httpStatusCode?: number | null;
                         contentType?: string | null;
                         message?: string | null;
                     } | null;
-                    specAuthorizationValueList?: {
+                    specAuthorizationValueList?: ({
                         headerName: string;
                         headerValue: string;
-                    }[] | null;
+                    } | {
+                        keyName: string;
+                        value: string;
+                        /** @enum {string} */
+                        type: "header" | "query";
+                    })[] | null;
                 };
             };
         };
@@ -26138,7 +26336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy already exists */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, proxy already exists */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26175,7 +26373,7 @@ export interface operations {
                         apiProxyName: string;
                         apiProxyDescription?: string | null;
                         /** @enum {string} */
-                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                         specUrl?: string | null;
                         clientRoute?: {
                             relativePathList: string[];
@@ -26194,6 +26392,7 @@ export interface operations {
                                 address: string;
                                 weight?: number | null;
                                 healthCheckEnabled?: boolean | null;
+                                healthMonitoringEnabled?: boolean | null;
                                 soapType?: ("SOAP11" | "SOAP12") | null;
                             }[] | null;
                             loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26212,16 +26411,23 @@ export interface operations {
                         enableWSA?: boolean | null;
                         enableWSRM?: boolean | null;
                         backendApiVersion?: string | null;
+                        requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                        responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                         maintenanceModeSetting?: {
                             enabled?: boolean | null;
                             httpStatusCode?: number | null;
                             contentType?: string | null;
                             message?: string | null;
                         } | null;
-                        specAuthorizationValueList?: {
+                        specAuthorizationValueList?: ({
                             headerName: string;
                             headerValue: string;
-                        }[] | null;
+                        } | {
+                            keyName: string;
+                            value: string;
+                            /** @enum {string} */
+                            type: "header" | "query";
+                        })[] | null;
                     };
                     /** @description the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy) */
                     specFile?: string;
@@ -26242,7 +26448,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy not found, creation type differs */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy not found, creation type differs */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26279,7 +26485,7 @@ export interface operations {
                         apiProxyName: string;
                         apiProxyDescription?: string | null;
                         /** @enum {string} */
-                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY";
+                        apiProxyCreationType: "OPEN_API" | "SWAGGER" | "WSDL" | "REVERSE_PROXY" | "EMPTY_API";
                         specUrl?: string | null;
                         clientRoute?: {
                             relativePathList: string[];
@@ -26298,6 +26504,7 @@ export interface operations {
                                 address: string;
                                 weight?: number | null;
                                 healthCheckEnabled?: boolean | null;
+                                healthMonitoringEnabled?: boolean | null;
                                 soapType?: ("SOAP11" | "SOAP12") | null;
                             }[] | null;
                             loadBalanceAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "WEIGHTED_ROUND_ROBIN" | "LEAST_CONNECTIONS" | "LRU" | "RANDOM" | "PICK_FIRST" | "IP_HASH" | "URL_HASH") | null;
@@ -26316,16 +26523,23 @@ export interface operations {
                         enableWSA?: boolean | null;
                         enableWSRM?: boolean | null;
                         backendApiVersion?: string | null;
+                        requestBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
+                        responseBodyReadBehavior?: ("ALWAYS_READ" | "READ_IF_POLICY_EXISTS" | "NEVER_READ") | null;
                         maintenanceModeSetting?: {
                             enabled?: boolean | null;
                             httpStatusCode?: number | null;
                             contentType?: string | null;
                             message?: string | null;
                         } | null;
-                        specAuthorizationValueList?: {
+                        specAuthorizationValueList?: ({
                             headerName: string;
                             headerValue: string;
-                        }[] | null;
+                        } | {
+                            keyName: string;
+                            value: string;
+                            /** @enum {string} */
+                            type: "header" | "query";
+                        })[] | null;
                     };
                     /** @description the OpenAPI/Swagger document, JSON or YAML (not needed for a reverse proxy) */
                     specFile?: string;
@@ -26346,7 +26560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy already exists */
+            /** @description unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList, metadata part missing or not JSON, proxy already exists */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26401,6 +26615,16 @@ export interface operations {
                         specUrl: string | null;
                         backendApiVersion: string | null;
                         maintenanceModeSetting: unknown;
+                        /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                        requestBodyReadBehavior: string;
+                        /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                        responseBodyReadBehavior: string;
+                        /** @description a WSDL proxy's SOAP options; null for the other types */
+                        soapSettings: {
+                            soapToRest: boolean;
+                            enableWSA: boolean;
+                            enableWSRM: boolean;
+                        } | null;
                         apiKeys: {
                             publicKey: string | null;
                             secretKeySet: boolean;
@@ -33792,6 +34016,17 @@ export interface operations {
                         scriptLanguage?: string | null;
                         scriptBody?: string | null;
                     } | null;
+                    identitySource?: ("VARIABLE" | "AUTH_RESOLVED") | null;
+                    targetAudienceRuleList?: {
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "EQ_IGNORE_CASE" | "NE_IGNORE_CASE" | "CONTAINS_IGNORE_CASE" | "NOT_CONTAINS_IGNORE_CASE" | "STARTS_WITH_IGNORE_CASE" | "ENDS_WITH_IGNORE_CASE" | "IN_IGNORE_CASE" | "NOT_IN_IGNORE_CASE";
+                        value: string;
+                    }[] | null;
+                    outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA") | null;
+                    generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                    generalQuotaPermittedMessageCount?: number | null;
+                    generalQuotaTimeIntervalPeriodLength?: number | null;
+                    generalQuotaTimeInterval?: ("ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH") | null;
                 };
             };
         };
@@ -33916,6 +34151,17 @@ export interface operations {
                         scriptLanguage?: string | null;
                         scriptBody?: string | null;
                     } | null;
+                    identitySource?: ("VARIABLE" | "AUTH_RESOLVED") | null;
+                    targetAudienceRuleList?: {
+                        /** @enum {string} */
+                        operator: "EQ" | "NE" | "CONTAINS" | "NOT_CONTAINS" | "STARTS_WITH" | "ENDS_WITH" | "IN" | "NOT_IN" | "EQ_IGNORE_CASE" | "NE_IGNORE_CASE" | "CONTAINS_IGNORE_CASE" | "NOT_CONTAINS_IGNORE_CASE" | "STARTS_WITH_IGNORE_CASE" | "ENDS_WITH_IGNORE_CASE" | "IN_IGNORE_CASE" | "NOT_IN_IGNORE_CASE";
+                        value: string;
+                    }[] | null;
+                    outOfTargetAction?: ("BLOCK" | "GENERAL_QUOTA") | null;
+                    generalQuotaMode?: ("TOTAL" | "PER_IDENTITY") | null;
+                    generalQuotaPermittedMessageCount?: number | null;
+                    generalQuotaTimeIntervalPeriodLength?: number | null;
+                    generalQuotaTimeInterval?: ("ONE_SECOND" | "ONE_MINUTE" | "ONE_HOUR" | "ONE_DAY" | "ONE_MONTH") | null;
                 };
             };
         };

@@ -2,6 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { coveredModelPrices } from '../../src/modules/llm/models/prices.js'
 import { expectFailure, expectNoSecrets, legacyClient, llmBootstrap } from './llm-helpers.js'
+import type { VendorExample } from '../../scripts/vendor-examples.js'
+import vendorExamples from '../openapi/vendor-examples.json' with { type: 'json' }
+
+/** The newest vendor page's example body (api-reference/<folder>/<page>.mdx #index), deep-copied. */
+const pageExample = (page: string, index = 0): any =>
+  structuredClone((vendorExamples as VendorExample[]).find((e) => e.page === `api-reference/${page}.mdx` && e.index === index)!.body)
+const audits = (objectName: string) => bed.svc.deps.prisma.auditEvent.findMany({ where: { objectName }, orderBy: { id: 'asc' } })
 
 // Provider definitions (built-in read-only) and the model catalog (spec §2.7 model fields, §4.5)
 const P = '/apiops/projects/payments/llm-providers'
@@ -58,6 +65,118 @@ describe('provider definitions', () => {
     expect((await del(`${DEFS}/edge-llm/`)).status).toBe(200)
     expect(bed.dev.received[1]).toMatchObject({ action: 'UNDEPLOY', kind: 'LLM_PROVIDER_DEFINITION', name: 'edge-llm' })
     expectFailure(await get(`${DEFS}/edge-llm/`), /not found/)
+  })
+})
+
+describe("provider definitions: the vendor page's examples (code, iconUrl, docsUrl; issue 32 §0)", () => {
+  it('create: accepted, stored, read back with the read page\'s fields, audited and pushed; update: the same', async () => {
+    const res = await post(`${DEFS}/internal-llm-gateway/`, pageExample('llm-provider-definitions/create-llm-provider-definition'))
+    expect(res.status).toBe(200)
+    expect(res.body.deploymentResult.success).toBe(true)
+    const read = (await get(`${DEFS}/internal-llm-gateway/`)).body.resultList[0]
+    expect(read).toMatchObject({
+      name: 'internal-llm-gateway', code: 'internal-llm-gateway', displayName: 'Internal LLM Gateway', defaultEndpoint: 'https://llm-gateway.internal.example.com/v1',
+      defaultApiVersion: 'v1', defaultAuthScheme: 'API_KEY_HEADER', defaultAuthHeaderName: 'x-api-key', iconUrl: 'https://cdn.example.com/icons/internal-llm.svg',
+      docsUrl: 'https://wiki.internal.example.com/llm-gateway', builtIn: false, projectName: 'payments', lastUpdatedAt: expect.any(String),
+    })
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'LLM_PROVIDER_DEFINITION', name: 'internal-llm-gateway', config: { code: 'internal-llm-gateway' } })
+    const update = await put(`${DEFS}/internal-llm-gateway/`, pageExample('llm-provider-definitions/update-llm-provider-definition'))
+    expect(update.status).toBe(200)
+    expect((await get(`${DEFS}/internal-llm-gateway/`)).body.resultList[0]).toMatchObject({
+      displayName: 'Internal LLM Gateway (v2 rollout)', defaultEndpoint: 'https://llm-gateway-v2.internal.example.com/v1', code: 'internal-llm-gateway',
+    })
+    expect(bed.dev.received.map((m) => m.revision)).toEqual([1, 2])
+    expect((await audits('internal-llm-gateway')).map((a) => a.operation)).toEqual([expect.stringMatching(/^POST /), expect.stringMatching(/^PUT /)])
+    // a built-in reads with its code and no lastUpdatedAt
+    expect((await get(`${DEFS}/openai/`)).body.resultList[0]).toMatchObject({ code: 'openai', builtIn: true, lastUpdatedAt: null })
+    expect((await del(`${DEFS}/internal-llm-gateway/`)).status).toBe(200)
+    bed.dev.received.length = 0
+  })
+
+  it('a blank name falls back to code, then must equal the path', async () => {
+    const body = { ...pageExample('llm-provider-definitions/create-llm-provider-definition'), name: '', code: 'edge-gw' }
+    expect((await post(`${DEFS}/edge-gw/`, body)).status).toBe(200)
+    expect((await get(`${DEFS}/edge-gw/`)).body.resultList[0]).toMatchObject({ name: 'edge-gw', code: 'edge-gw' })
+    expectFailure(await post(`${DEFS}/edge-gw2/`, { ...body, name: undefined, code: 'edge-other' }), /name 'edge-other' does not match the name in the path 'edge-gw2'/)
+    expect((await del(`${DEFS}/edge-gw/`)).status).toBe(200)
+    bed.dev.received.length = 0
+  })
+
+  it("the page's refusals: builtIn true, a bad iconUrl, a name not matching the path; nothing written or pushed", async () => {
+    const before = await bed.svc.deps.prisma.llmProviderDefinition.count()
+    const body = pageExample('llm-provider-definitions/create-llm-provider-definition')
+    expectFailure(await post(`${DEFS}/internal-llm-gateway/`, { ...body, builtIn: true }), /^Built-in provider definitions are read-only\.$/)
+    expectFailure(await post(`${DEFS}/internal-llm-gateway/`, { ...body, iconUrl: 'ftp://x/y.svg' }), /^iconUrl: must be an http\(s\) URL/)
+    expectFailure(await post(`${DEFS}/other-name/`, body), /name 'internal-llm-gateway' does not match the name in the path 'other-name'/)
+    expectFailure(await put(`${DEFS}/internal-llm-gateway/`, pageExample('llm-provider-definitions/update-llm-provider-definition')), /Provider definition 'internal-llm-gateway' not found/)
+    expect(await bed.svc.deps.prisma.llmProviderDefinition.count()).toBe(before)
+    expect(bed.dev.received).toHaveLength(0)
+  })
+})
+
+describe("model catalog: the vendor page's examples (name {providerCode}/{modelId}; issue 32 §0, docs/llm.md)", () => {
+  const VENDOR = `${MODELS}/openai%2Fgpt-5-mini/`
+
+  it('create: the name with its / (sent as %2F) is accepted, stored apart from the modelId, read back, audited and pushed', async () => {
+    const res = await post(VENDOR, pageExample('llm-models/create-llm-model'))
+    expect(res.status).toBe(200)
+    expect(res.body.deploymentResult.success).toBe(true)
+    const read = (await get(VENDOR)).body.resultList[0]
+    expect(read).toMatchObject({
+      name: 'openai/gpt-5-mini', providerDefinitionId: '6640aa12c2e4b8000000ef01', providerCode: 'openai', modelId: 'gpt-5-mini', displayName: 'GPT-5 Mini',
+      contextWindow: 128000, maxOutputTokens: 16384, pricePerMillionInput: 0.25, pricePerMillionOutput: 2, pricePerMillionCached: 0.025, pricePerImage: null,
+      pricePerAudioMinute: null, pricePerCharacterTts: null, capabilities: ['chat', 'function_calling', 'json_mode'], modality: 'TEXT', isDeprecated: false,
+      deprecatedAt: null, sunsetAt: null, builtIn: false,
+    })
+    expect((await get(`${MODELS}/`)).body.resultList.map((m: any) => m.name)).toContain('openai/gpt-5-mini')
+    expect(bed.dev.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'LLM_MODEL', name: 'openai/gpt-5-mini', config: { modelId: 'gpt-5-mini' } })
+    expect(await audits('openai/gpt-5-mini')).toEqual([expect.objectContaining({ operation: expect.stringMatching(/^POST /), outcome: 'SUCCEEDED' })])
+  })
+
+  it('update: replaces the entry; the price check sees the modelId, not the name', async () => {
+    const body = { ...pageExample('llm-models/update-llm-model'), deprecatedAt: '2026-09-01T00:00:00Z', pricePerImage: 0.04 }
+    expect((await put(VENDOR, body)).status).toBe(200)
+    expect((await get(VENDOR)).body.resultList[0]).toMatchObject({
+      maxOutputTokens: 32768, pricePerMillionInput: 0.2, capabilities: ['chat', 'function_calling', 'json_mode', 'reasoning'], deprecatedAt: '2026-09-01T00:00:00.000Z', pricePerImage: 0.04,
+    })
+    const project = await bed.svc.deps.prisma.project.findUniqueOrThrow({ where: { name: 'payments' } })
+    expect(await coveredModelPrices(bed.svc.deps.prisma, project.id)).toEqual(expect.arrayContaining([{ modelId: 'gpt-5-mini', modelKey: 'gpt-5-mini', pricePerMillionInput: 0.2, source: 'catalog' }]))
+    expect(bed.dev.received.map((m) => [m.kind, m.name, m.revision])).toEqual([['LLM_MODEL', 'openai/gpt-5-mini', 2]])
+  })
+
+  it('is the GraphQL mutation too (one service): the vendor shape by name', async () => {
+    const body = pageExample('llm-models/create-llm-model')
+    delete body.builtIn
+    const res = await bed.svc.graphql(
+      'mutation($input: LlmCatalogModelInput!) { upsertLlmModel(projectName: "payments", modelId: "anthropic/claude-x", input: $input) { model { name providerCode modelId } } }',
+      { input: { ...body, name: 'anthropic/claude-x', providerCode: 'anthropic', modelId: 'claude-x', providerDefinitionId: null } }, bed.alice,
+    )
+    expect(res.body.errors).toBeUndefined()
+    expect(res.body.data.upsertLlmModel.model).toEqual({ name: 'anthropic/claude-x', providerCode: 'anthropic', modelId: 'claude-x' })
+    expect((await del(`${MODELS}/anthropic%2Fclaude-x/`)).status).toBe(200)
+    bed.dev.received.length = 0
+  })
+
+  it("the page's refusals and the name rules; nothing written or pushed", async () => {
+    const before = await bed.svc.deps.prisma.llmModelDefinition.count()
+    const body = pageExample('llm-models/create-llm-model')
+    const cases: [string, unknown, RegExp][] = [
+      [`${MODELS}/openai%2Fgpt-5/`, body, /name 'openai\/gpt-5-mini' does not match the name in the path 'openai\/gpt-5'/],
+      [VENDOR.replace('openai%2F', 'openai%2Fx%2F'), { ...body, name: 'openai/x/gpt-5-mini' }, /^name: must be a name without .* or \{providerCode\}\/\{modelId\} \(one '\/'\)/],
+      [`${MODELS}/openai%2Fgpt-6/`, { ...body, name: 'openai/gpt-6' }, /^name 'openai\/gpt-6' must be \{providerCode\}\/\{modelId\} \('openai\/gpt-5-mini'\)$/],
+      [`${MODELS}/openai%2Fgpt-6/`, { ...body, name: 'openai/gpt-6', providerCode: undefined }, /^providerCode and modelId are required$/],
+      [`${MODELS}/openai%2Fgpt-6/`, { ...body, name: 'openai/gpt-6', modelId: '' }, /^providerCode and modelId are required$/],
+      [`${MODELS}/openai%2Fgpt-6/`, { modelId: 'gpt-6' }, /^name is required with a '\/' in the path/],
+      [VENDOR, { ...body, builtIn: true }, /^builtIn: must be false/],
+      [VENDOR, { ...body, sunsetAt: 'soon' }, /^sunsetAt: must be an ISO 8601 timestamp/],
+      [VENDOR, { ...body, pricePerAudioMinute: -1 }, /^pricePerAudioMinute: must be at least 0/],
+    ]
+    for (const [path, b, message] of cases) expectFailure(await post(path, b), message)
+    expectFailure(await put(`${MODELS}/openai%2Fgpt-6/`, { ...body, name: 'openai/gpt-6', modelId: 'gpt-6' }), /Model 'openai\/gpt-6' not found/)
+    expect(await bed.svc.deps.prisma.llmModelDefinition.count()).toBe(before)
+    expect(bed.dev.received).toHaveLength(0)
+    expect((await del(VENDOR)).status).toBe(200)
+    bed.dev.received.length = 0
   })
 })
 

@@ -189,6 +189,24 @@ describe('GraphQL: vector stores and knowledge bases', () => {
     expect((await op(VectorDbDocument, { projectName: project, name: 'qd' })).data!.vectorDb.dbType).toBe('QDRANT')
   })
 
+  it("upserts the vendor page's redis store (dbType REDIS, family redis, timeouts) and reads the flattened fields (issue 32 §0)", async () => {
+    const res = await svc.graphql(
+      `mutation($input: VectorDbInput!) { upsertVectorDb(projectName: "payments", name: "redis-search", input: $input) {
+        vectorDb { dbType enabled family connectTimeoutMs requestTimeoutMs redisUri redisUsername redisPasswordSet jdbcUrl maxBatchSize distanceMetric builtIn transport { family uri passwordSet } } } }`,
+      { input: { dbType: 'REDIS', enabled: false, defaultCollectionName: 'doc_idx', transport: { family: 'redis', connectTimeoutMs: 5000, requestTimeoutMs: 30000, uri: 'rediss://redis.internal:6379', username: 'default', password: 'redis-auth-pass' } } },
+      alice,
+    )
+    expect(res.body.errors).toBeUndefined()
+    expect(res.body.data.upsertVectorDb.vectorDb).toEqual({
+      dbType: 'REDIS', enabled: false, family: 'redis', connectTimeoutMs: 5000, requestTimeoutMs: 30000, redisUri: 'rediss://redis.internal:6379', redisUsername: 'default',
+      redisPasswordSet: true, jdbcUrl: null, maxBatchSize: 100, distanceMetric: 'COSINE', builtIn: false, transport: { family: 'redis', uri: 'rediss://redis.internal:6379', passwordSet: true },
+    })
+    const wrongFamily = await svc.graphql('mutation { upsertVectorDb(projectName: "payments", name: "r2", input: { dbType: "REDIS", transport: { family: "http", endpoint: "https://x.example" } }) { vectorDb { id } } }', {}, alice)
+    expect(wrongFamily.body.errors![0]!.message).toBe('transport.family: dbType REDIS is reached with the redis family, not http')
+    expect(await svc.deps.prisma.vectorDb.count({ where: { name: 'r2' } })).toBe(0)
+    expect((await svc.graphql('mutation { deleteVectorDb(projectName: "payments", name: "redis-search") { success } }', {}, alice)).body.data.deleteVectorDb.success).toBe(true)
+  })
+
   it('creates a knowledge base, uploads, lists, reads, reindexes and deletes documents', async () => {
     const provider = await op(UpsertLlmProviderDocument, { projectName: project, name: 'emb', input: { providerType: 'OTHER', endpoint: `${emb.url}/v1`, apiKey: KEY } })
     const providerId = provider.data!.upsertLlmProvider.provider.id

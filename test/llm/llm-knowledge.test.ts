@@ -4,6 +4,8 @@ import { expectFailure, expectNoSecrets, legacyClient, startLlmService } from '.
 import type { TestService } from '../support/app.js'
 import { FakeEmbeddings } from '../support/fake-embeddings.js'
 import { FakeWorker } from '../support/fake-worker.js'
+import type { VendorExample } from '../../scripts/vendor-examples.js'
+import vendorExamples from '../openapi/vendor-examples.json' with { type: 'json' }
 
 // Knowledge bases and their documents (spec §4.5): chunking, embedding through the provider, reindex
 const BASE = '/apiops/projects/payments'
@@ -92,6 +94,15 @@ describe('knowledge bases', () => {
     expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'KNOWLEDGE_BASE', name: 'handbook', revision: 1 })
     const defaults = await post(`${KB}/defaults/`, { name: 'defaults', embeddingProviderId: providerId, embeddingModel: 'm' })
     expect(defaults.body.resultList[0]).toMatchObject({ chunkSize: 1000, chunkOverlap: 100, vectorDbId: null, vectorDbName: null })
+  })
+
+  it("the update page's example (update-knowledge-base.mdx) against an existing knowledge base: refused like the create's, as spec §1 rule 2 makes the connection references stored ids; nothing written or pushed", async () => {
+    const example = structuredClone((vendorExamples as VendorExample[]).find((e) => e.page === 'api-reference/knowledge-bases/update-knowledge-base.mdx')!.body) as any
+    const before = JSON.stringify(await svc.deps.prisma.knowledgeBase.findMany({ orderBy: { name: 'asc' } }))
+    const pushed = worker.received.length
+    expectFailure(await put(`${KB}/handbook/`, { ...example, name: 'handbook' }), /^embeddingProviderId: is required/)
+    expect(JSON.stringify(await svc.deps.prisma.knowledgeBase.findMany({ orderBy: { name: 'asc' } }))).toBe(before)
+    expect(worker.received).toHaveLength(pushed)
   })
 
   it('refuses bad knowledge base bodies and writes nothing', async () => {

@@ -6,6 +6,8 @@ import { expectFailure, expectNoSecrets, legacyClient, startLlmService } from '.
 import type { TestService } from '../support/app.js'
 import { FakeEmbeddings } from '../support/fake-embeddings.js'
 import { FakeWorker } from '../support/fake-worker.js'
+import type { VendorExample } from '../../scripts/vendor-examples.js'
+import vendorExamples from '../openapi/vendor-examples.json' with { type: 'json' }
 
 // Vector store connections and their connection test (spec §2.11, §4.5); knowledge bases: llm-knowledge.test.ts
 const VDB = '/apiops/projects/payments/vector-dbs'
@@ -138,7 +140,7 @@ describe('vector store connections', () => {
     const res = await post(`${VDB}/pg-1/`, jdbcVdb({}, { connectTimeoutMs: undefined }))
     expect(res.status).toBe(200)
     expect(res.body.resultList[0].transport).toEqual({
-      family: 'jdbc', jdbcUrl: expect.stringMatching(/^jdbc:postgresql:/), username: 'postgres', connectTimeoutMs: 10000, passwordSet: true,
+      family: 'jdbc', jdbcUrl: expect.stringMatching(/^jdbc:postgresql:/), username: 'postgres', connectTimeoutMs: 10000, requestTimeoutMs: null, pool: null, passwordSet: true,
     })
   })
 
@@ -162,9 +164,20 @@ describe('vector store connections', () => {
       [{ ...httpVdb({ name: 'v2' }), _class: undefined }, /_class is required/],
       [httpVdb({ name: 'v2', _class: 'llm' }), /_class 'llm' is not supported/],
       [httpVdb({ name: 'v2', dbType: undefined }), /^dbType: is required, one of PGVECTOR, QDRANT/],
-      [httpVdb({ name: 'v2', dbType: 'REDIS' }), /^dbType: is required, one of/],
+      // spec §2.11: the eight vendor constants; ELASTICSEARCH was an early guess of ours
+      [httpVdb({ name: 'v2', dbType: 'ELASTICSEARCH' }), /^dbType: is required, one of PGVECTOR, QDRANT, WEAVIATE, MILVUS, CHROMA, PINECONE, REDIS, OTHER$/],
+      // the family must be the one the store type is reached with
+      [httpVdb({ name: 'v2', dbType: 'PGVECTOR' }), /^transport\.family: dbType PGVECTOR is reached with the jdbc family, not http$/],
+      [jdbcVdb({ name: 'v2', dbType: 'REDIS' }), /^transport\.family: dbType REDIS is reached with the redis family, not jdbc$/],
+      [httpVdb({ name: 'v2', transport: { family: 'redis', uri: 'ftp://x' } , dbType: 'REDIS' }), /^transport\.uri: must be a redis:\/\/ or rediss:\/\/ URI, or host:port$/],
+      [httpVdb({ name: 'v2', transport: { family: 'redis' }, dbType: 'REDIS' }), /^transport\.uri: is required/],
+      [httpVdb({ name: 'v2' }, { requestTimeoutMs: 0 }), /^transport\.requestTimeoutMs: must be at least 1/],
+      [jdbcVdb({ name: 'v2' }, { pool: { maximumPoolSize: 0 } }), /^transport\.pool\.maximumPoolSize: must be at least 1/],
+      [jdbcVdb({ name: 'v2' }, { pool: { size: 3 } }), /^transport\.pool\.size: unknown field/],
+      [httpVdb({ name: 'v2', maxBatchSize: 0 }), /^maxBatchSize: must be at least 1/],
+      [httpVdb({ name: 'v2', enabled: 'yes' }), /^enabled: must be a boolean/],
       [httpVdb({ name: 'v2', transport: undefined }), /^transport: is required/],
-      [httpVdb({ name: 'v2', transport: { family: 'grpc', endpoint: 'x' } }), /^transport\.family: family must be one of jdbc, http/],
+      [httpVdb({ name: 'v2', transport: { family: 'grpc', endpoint: 'x' } }), /^transport\.family: family must be one of jdbc, http, redis/],
       [httpVdb({ name: 'v2' }, { endpoint: 'ftp://x' }), /^transport\.endpoint: must be an http\(s\) URL/],
       [jdbcVdb({ name: 'v2' }, { jdbcUrl: 'postgresql://x' }), /^transport\.jdbcUrl: must be a JDBC URL/],
       [jdbcVdb({ name: 'v2' }, { jdbcUrl: undefined }), /^transport\.jdbcUrl: is required/],
@@ -279,6 +292,170 @@ describe('POST …/vector-dbs/{name}/test-connection/', () => {
     expectFailure(await testConn('qdrant-1', httpVdb({ name: 'zzz' })), /does not match/)
     expectFailure(await testConn('qdrant-1', httpVdb(), viewer), /lacks permission AI_DEVELOPMENT MANAGE/)
     expect(emb.received).toHaveLength(0)
+  })
+})
+
+/** The newest vendor page's example body (api-reference/vector-dbs), deep-copied. */
+const pageExample = (page: string, index: number): any =>
+  structuredClone((vendorExamples as VendorExample[]).find((e) => e.page === `api-reference/vector-dbs/${page}.mdx` && e.index === index)!.body)
+
+/** A Redis stand-in (RESP): AUTH with the expected login answers +OK, else -WRONGPASS; PING answers +PONG. */
+async function startFakeRedis(expected: { username: string; password: string }) {
+  const seen: string[][] = []
+  const server = net.createServer((socket) => {
+    let buf = ''
+    socket.on('error', () => undefined)
+    socket.on('data', (d) => {
+      buf += d.toString('utf8')
+      for (;;) {
+        const m = /^\*(\d+)\r\n/.exec(buf)
+        if (!m) return
+        let rest = buf.slice(m[0].length)
+        const args: string[] = []
+        for (let i = 0; i < Number(m[1]); i++) {
+          const h = /^\$(\d+)\r\n/.exec(rest)
+          if (!h || rest.length < h[0].length + Number(h[1]) + 2) return
+          args.push(rest.slice(h[0].length, h[0].length + Number(h[1])))
+          rest = rest.slice(h[0].length + Number(h[1]) + 2)
+        }
+        buf = rest
+        seen.push(args)
+        if (args[0] === 'AUTH') socket.write(args[1] === expected.username && args[2] === expected.password ? '+OK\r\n' : '-WRONGPASS invalid username-password pair\r\n')
+        else if (args[0] === 'PING') socket.write('+PONG\r\n')
+        else socket.write('-ERR unknown command\r\n')
+      }
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { port: (server.address() as net.AddressInfo).port, seen, close: () => new Promise((r) => server.close(r)) }
+}
+
+describe("the vendor page's examples (api-reference/vector-dbs, issue 32 §0)", () => {
+  const audits = (objectName: string) => svc.deps.prisma.auditEvent.findMany({ where: { objectName }, orderBy: { id: 'asc' } })
+
+  it('create #0 (jdbc, pgvector): accepted, stored with its timeouts and pool, read back with the read page\'s fields, audited, pushed', async () => {
+    const body = pageExample('create-vector-db', 0)
+    const res = await post(`${VDB}/pgvector-primary/`, body)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true } })
+    const view = (await get(`${VDB}/pgvector-primary/`)).body.resultList[0]
+    // the read page's example (get-vector-db.mdx), field for field but the ids
+    expect(view).toMatchObject({
+      projectName: 'payments', name: 'pgvector-primary', description: 'Primary pgvector store for RAG', enabled: true, dbType: 'PGVECTOR', family: 'jdbc',
+      connectTimeoutMs: 5000, requestTimeoutMs: 30000, jdbcUrl: 'jdbc:postgresql://db.internal:5432/vectors', jdbcUsername: 'apinizer', jdbcPasswordSet: true,
+      poolMinimumIdle: 2, poolMaximumPoolSize: 5, poolConnectionTimeoutMs: 30000, poolIdleTimeoutMs: 600000, poolMaxLifetimeMs: 1800000,
+      defaultCollectionName: 'documents', embeddingDimension: 1536, distanceMetric: 'COSINE', maxBatchSize: 100, builtIn: false,
+      transport: { family: 'jdbc', connectTimeoutMs: 5000, requestTimeoutMs: 30000, pool: body.transport.pool, passwordSet: true },
+    })
+    expect(typeof view.id).toBe('string')
+    expect(typeof view.projectId).toBe('string')
+    // fields of the other families are omitted
+    for (const f of ['endpoint', 'apiKeySet', 'apiSecretSet', 'regionCode', 'redisUri', 'redisPasswordSet']) expect(view).not.toHaveProperty(f)
+    const row = await svc.deps.prisma.vectorDb.findFirst({ where: { name: 'pgvector-primary' } })
+    expect(svc.deps.keyring.decrypt(row!.passwordCipher!)).toBe('s3cr3t-db-pass')
+    expect(JSON.stringify(row!.transport)).not.toContain('s3cr3t-db-pass')
+    expect(worker.received).toHaveLength(1)
+    expect(worker.received[0]).toMatchObject({ action: 'DEPLOY', kind: 'VECTOR_DB', name: 'pgvector-primary', config: { maxBatchSize: 100, transport: { password: 's3cr3t-db-pass', requestTimeoutMs: 30000 } } })
+    expect(await audits('pgvector-primary')).toEqual([expect.objectContaining({ operation: expect.stringMatching(/^POST /), outcome: 'SUCCEEDED', actor: 'alice' })])
+  })
+
+  it('create #1 (http, qdrant): regionCode and timeouts stored, flat http fields read', async () => {
+    expect((await post(`${VDB}/qdrant-cloud/`, pageExample('create-vector-db', 1))).body.deploymentResult.success).toBe(true)
+    const view = (await get(`${VDB}/qdrant-cloud/`)).body.resultList[0]
+    expect(view).toMatchObject({
+      family: 'http', connectTimeoutMs: 5000, requestTimeoutMs: 30000, endpoint: 'https://xyz.eu-central.aws.cloud.qdrant.io:6333', apiVersion: 'v1',
+      authScheme: 'API_KEY_HEADER', authHeaderName: 'api-key', apiKeySet: true, apiSecretSet: false, regionCode: 'eu-central', maxBatchSize: 100,
+    })
+    for (const f of ['jdbcUrl', 'jdbcPasswordSet', 'poolMinimumIdle', 'redisUri']) expect(view).not.toHaveProperty(f)
+    expect(worker.received[0].config.transport).toMatchObject({ apiKey: 'qdrant-api-key-value', apiSecret: null, regionCode: 'eu-central' })
+  })
+
+  it('create #2 (redis, REDIS): the redis family, its password sealed, flat redis fields read', async () => {
+    expect((await post(`${VDB}/redis-search/`, pageExample('create-vector-db', 2))).body.deploymentResult.success).toBe(true)
+    const view = (await get(`${VDB}/redis-search/`)).body.resultList[0]
+    expect(view).toMatchObject({
+      dbType: 'REDIS', family: 'redis', connectTimeoutMs: 5000, requestTimeoutMs: 30000, redisUri: 'rediss://redis.internal:6379', redisUsername: 'default',
+      redisPasswordSet: true, defaultCollectionName: 'doc_idx', transport: { family: 'redis', uri: 'rediss://redis.internal:6379', username: 'default', passwordSet: true },
+    })
+    const row = await svc.deps.prisma.vectorDb.findFirst({ where: { name: 'redis-search' } })
+    expect(svc.deps.keyring.decrypt(row!.passwordCipher!)).toBe('redis-auth-pass')
+    expect(worker.received[0]).toMatchObject({ kind: 'VECTOR_DB', name: 'redis-search', config: { transport: { family: 'redis', password: 'redis-auth-pass' } } })
+    // the list carries the same flattened fields
+    expect((await get(`${VDB}/`)).body.resultList.find((v: any) => v.name === 'redis-search')).toMatchObject({ family: 'redis', redisPasswordSet: true })
+  })
+
+  it('omitted distanceMetric and maxBatchSize are filled (COSINE, 100); enabled false is kept', async () => {
+    const body = pageExample('create-vector-db', 2)
+    delete body.distanceMetric
+    delete body.maxBatchSize
+    Object.assign(body, { name: 'redis-defaults', enabled: false })
+    expect((await post(`${VDB}/redis-defaults/`, body)).status).toBe(200)
+    expect((await get(`${VDB}/redis-defaults/`)).body.resultList[0]).toMatchObject({ enabled: false, distanceMetric: 'COSINE', maxBatchSize: 100 })
+  })
+
+  it('update #0 keeps the stored password when blank and replaces the pool; update #1 rotates the apiKey; both pushed and audited', async () => {
+    const before = await svc.deps.prisma.vectorDb.findFirst({ where: { name: 'pgvector-primary' } })
+    const res = await put(`${VDB}/pgvector-primary/`, pageExample('update-vector-db', 0))
+    expect(res.status).toBe(200)
+    const after = await svc.deps.prisma.vectorDb.findFirst({ where: { name: 'pgvector-primary' } })
+    expect(after!.passwordCipher).toBe(before!.passwordCipher)
+    expect((await get(`${VDB}/pgvector-primary/`)).body.resultList[0]).toMatchObject({
+      description: 'Primary pgvector store for RAG (updated)', jdbcPasswordSet: true, poolMinimumIdle: 2, poolMaximumPoolSize: 10, poolConnectionTimeoutMs: null,
+    })
+    expect((await put(`${VDB}/qdrant-cloud/`, pageExample('update-vector-db', 1))).status).toBe(200)
+    const rotated = await svc.deps.prisma.vectorDb.findFirst({ where: { name: 'qdrant-cloud' } })
+    expect(svc.deps.keyring.decrypt(rotated!.apiKeyCipher!)).toBe('new-rotated-qdrant-key')
+    expect(worker.received.map((m) => m.name)).toEqual(['pgvector-primary', 'qdrant-cloud'])
+    expect((await audits('qdrant-cloud')).map((a) => a.operation)).toEqual([expect.stringMatching(/^POST /), expect.stringMatching(/^PUT /)])
+  })
+
+  it('test-connection #0 and #1 are accepted as bodies (addresses pointed at local stand-ins); nothing stored or pushed', async () => {
+    const before = await svc.deps.prisma.vectorDb.count()
+    const jdbc = pageExample('test-vector-db-connection', 0)
+    jdbc.transport.jdbcUrl = `jdbc:postgresql://127.0.0.1:${closedPort}/vectors`
+    const a = await post(`${VDB}/pgvector-primary/test-connection/`, jdbc)
+    expect(a.status).toBe(200)
+    expect(a.body.deploymentResult).toMatchObject({ success: false, envName: 'apimanager', detail: expect.stringMatching(/^Connection failed/) })
+    const http = pageExample('test-vector-db-connection', 1)
+    http.transport.endpoint = `${emb.url}/qdrant`
+    const b = await post(`${VDB}/qdrant-cloud/test-connection/`, http)
+    expect(b.body.deploymentResult).toMatchObject({ success: true, envName: 'apimanager', detail: expect.stringMatching(/^Reached /) })
+    expect(emb.received.at(-1)!.headers['api-key']).toBe('qdrant-api-key-value')
+    expect(await svc.deps.prisma.vectorDb.count()).toBe(before)
+    expect(worker.received).toHaveLength(0)
+  })
+
+  it('test-connection of the redis family: AUTH with the supplied login, then PING; a refused login is a failed result', async () => {
+    const redis = await startFakeRedis({ username: 'default', password: 'redis-auth-pass' })
+    try {
+      const body = pageExample('create-vector-db', 2)
+      body.transport.uri = `redis://127.0.0.1:${redis.port}`
+      const ok = await post(`${VDB}/redis-search/test-connection/`, body)
+      expect(ok.body.deploymentResult).toMatchObject({ success: true, reachable: true, envName: 'apimanager', message: `Reached 127.0.0.1:${redis.port} (PONG)` })
+      expect(redis.seen).toEqual([['AUTH', 'default', 'redis-auth-pass'], ['PING']])
+      body.transport.password = 'wrong'
+      const refused = await post(`${VDB}/redis-search/test-connection/`, body)
+      expect(refused.status).toBe(200)
+      expect(refused.body.deploymentResult).toMatchObject({ success: false, reachable: true, message: 'Redis refused: WRONGPASS invalid username-password pair' })
+      body.transport.uri = `127.0.0.1:${closedPort}`
+      const closed = await post(`${VDB}/redis-search/test-connection/`, body)
+      expect(closed.body.deploymentResult).toMatchObject({ success: false, reachable: false, message: expect.stringMatching(/^Connection failed/) })
+    } finally {
+      await redis.close()
+    }
+  })
+
+  it("the pages' refusals: a name not matching the path, and an update of a store that does not exist; nothing written or pushed", async () => {
+    const before = await svc.deps.prisma.vectorDb.count()
+    const succeeded = () => svc.deps.prisma.auditEvent.count({ where: { outcome: 'SUCCEEDED' } })
+    const auditsBefore = await succeeded()
+    expectFailure(await post(`${VDB}/pgvector-2/`, pageExample('create-vector-db', 0)), /name 'pgvector-primary' does not match the name in the path 'pgvector-2'/)
+    const missing = pageExample('update-vector-db', 1)
+    missing.name = 'qdrant-missing'
+    expectFailure(await put(`${VDB}/qdrant-missing/`, missing), /Vector store 'qdrant-missing' not found in project 'payments'/)
+    expect(await svc.deps.prisma.vectorDb.count()).toBe(before)
+    expect(worker.received).toHaveLength(0)
+    expect(await succeeded()).toBe(auditsBefore)
   })
 })
 

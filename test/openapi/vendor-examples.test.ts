@@ -35,13 +35,10 @@ const KEPT: Record<string, string> = {
   'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#2': "backendServers: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-ai-api-proxy.mdx#0': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-ai-api-proxy.mdx#1': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#0': "specAuthorizationValueList[0].headerName: open: the from-URL page's spec-authorization entries and creation types differ from the create input; not examined yet",
-  'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#1': "apiProxyCreationType: open: the from-URL page's spec-authorization entries and creation types differ from the create input; not examined yet",
+  'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#1': "routingInfo.routingAddressList[0].address: kept, a placeholder: the page's address http://backend-host:port has no port number, so it is no URL a gateway could route to; EMPTY_API itself is accepted (with a real address: test/apiproxies/automation-proxies-newest.test.ts)",
   'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#0': "routingMode: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#1': "routingMode: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#2': "backendServers: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/update-api-proxy-from-url.mdx#0': "specAuthorizationValueList[0].headerName: open: the from-URL page's spec-authorization entries and creation types differ from the create input; not examined yet",
-  'api-reference/api-proxies/crud/update-api-proxy-from-url.mdx#1': "apiProxyCreationType: open: the from-URL page's spec-authorization entries and creation types differ from the create input; not examined yet",
   'api-reference/api-proxies/settings/update-a2a-routing.mdx#0': "agentCard.name: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-a2a-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-ai-routing.mdx#0': "llmProviderRefName: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
@@ -50,13 +47,6 @@ const KEPT: Record<string, string> = {
   'api-reference/api-proxies/settings/update-mcp-routing.mdx#0': "routingMode: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-mcp-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/knowledge-bases/create-knowledge-base.mdx#0': "embeddingProviderId: kept, the spec wins: §1 rule 2 makes a knowledge base's connection references stored ids (embeddingProviderId, vectorDbId), while the page names them (embeddingProviderRef, vectorDbRef)",
-  'api-reference/llm-models/create-llm-model.mdx#0': "modelId: open: the page's modelId carries a '/' (openai/gpt-5-mini), which our object-name rule refuses; not decided yet",
-  'api-reference/llm-models/update-llm-model.mdx#0': "modelId: open: the page's modelId carries a '/' (openai/gpt-5-mini), which our object-name rule refuses; not decided yet",
-  'api-reference/llm-provider-definitions/create-llm-provider-definition.mdx#0': "code: open: the definition page's code field not mapped yet",
-  'api-reference/rlcl/crud/create-rlcl.mdx#2': 'identitySource: open: the newest page adds identity sources (VARIABLE, AUTH_RESOLVED, which forces executionOrder) and general quotas (generalQuotaMode…), a rule change, not only a field; not done in this pass',
-  'api-reference/vector-dbs/create-vector-db.mdx#0': "transport.requestTimeoutMs: open: the vector DB page's transport fields and dbType not mapped yet",
-  'api-reference/vector-dbs/create-vector-db.mdx#1': "transport.connectTimeoutMs: open: the vector DB page's transport fields and dbType not mapped yet",
-  'api-reference/vector-dbs/create-vector-db.mdx#2': "dbType: open: the vector DB page's transport fields and dbType not mapped yet",
 }
 
 /** Path parameters the fixture holds an object for (sampleBootstrap, and the objects seeded below). */

@@ -61,6 +61,9 @@ describe('crud', () => {
     expect((await call('POST', '', bed.erin, IP_BASED)).body).toEqual({ status: 'SUCCESS', success: true })
     expect(await get('PremiumUserRLCL')).toEqual({
       id: expect.any(String), ...BASIC, condition: null, credentialNameList: [], endpointRateLimitList: [],
+      // the newest page's fields (rlcl-newest.test.ts), their defaults
+      identitySource: 'VARIABLE', targetAudienceRuleList: [], outOfTargetAction: 'BLOCK', generalQuotaMode: 'TOTAL',
+      generalQuotaPermittedMessageCount: null, generalQuotaTimeIntervalPeriodLength: null, generalQuotaTimeInterval: null,
     })
     expect(await get('IPBasedRLCL')).toMatchObject({ targetVariable: IP_BASED.targetVariable, timeIntervalWindowType: 'SLIDING' })
     for (const worker of [bed.dev, bed.prod]) {
@@ -159,9 +162,9 @@ describe('endpoints', () => {
     expect((await call('POST', 'PremiumUserRLCL/endpoints/', bed.erin, { endpointRateLimitList: [entry('ALL', 'ALL', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' })] })).status).toBe(200)
     const view = await get('PremiumUserRLCL')
     expect(view.endpointRateLimitList).toEqual([
-      { ...entry('/pets', 'GET'), targetVariable: null, targetIdentityValue: null },
-      { ...entry('/pets', 'POST', { permittedMessageCount: 50, timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true }), targetVariable: null, targetIdentityValue: null },
-      { ...entry('ALL', 'ALL', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' }), targetVariable: null, targetIdentityValue: null },
+      { ...entry('/pets', 'GET'), targetVariable: null, targetIdentityValue: null, endpointId: expect.any(String) },
+      { ...entry('/pets', 'POST', { permittedMessageCount: 50, timeIntervalWindowType: 'SLIDING', showRateLimitStatisticsInResponseHeader: true }), targetVariable: null, targetIdentityValue: null, endpointId: expect.any(String) },
+      { ...entry('ALL', 'ALL', { permittedMessageCount: 200, timeInterval: 'ONE_HOUR' }), targetVariable: null, targetIdentityValue: null, endpointId: null },
     ])
     const rows = await bed.svc.deps.prisma.rlclEndpoint.findMany({ orderBy: { position: 'asc' }, where: { rlcl: { name: 'PremiumUserRLCL' } } })
     expect(rows[1]!.ruleSpec).toEqual({ requestRate: { windows: [{ permittedMessageCount: 50, interval: 'ONE_MINUTE', periodLength: 1, windowType: 'SLIDING' }] } })

@@ -33,9 +33,10 @@ async function ok(res: Promise<{ status: number; body: any }>) {
   expect(r.status, JSON.stringify(r.body)).toBe(200)
   return r.body
 }
+/** The RLCL as GET answers it, without the ids of its installation (its own, its entries' endpointId). */
 const view = async (side: Side, name: string) => {
   const { id: _id, ...rest } = (await ok(call(side, 'GET', `${name}/`))).resultList[0]
-  return rest
+  return { ...rest, endpointRateLimitList: rest.endpointRateLimitList.map(({ endpointId: _e, ...entry }: any) => entry) }
 }
 const pushed = (side: Side) => [...side.dev.received, ...side.prod.received]
 const snapshot = async (side: Side) => {

@@ -179,7 +179,7 @@ export class LlmCatalogResolver {
   }
 
   private async saveModel(ctx: GqlContext, projectName: string, modelId: string, input: LlmCatalogModelInputType, mode: Mode) {
-    const { model, deploymentResult } = await saveModel(ctx.deps, requireViewer(ctx), projectName, modelId, named(input, modelId, 'modelId'), mode)
+    const { model, deploymentResult } = await saveModel(ctx.deps, requireViewer(ctx), projectName, modelId, input.name ? plain(input) : named(input, modelId, 'modelId'), mode)
     return { model, deploymentResult: deployment(deploymentResult) }
   }
 }

@@ -75,8 +75,12 @@ export const llmProviderDefinitionSchema = describes<AsJson<DefinitionView>>()(
     .object({
       id: z.string(),
       name: z.string(),
+      code: nullableText,
       displayName: nullableText,
       description: nullableText,
+      iconUrl: nullableText,
+      docsUrl: nullableText,
+      lastUpdatedAt: z.string().nullable(),
       providerType: z.string(),
       wireProtocol: z.string(),
       defaultEndpoint: nullableText,
@@ -98,6 +102,9 @@ export const llmModelSchema = describes<AsJson<ModelView>>()(
       id: z.string(),
       projectId: z.string(),
       projectName: z.string(),
+      name: z.string().meta({ description: '{providerCode}/{modelId}, or the modelId for an entry of the older shape' }),
+      providerCode: nullableText,
+      providerDefinitionId: nullableText,
       modelId: z.string(),
       displayName: nullableText,
       description: nullableText,
@@ -107,20 +114,34 @@ export const llmModelSchema = describes<AsJson<ModelView>>()(
       pricePerMillionInput: z.number().nullable(),
       pricePerMillionOutput: z.number().nullable(),
       pricePerMillionCached: z.number().nullable(),
+      pricePerImage: z.number().nullable(),
+      pricePerAudioMinute: z.number().nullable(),
+      pricePerCharacterTts: z.number().nullable(),
       capabilities: z.array(z.string()),
       modality: nullableText,
       isDeprecated: z.boolean(),
+      deprecatedAt: z.string().nullable(),
+      sunsetAt: z.string().nullable(),
+      builtIn: z.boolean(),
       createdAt: z.string(),
       updatedAt: z.string(),
     })
     .meta({ id: 'LlmModel', description: 'A model catalog entry of a project' }),
 )
 
+const timeoutFields = { connectTimeoutMs: z.number().int().nullable(), requestTimeoutMs: z.number().int().nullable() }
+const secretFlags = { passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional(), apiSecretSet: z.boolean().optional() }
+const poolSchema = z.object({
+  minimumIdle: z.number().int().nullable(), maximumPoolSize: z.number().int().nullable(), connectionTimeoutMs: z.number().int().nullable(),
+  idleTimeoutMs: z.number().int().nullable(), maxLifetimeMs: z.number().int().nullable(),
+})
 const transportSchema = z.union([
-  z.object({ family: z.literal('jdbc'), connectTimeoutMs: z.number().int(), jdbcUrl: z.string(), username: nullableText, passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional() }),
-  z.object({ family: z.literal('http'), endpoint: z.string(), apiVersion: nullableText, authScheme: z.string(), authHeaderName: nullableText, passwordSet: z.boolean().optional(), apiKeySet: z.boolean().optional() }),
+  z.object({ family: z.literal('jdbc'), ...timeoutFields, connectTimeoutMs: z.number().int(), jdbcUrl: z.string(), username: nullableText, pool: poolSchema.nullable(), ...secretFlags }),
+  z.object({ family: z.literal('http'), ...timeoutFields, endpoint: z.string(), apiVersion: nullableText, authScheme: z.string(), authHeaderName: nullableText, regionCode: nullableText, ...secretFlags }),
+  z.object({ family: z.literal('redis'), ...timeoutFields, uri: z.string(), username: nullableText, ...secretFlags }),
 ])
 
+const optionalInt = z.number().int().nullable().optional()
 export const vectorDbSchema = describes<AsJson<VectorDbView>>()(
   z
     .object({
@@ -130,15 +151,38 @@ export const vectorDbSchema = describes<AsJson<VectorDbView>>()(
       projectName: z.string(),
       name: z.string(),
       description: nullableText,
+      enabled: z.boolean(),
       dbType: z.string(),
+      family: z.string().meta({ description: 'jdbc, http or redis; the flattened fields below are those of this family only' }),
+      ...timeoutFields,
+      jdbcUrl: z.string().optional(),
+      jdbcUsername: nullableText.optional(),
+      jdbcPasswordSet: z.boolean().optional(),
+      poolMinimumIdle: optionalInt,
+      poolMaximumPoolSize: optionalInt,
+      poolConnectionTimeoutMs: optionalInt,
+      poolIdleTimeoutMs: optionalInt,
+      poolMaxLifetimeMs: optionalInt,
+      endpoint: z.string().optional(),
+      apiVersion: nullableText.optional(),
+      authScheme: z.string().optional(),
+      authHeaderName: nullableText.optional(),
+      apiKeySet: z.boolean().optional(),
+      apiSecretSet: z.boolean().optional(),
+      regionCode: nullableText.optional(),
+      redisUri: z.string().optional(),
+      redisUsername: nullableText.optional(),
+      redisPasswordSet: z.boolean().optional(),
       defaultCollectionName: nullableText,
       embeddingDimension: z.number().int().nullable(),
       distanceMetric: nullableText,
+      maxBatchSize: z.number().int().nullable(),
+      builtIn: z.boolean(),
       transport: transportSchema,
       createdAt: z.string(),
       updatedAt: z.string(),
     })
-    .meta({ id: 'VectorDb', description: 'A vector store connection (spec §2.11): secrets as passwordSet / apiKeySet' }),
+    .meta({ id: 'VectorDb', description: 'A vector store connection (spec §2.11; read fields of the vendor page, flattened, and the nested transport): secrets as *Set flags' }),
 )
 
 export const knowledgeBaseSchema = describes<AsJson<KnowledgeBaseView>>()(
@@ -190,5 +234,8 @@ export const providerConnectionTestSchema = describes<ProviderConnectionTest>()(
   z.object({ success: z.boolean(), envName: z.literal('apimanager'), detail: z.string() }),
 )
 export const vectorDbTestSchema = describes<ConnectionTestResult>()(
-  z.object({ success: z.boolean(), message: z.string(), responseTime: z.number(), reachable: z.boolean(), statusCode: z.number().int().nullable(), extensionVersion: nullableText }),
+  z.object({
+    success: z.boolean(), message: z.string(), envName: z.literal('apimanager'), detail: z.string(), responseTime: z.number(), reachable: z.boolean(),
+    statusCode: z.number().int().nullable(), extensionVersion: nullableText,
+  }),
 )

@@ -67,6 +67,20 @@ export const variableInput = z
     }
   })
 
+/** The newest page's EnumRateLimitIdentitySource: VARIABLE (targetVariable) or AUTH_RESOLVED (the authenticated identity). */
+export const IDENTITY_SOURCES = ['VARIABLE', 'AUTH_RESOLVED'] as const
+export const OUT_OF_TARGET_ACTIONS = ['BLOCK', 'GENERAL_QUOTA'] as const
+export const GENERAL_QUOTA_MODES = ['TOTAL', 'PER_IDENTITY'] as const
+const AUDIENCE_BASE = ['EQ', 'NE', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'IN', 'NOT_IN'] as const
+/** The target audience operators the page names, and their _IGNORE_CASE variants. */
+export const AUDIENCE_OPERATORS = [...AUDIENCE_BASE, ...AUDIENCE_BASE.map((o) => `${o}_IGNORE_CASE` as const)] as const
+
+/** A target audience rule: the resolved identity compared with a literal (IN/NOT_IN: a delimiter-separated list). */
+export const audienceRuleInput = z.strictObject({
+  operator: z.enum(AUDIENCE_OPERATORS, { error: `is required, one of ${AUDIENCE_OPERATORS.join(', ')}` }),
+  value: required(2000),
+})
+
 export const rlclInput = z.strictObject({
   name: objectName,
   description: text(2000).nullish(),
@@ -77,6 +91,15 @@ export const rlclInput = z.strictObject({
   timeIntervalWindowType: z.enum(WINDOW_TYPES).nullish(),
   showRateLimitStatisticsInResponseHeader: z.boolean().nullish(),
   targetVariable: variableInput.nullish(),
+  // the newest page (create-rlcl.mdx): identity source, target audience and general quota; the rules that tie
+  // them (AUTH_RESOLVED forces executionOrder, GENERAL_QUOTA needs its quota) are the service's (rlclFields)
+  identitySource: z.enum(IDENTITY_SOURCES, { error: `must be one of ${IDENTITY_SOURCES.join(', ')}` }).nullish(),
+  targetAudienceRuleList: z.array(audienceRuleInput).max(1000, 'at most 1000 rules').nullish(),
+  outOfTargetAction: z.enum(OUT_OF_TARGET_ACTIONS, { error: `must be one of ${OUT_OF_TARGET_ACTIONS.join(', ')}` }).nullish(),
+  generalQuotaMode: z.enum(GENERAL_QUOTA_MODES, { error: `must be one of ${GENERAL_QUOTA_MODES.join(', ')}` }).nullish(),
+  generalQuotaPermittedMessageCount: z.number().int('must be an integer').nullish(),
+  generalQuotaTimeIntervalPeriodLength: z.number().int('must be an integer').nullish(),
+  generalQuotaTimeInterval: z.enum(WINDOW_INTERVALS, { error: `must be one of ${WINDOW_INTERVALS.join(', ')}` }).nullish(),
 })
 export type RlclInput = z.output<typeof rlclInput>
 

@@ -11,7 +11,7 @@ import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { pathName } from '../apiproxies/proxies/automation/inputs.js'
 import { compileCustomRule } from '../limits/assignments/compile.js'
 import { validateRuleSpec } from '../limits/shared/rule-spec.js'
-import { conditionInput, credentialListInput, currentConditionRules, endpointDeleteInput, endpointListInput, rlclInput, type EndpointEntryInput } from './inputs.js'
+import { conditionInput, credentialListInput, currentConditionRules, endpointDeleteInput, endpointListInput, rlclInput, type EndpointEntryInput, type RlclInput } from './inputs.js'
 
 // Rate-limit control lists (vendor 12-rlcl, issue 17 §4). An RLCL is the limits engine's request-rate rule bound to
 // credentials and endpoints: each endpoint entry's rate (permittedMessageCount, timeInterval,
@@ -58,6 +58,8 @@ function entryView(e: RlclRow['endpoints'][number]) {
   const s = e.settings as unknown as EntrySettings
   return {
     apiProxyName: e.apiProxy.name,
+    /** the newest read page's endpointId: the endpoint's id, null for an ALL entry */
+    endpointId: e.endpointId,
     endpointName: e.endpoint?.path ?? ALL,
     endpointHTTPMethod: e.endpoint?.method ?? ALL,
     permittedMessageCount: w.permittedMessageCount,
@@ -80,6 +82,13 @@ export function rlclView(r: RlclRow) {
     timeIntervalWindowType: r.timeIntervalWindowType,
     showRateLimitStatisticsInResponseHeader: r.showRateLimitStatisticsInResponseHeader,
     targetVariable: r.targetVariable ?? null,
+    identitySource: r.identitySource,
+    targetAudienceRuleList: (r.targetAudienceRuleList ?? []) as { operator: string; value: string }[],
+    outOfTargetAction: r.outOfTargetAction,
+    generalQuotaMode: r.generalQuotaMode,
+    generalQuotaPermittedMessageCount: r.generalQuotaPermittedMessageCount,
+    generalQuotaTimeIntervalPeriodLength: r.generalQuotaTimeIntervalPeriodLength,
+    generalQuotaTimeInterval: r.generalQuotaTimeInterval,
     // in the current vocabulary, conditions stored in the earlier pages' words too
     condition: r.condition ? { conditionRuleList: currentConditionRules(r.condition) } : null,
     credentialNameList: r.credentials.map((c) => c.credential.username).sort(),
@@ -93,8 +102,13 @@ export function compileRlcl(r: RlclRow) {
   const view: Partial<RlclView> = rlclView(r)
   delete view.id
   delete view.endpointRateLimitList
+  const quota = r.outOfTargetAction === 'GENERAL_QUOTA' && r.generalQuotaPermittedMessageCount && r.generalQuotaTimeInterval && r.generalQuotaTimeIntervalPeriodLength
   return {
     ...view,
+    // the general quota compiled as an endpoint entry's rate is (out-of-target requests; TOTAL or PER_IDENTITY)
+    generalQuotaRules: quota
+      ? compileCustomRule(generalQuotaSpec(r.generalQuotaPermittedMessageCount!, r.generalQuotaTimeInterval!, r.generalQuotaTimeIntervalPeriodLength!, r.timeIntervalWindowType))
+      : null,
     endpoints: r.endpoints.map((e) => {
       const v = entryView(e)
       return { apiProxyName: v.apiProxyName, endpointName: v.endpointName, endpointHTTPMethod: v.endpointHTTPMethod, ...(e.settings as unknown as EntrySettings), rules: compileCustomRule(e.ruleSpec) }
@@ -148,16 +162,57 @@ export async function getRlcl(db: Tx, actor: Actor, projectName: string, rlclNam
 
 // ---- CRUD ----
 
-const rlclFields = (input: ReturnType<typeof rlclInput.parse>) => ({
-  description: input.description || null,
-  enabled: input.enabled ?? true,
-  executionOrder: input.executionOrder ?? 'FIRST',
-  cacheConnectionTimeoutInSeconds: input.cacheConnectionTimeoutInSeconds ?? 3,
-  cacheErrorHandlingType: input.cacheErrorHandlingType ?? 'FAIL',
-  timeIntervalWindowType: input.timeIntervalWindowType ?? 'FIXED',
-  showRateLimitStatisticsInResponseHeader: input.showRateLimitStatisticsInResponseHeader ?? false,
-  targetVariable: input.targetVariable ? json(input.targetVariable) : Prisma.DbNull,
-})
+/**
+ * The stored fields of a create, update or import, with the newest page's rules (create-rlcl.mdx):
+ * - identitySource AUTH_RESOLVED takes the identity the authentication policy resolved: executionOrder is forced
+ *   to AFTER_API_METHOD (after the API's own policies, so authentication ran) and targetVariable is ignored;
+ * - outOfTargetAction GENERAL_QUOTA needs generalQuotaPermittedMessageCount and generalQuotaTimeIntervalPeriodLength
+ *   greater than 0 and generalQuotaTimeInterval; the quota is the limits engine's request-rate window (validated by
+ *   it, compiled for the push like an endpoint entry's). With BLOCK the quota fields are not kept.
+ */
+function rlclFields(input: RlclInput) {
+  const identitySource = input.identitySource ?? 'VARIABLE'
+  const authResolved = identitySource === 'AUTH_RESOLVED'
+  const outOfTargetAction = input.outOfTargetAction ?? 'BLOCK'
+  const quota = outOfTargetAction === 'GENERAL_QUOTA'
+  if (quota) {
+    for (const field of ['generalQuotaPermittedMessageCount', 'generalQuotaTimeIntervalPeriodLength'] as const) {
+      if (!(typeof input[field] === 'number' && input[field] > 0)) throw malformed(`${field} must be greater than 0 when outOfTargetAction is GENERAL_QUOTA!`, { field })
+    }
+    if (!input.generalQuotaTimeInterval) throw malformed('generalQuotaTimeInterval is required when outOfTargetAction is GENERAL_QUOTA!', { field: 'generalQuotaTimeInterval' })
+    generalQuotaSpec(input.generalQuotaPermittedMessageCount!, input.generalQuotaTimeInterval, input.generalQuotaTimeIntervalPeriodLength!, input.timeIntervalWindowType ?? 'FIXED')
+  }
+  return {
+    description: input.description || null,
+    enabled: input.enabled ?? true,
+    executionOrder: authResolved ? 'AFTER_API_METHOD' : (input.executionOrder ?? 'FIRST'),
+    cacheConnectionTimeoutInSeconds: input.cacheConnectionTimeoutInSeconds ?? 3,
+    cacheErrorHandlingType: input.cacheErrorHandlingType ?? 'FAIL',
+    timeIntervalWindowType: input.timeIntervalWindowType ?? 'FIXED',
+    showRateLimitStatisticsInResponseHeader: input.showRateLimitStatisticsInResponseHeader ?? false,
+    targetVariable: input.targetVariable && !authResolved ? json(input.targetVariable) : Prisma.DbNull,
+    identitySource,
+    targetAudienceRuleList: json(input.targetAudienceRuleList ?? []),
+    outOfTargetAction,
+    generalQuotaMode: input.generalQuotaMode ?? 'TOTAL',
+    generalQuotaPermittedMessageCount: quota ? input.generalQuotaPermittedMessageCount! : null,
+    generalQuotaTimeIntervalPeriodLength: quota ? input.generalQuotaTimeIntervalPeriodLength! : null,
+    generalQuotaTimeInterval: quota ? input.generalQuotaTimeInterval! : null,
+  }
+}
+
+/** The general quota as the limits engine's request-rate rule spec, validated by the engine (fields named as the page's). */
+function generalQuotaSpec(permittedMessageCount: number, interval: string, periodLength: number, windowType: string) {
+  const spec = { requestRate: { windows: [{ permittedMessageCount, interval, periodLength, windowType }] } }
+  try {
+    return validateRuleSpec('REQUEST_RATE', spec, 'generalQuota')
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err
+    const member = { permittedMessageCount: 'generalQuotaPermittedMessageCount', interval: 'generalQuotaTimeInterval', periodLength: 'generalQuotaTimeIntervalPeriodLength' }[String(err.params.field ?? '').split('.').pop() ?? ''] ?? 'generalQuotaPermittedMessageCount'
+    const problem = err.message.includes(': ') ? err.message.slice(err.message.lastIndexOf(': ') + 2) : err.message
+    throw malformed(`${member}: ${problem}`, { field: member })
+  }
+}
 
 const exists = (name: string) => new DomainError('conflict', 'nameAlreadyExists', `An RLCL with same name (${name}) already exists in project!`, { field: 'name', rlcl: name })
 
@@ -357,7 +412,10 @@ export function findRlclsByName(db: Tx, projectId: string, names: string[]): Pro
 }
 
 /** The create/update body's fields of an RLCL view (the name apart). */
-const RLCL_FIELDS = ['description', 'enabled', 'executionOrder', 'cacheConnectionTimeoutInSeconds', 'cacheErrorHandlingType', 'timeIntervalWindowType', 'showRateLimitStatisticsInResponseHeader', 'targetVariable'] as const
+const RLCL_FIELDS = [
+  'description', 'enabled', 'executionOrder', 'cacheConnectionTimeoutInSeconds', 'cacheErrorHandlingType', 'timeIntervalWindowType', 'showRateLimitStatisticsInResponseHeader', 'targetVariable',
+  'identitySource', 'targetAudienceRuleList', 'outOfTargetAction', 'generalQuotaMode', 'generalQuotaPermittedMessageCount', 'generalQuotaTimeIntervalPeriodLength', 'generalQuotaTimeInterval',
+] as const
 
 /**
  * Creates (replace false) or replaces an RLCL from its view (rlclView without id: the fields, `condition`,
@@ -373,7 +431,10 @@ export async function writeImportedRlcl(tx: Tx, projectId: string, name: string,
   const condition = view.condition === null || view.condition === undefined ? null : parseInput(conditionInput, view.condition).conditionRuleList
   const rawCredentials = view.credentialNameList ?? []
   const credentialNames = Array.isArray(rawCredentials) && rawCredentials.length === 0 ? [] : [...new Set(parseInput(credentialListInput, { credentialNameList: rawCredentials }).credentialNameList)]
-  const rawEntries = view.endpointRateLimitList ?? []
+  // a read's endpointId (an id of the source installation) is not part of an entry's body
+  const rawEntries = Array.isArray(view.endpointRateLimitList)
+    ? view.endpointRateLimitList.map((e: unknown) => (e && typeof e === 'object' && !Array.isArray(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'endpointId')) : e))
+    : (view.endpointRateLimitList ?? [])
   const entries = Array.isArray(rawEntries) && rawEntries.length === 0 ? [] : parseInput(endpointListInput, { endpointRateLimitList: rawEntries }).endpointRateLimitList
   const specs = entries.map(ruleSpecOf)
 

@@ -20,7 +20,9 @@ import { deployImportedRlcls, findRlclsByName, rlclView, writeImportedRlcl, type
 const TYPE = 'RLCL'
 
 function toPortable(row: RlclRow): PortableObject {
-  const { id: _id, name, ...data } = rlclView(row)
+  const { id: _id, name, ...view } = rlclView(row)
+  // an entry's endpointId means nothing in another installation: entries travel by proxy, path and method
+  const data = { ...view, endpointRateLimitList: view.endpointRateLimitList.map(({ endpointId: _e, ...entry }) => entry) }
   const dependencies: ObjectRef[] = [
     ...data.credentialNameList.map((username) => ({ type: 'CREDENTIAL', kind: null, name: username })),
     ...[...new Set(data.endpointRateLimitList.map((e) => e.apiProxyName))].sort().map((name) => ({ type: 'API_PROXY', kind: null, name })),

@@ -6,6 +6,7 @@ import type { RlclView } from './service.js'
 
 const entrySchema = z.object({
   apiProxyName: z.string(),
+  endpointId: z.string().nullable().describe('the endpoint id; null for an ALL entry'),
   endpointName: z.string(),
   endpointHTTPMethod: z.string(),
   permittedMessageCount: z.number(),
@@ -33,6 +34,13 @@ export const rlclSchema = describes<RlclView>()(
       timeIntervalWindowType: z.string(),
       showRateLimitStatisticsInResponseHeader: z.boolean(),
       targetVariable: z.unknown(),
+      identitySource: z.string().describe('VARIABLE or AUTH_RESOLVED'),
+      targetAudienceRuleList: z.array(z.object({ operator: z.string(), value: z.string() })),
+      outOfTargetAction: z.string().describe('BLOCK or GENERAL_QUOTA'),
+      generalQuotaMode: z.string().describe('TOTAL or PER_IDENTITY'),
+      generalQuotaPermittedMessageCount: z.number().int().nullable(),
+      generalQuotaTimeIntervalPeriodLength: z.number().int().nullable(),
+      generalQuotaTimeInterval: z.string().nullable(),
       condition: z.object({ conditionRuleList: z.unknown() }).nullable(),
       credentialNameList: z.array(z.string()),
       endpointRateLimitList: z.array(entrySchema),

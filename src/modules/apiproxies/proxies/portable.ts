@@ -56,7 +56,7 @@ const endpointRef = z.object({ version: z.string().max(32), method: z.string().m
 const portableProxy = z.object({
   kind: z.literal('REST', { error: 'only REST proxies are imported here' }),
   description: z.string().max(2000).nullish(),
-  creationType: z.enum(['OPEN_API', 'SWAGGER', 'REVERSE_PROXY']).nullish(),
+  creationType: z.enum(['OPEN_API', 'SWAGGER', 'REVERSE_PROXY', 'EMPTY_API', 'WSDL']).nullish(),
   relativePath: relativePathSchema.nullish(),
   specDocument: z.string().max(5 * 1024 * 1024).nullish(),
   settings: z.record(z.string(), z.unknown()).nullish(),

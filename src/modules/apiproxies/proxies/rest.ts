@@ -20,8 +20,8 @@ import {
 const BASE = '/apiops/projects/:projectName/apiProxies'
 const COMMON = { 401: 'missing, invalid, expired or revoked token' }
 const WRITE_400 =
-  'unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), apiProxyCreationType WSDL (not supported yet), specUrl or specFile missing, ' +
-  'unreachable, refused (loopback/private address), too large or not an OpenAPI/Swagger document, relative path taken, unknown environment in deployTargetEnvironmentNameList'
+  'unknown project, missing API_MANAGEMENT MANAGE, metadata field invalid (named), a SOAP option on a non-WSDL type, EMPTY_API re-parsed or from a file, specUrl or specFile missing, ' +
+  'unreachable, refused (loopback/private address), too large, not an OpenAPI/Swagger document (not a WSDL with operations for WSDL), relative path taken, unknown environment in deployTargetEnvironmentNameList'
 
 /** The `metadata` part of a multipart write: a text field (or a file part) holding JSON. */
 export function metadataPart(body: MultipartBody, field = 'metadata'): unknown {
@@ -83,6 +83,9 @@ const proxyDetailFields = {
   specUrl: z.string().nullable(),
   backendApiVersion: z.string().nullable(),
   maintenanceModeSetting: z.unknown(),
+  requestBodyReadBehavior: z.string().describe('ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ'),
+  responseBodyReadBehavior: z.string().describe('ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ'),
+  soapSettings: z.object({ soapToRest: z.boolean(), enableWSA: z.boolean(), enableWSRM: z.boolean() }).nullable().describe('a WSDL proxy\'s SOAP options; null for the other types'),
   // the settings pages' sections (settings/settings.ts settingsViewOf): secrets only as …Set flags
   apiKeys: z.object({ publicKey: z.string().nullable(), secretKeySet: z.boolean() }),
   cacheSettings: section,

@@ -90,7 +90,7 @@ export const specApiInput = z
     apiProxyRevision: z.number({ error: 'must be an integer' }).int('must be an integer').nullish(),
     specCreationType: z.enum(['OPEN_API', 'SWAGGER', 'WSDL', 'REVERSE_PROXY'], { error: 'must be OPEN_API, SWAGGER, WSDL or REVERSE_PROXY' }).nullish(),
     importedContentOfBackendApi: z.string({ error: 'is required: the OpenAPI or Swagger document (JSON or YAML text)' }).min(1, 'is required: the OpenAPI or Swagger document (JSON or YAML text)').max(5 * 1024 * 1024, 'is larger than 5 MB'),
-    soapSchemaList: z.array(z.unknown()).max(0, 'SOAP schemas apply to WSDL proxies, which are not supported yet').nullish(),
+    soapSchemaList: z.array(z.unknown()).max(0, 'SOAP schemas apply to WSDL proxies, whose schemas this page does not replace').nullish(),
   })
   .meta({ id: 'SpecApi', description: "An API proxy's specification (vendor SpecApi); ids carry names" })
 

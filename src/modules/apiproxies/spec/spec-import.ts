@@ -86,3 +86,32 @@ export async function replaceSpecEndpoints(tx: Tx, apiProxyId: string, endpoints
   const added = endpoints.filter((e) => !keptKeys.has(`${e.method} ${pathKeyOf(e.path)}`))
   if (added.length) await tx.gatewayEndpoint.createMany({ data: added.map((e) => ({ apiProxyId, version: '', ...rowData(e) })) })
 }
+
+/** The local name of an XML tag (`wsdl:operation` → `operation`). */
+const WSDL_OPERATION = /<(?:[A-Za-z_][\w.-]*:)?operation\b[^>]*?\bname\s*=\s*(["'])([^"']+)\1/g
+const WSDL_PORT_TYPE = /<(?:([A-Za-z_][\w.-]*):)?portType\b[\s\S]*?<\/(?:[A-Za-z_][\w.-]*:)?portType\s*>/g
+
+/**
+ * The endpoints of a WSDL 1.1 document (apiProxyCreationType WSDL): one POST endpoint per operation of its port
+ * types, path `/{operationName}`, operationId the operation name (SOAP requests are POSTs; which operation a
+ * request calls is the gateway's concern). A document without `definitions` or without any operation is refused.
+ */
+export function endpointsFromWsdl(text: string, field: 'specFile' | 'specUrl', proxy: Pick<ApiProxy, 'kind' | 'name'> & Partial<ApiProxy>): SpecEndpoint[] {
+  if (!/<(?:[A-Za-z_][\w.-]*:)?definitions\b/.test(text)) throw malformed(`${field}: is not a WSDL document (no 'definitions' element)`, { field })
+  const names: string[] = []
+  for (const portType of text.match(WSDL_PORT_TYPE) ?? []) {
+    for (const m of portType.matchAll(WSDL_OPERATION)) if (!names.includes(m[2]!)) names.push(m[2]!)
+  }
+  if (!names.length) throw malformed(`${field}: the WSDL document declares no operation (portType/operation)`, { field })
+  return names.map((name) => {
+    try {
+      const input = parseInput(endpointCreateInput.omit({ version: true }), {
+        method: 'POST', path: `/${name}`, operationId: OPERATION_ID_PATTERN.test(name) ? name : undefined,
+      })
+      return normalize(input, proxy as ApiProxy)
+    } catch (err) {
+      if (err instanceof DomainError) throw malformed(`${field}: operation '${name}': ${err.message}`, { field })
+      throw err
+    }
+  })
+}

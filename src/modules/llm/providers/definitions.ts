@@ -3,7 +3,7 @@ import type { LlmProviderDefinition } from '../../../generated/prisma/client.js'
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeploymentOutcome } from '../../../platform/deploy/pusher.js'
-import { DomainError, notFound } from '../../../platform/errors/domain-error.js'
+import { DomainError, malformed, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { headerNameField } from './auth-headers.js'
 import {
@@ -19,8 +19,12 @@ const path = text(2000)
 export const definitionInput = z.strictObject({
   _class: z.unknown().optional(),
   name: z.string().nullish(),
+  /** the vendor's provider type code; the name falls back to it when blank */
+  code: text(200),
   displayName: text(200),
   description: text(1000),
+  iconUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000, 'must be at most 2000 characters').nullish(),
+  docsUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000, 'must be at most 2000 characters').nullish(),
   providerType: z.enum(PROVIDER_TYPE_NAMES, { error: `must be one of ${PROVIDER_TYPE_NAMES.join(', ')}` }).nullish(),
   wireProtocol: z.enum(WIRE_PROTOCOLS, { error: `must be one of ${WIRE_PROTOCOLS.join(', ')}` }).nullish(),
   defaultEndpoint: text(2000),
@@ -37,19 +41,30 @@ export const definitionInput = z.strictObject({
   id: z.unknown().optional(),
   projectId: z.unknown().optional(),
   projectName: z.unknown().optional(),
+  lastUpdatedAt: z.unknown().optional(),
+  /** ignored when false; true is refused (the vendor page: built-in definitions are read-only) */
   builtIn: z.unknown().optional(),
 })
 
 export interface DefinitionView extends ProviderDefinitionValues {
   projectId: string | null
   projectName: string | null
+  /** the vendor's provider type code: a built-in's is its name */
+  code: string | null
+  iconUrl: string | null
+  docsUrl: string | null
+  /** null for a built-in */
+  lastUpdatedAt: Date | null
 }
 
 const viewOf = (row: LlmProviderDefinition, projectName: string): DefinitionView => ({
   id: row.id,
   name: row.name,
+  code: row.code,
   displayName: row.displayName,
   description: row.description,
+  iconUrl: row.iconUrl,
+  docsUrl: row.docsUrl,
   providerType: row.providerType,
   wireProtocol: row.wireProtocol,
   defaultEndpoint: row.defaultEndpoint,
@@ -66,9 +81,10 @@ const viewOf = (row: LlmProviderDefinition, projectName: string): DefinitionView
   builtIn: false,
   projectId: row.projectId,
   projectName,
+  lastUpdatedAt: row.updatedAt,
 })
 
-const builtInView = (d: ProviderDefinitionValues): DefinitionView => ({ ...d, projectId: null, projectName: null })
+const builtInView = (d: ProviderDefinitionValues): DefinitionView => ({ ...d, code: d.name, iconUrl: null, docsUrl: null, lastUpdatedAt: null, projectId: null, projectName: null })
 
 const builtInReadOnly = (name: string) =>
   new DomainError('validation', 'builtInReadOnly', `Provider definition '${name}' is built-in and read-only; create a custom definition under another name`, { name })
@@ -112,8 +128,11 @@ function definitionData(input: z.output<typeof definitionInput>) {
     REQUEST_TYPES.map((t) => [PATH_FIELDS[t], blankToNull(input[PATH_FIELDS[t]]) ?? type.paths[PATH_FIELDS[t]]]),
   ) as Record<(typeof PATH_FIELDS)[keyof typeof PATH_FIELDS], string | null>
   return {
+    code: blankToNull(input.code),
     displayName: blankToNull(input.displayName),
     description: blankToNull(input.description),
+    iconUrl: blankToNull(input.iconUrl),
+    docsUrl: blankToNull(input.docsUrl),
     providerType,
     wireProtocol: input.wireProtocol ?? type.wireProtocol,
     defaultEndpoint: blankToNull(input.defaultEndpoint) ?? type.endpoint,
@@ -125,17 +144,32 @@ function definitionData(input: z.output<typeof definitionInput>) {
   }
 }
 
+/** The vendor page's name fallback: a blank name takes `code` (then, on update, the path). */
+function withNameFallback(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw
+  const body = raw as Record<string, unknown>
+  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+  return blank(body.name) && typeof body.code === 'string' && !blank(body.code) ? { ...body, name: body.code } : body
+}
+
+/** `builtIn: true` is refused whatever the name (the vendor page); false or absent is ignored. */
+function refuseBuiltInFlag(body: Record<string, unknown>) {
+  if (body.builtIn === true) throw new DomainError('validation', 'builtInReadOnly', 'Built-in provider definitions are read-only.', { field: 'builtIn' })
+  if (body.builtIn !== undefined && body.builtIn !== null && body.builtIn !== false) throw malformed('builtIn: must be false (or absent)', { field: 'builtIn' })
+}
+
 /** POST (upsert, requireExisting false) and PUT (must exist) of a custom definition. */
 export async function saveDefinition(
   deps: Deps, actor: Actor, projectName: string, rawPathName: string, raw: unknown, mode: 'upsert' | 'update',
 ): Promise<DefinitionWrite> {
-  const { access, body, current, finalName } = await openNamedWrite(deps, actor, projectName, rawPathName, raw, mode, {
+  const { access, body, current, finalName } = await openNamedWrite(deps, actor, projectName, rawPathName, withNameFallback(raw), mode, {
     guard: (name) => {
       if (builtInDefinition(name)) throw builtInReadOnly(name)
     },
     find: (projectId, name) => deps.prisma.llmProviderDefinition.findUnique({ where: { projectId_nameKey: { projectId, nameKey: nameKeyOf(name) } } }),
     notFound: definitionNotFound,
   })
+  refuseBuiltInFlag(body)
   const data = definitionData(parseInput(definitionInput, body))
   const row = await saveNamed('Provider definition', finalName, () =>
     current

@@ -130,8 +130,10 @@ const pathsOf = (row: DefaultPaths): DefaultPaths =>
 async function deprecatedModelKeys(db: Tx, projectId: string, rows: LlmProvider[]): Promise<Set<string>> {
   const keys = [...new Set(rows.flatMap((r) => (r.supportedModels as ModelDefinitionValues[]).map((m) => nameKeyOf(m.modelId))))]
   if (!keys.length) return new Set()
-  const deprecated = await db.llmModelDefinition.findMany({ where: { projectId, nameKey: { in: keys }, isDeprecated: true }, select: { nameKey: true } })
-  return new Set(deprecated.map((d) => d.nameKey))
+  // compared on the catalog entry's modelId (its name may be {providerCode}/{modelId})
+  const deprecated = await db.llmModelDefinition.findMany({ where: { projectId, isDeprecated: true }, select: { modelId: true } })
+  const wanted = new Set(keys)
+  return new Set(deprecated.map((d) => nameKeyOf(d.modelId)).filter((k) => wanted.has(k)))
 }
 
 function viewOf(row: LlmProvider, projectName: string, deprecated: Set<string>): ProviderView {

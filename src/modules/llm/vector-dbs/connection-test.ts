@@ -1,3 +1,5 @@
+import net from 'node:net'
+import tls from 'node:tls'
 import pg from 'pg'
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Deps } from '../../../platform/context.js'
@@ -12,6 +14,9 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, parseVectorDbBody, type TransportInput } fr
 export interface ConnectionTestResult {
   success: boolean
   message: string
+  /** the vendor page's fields: always apimanager (the test runs here, not on a worker), and the message */
+  envName: 'apimanager'
+  detail: string
   responseTime: number
   /** whether the store answered at all (HTTP status received / TCP + login done) */
   reachable: boolean
@@ -22,7 +27,7 @@ export interface ConnectionTestResult {
 }
 
 const result = (started: number, fields: Partial<ConnectionTestResult> & Pick<ConnectionTestResult, 'success' | 'message'>): ConnectionTestResult => ({
-  reachable: false, statusCode: null, extensionVersion: null, ...fields, responseTime: Date.now() - started,
+  reachable: false, statusCode: null, extensionVersion: null, ...fields, envName: 'apimanager', detail: fields.message, responseTime: Date.now() - started,
 })
 
 async function testHttp(t: Extract<TransportInput, { family: 'http' }>): Promise<ConnectionTestResult> {
@@ -105,6 +110,48 @@ async function testJdbc(t: Extract<TransportInput, { family: 'jdbc' }>): Promise
   }
 }
 
+/** RESP encoding of one command. */
+const resp = (...args: string[]) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`
+
+/**
+ * The redis family: a real connection (TLS for rediss://), AUTH with exactly the supplied login when a
+ * password is given (nothing is filled from storage), then PING; RediSearch is not probed.
+ */
+async function testRedis(t: Extract<TransportInput, { family: 'redis' }>): Promise<ConnectionTestResult> {
+  const started = Date.now()
+  const bare = !/^rediss?:\/\//i.test(t.uri)
+  const url = new URL(bare ? `redis://${t.uri}` : t.uri)
+  const secure = url.protocol === 'rediss:'
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const port = url.port ? Number(url.port) : 6379
+  const username = t.username?.trim() || decodeURIComponent(url.username) || null
+  const password = t.password ?? (url.password ? decodeURIComponent(url.password) : null)
+  const timeout = t.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+  const commands = [...(password ? [username ? resp('AUTH', username, password) : resp('AUTH', password)] : []), resp('PING')]
+  return new Promise((resolve) => {
+    let answered = ''
+    let connected = false
+    const socket: net.Socket = secure ? tls.connect({ host, port, servername: host }) : net.connect({ host, port })
+    const finish = (r: ConnectionTestResult) => {
+      socket.destroy()
+      resolve(r)
+    }
+    socket.setTimeout(timeout, () => finish(result(started, { success: false, reachable: connected, message: `${host}:${port}: no answer within ${timeout} ms` })))
+    socket.on('error', (err) => finish(result(started, { success: false, reachable: connected, message: `Connection failed: ${err.message}` })))
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      connected = true
+      socket.write(commands.join(''))
+    })
+    socket.on('data', (chunk) => {
+      answered += chunk.toString('utf8')
+      const lines = answered.split('\r\n').filter((l) => l !== '')
+      const error = lines.find((l) => l.startsWith('-'))
+      if (error) finish(result(started, { success: false, reachable: true, message: `Redis refused: ${error.slice(1)}` }))
+      else if (lines.length >= commands.length) finish(result(started, { success: true, reachable: true, message: `Reached ${host}:${port} (PONG)` }))
+    })
+  })
+}
+
 /**
  * POST …/vector-dbs/{name}/test-connection/ (spec §2.11): tests exactly the supplied values, never loading
  * the stored connection, and a blank secret stays blank. The vector store need not exist.
@@ -115,5 +162,6 @@ export async function testVectorDbConnection(deps: Deps, actor: Actor, projectNa
   const body = requireObjectBody(raw)
   effectiveName(body.name, name, false)
   const input = parseVectorDbBody(body)
-  return input.transport.family === 'jdbc' ? testJdbc(input.transport) : testHttp(input.transport)
+  const t = input.transport
+  return t.family === 'jdbc' ? testJdbc(t) : t.family === 'redis' ? testRedis(t) : testHttp(t)
 }

@@ -8,7 +8,11 @@ import { ENDPOINT_METHODS } from '../../endpoints/inputs.js'
 // URL and file forms, create and update. Unknown fields are dropped (vendor clients send more than we keep);
 // every field we keep is typed and bounded.
 
-export const CREATION_TYPES = ['OPEN_API', 'SWAGGER', 'WSDL', 'REVERSE_PROXY'] as const
+/** The vendor's EnumApiProxySpecType; EMPTY_API: no specification, endpoints added one by one. */
+export const CREATION_TYPES = ['OPEN_API', 'SWAGGER', 'WSDL', 'REVERSE_PROXY', 'EMPTY_API'] as const
+/** The types built without a specification document. */
+export const SPECLESS_TYPES: readonly CreationType[] = ['REVERSE_PROXY', 'EMPTY_API']
+export const BODY_READ_BEHAVIORS = ['ALWAYS_READ', 'READ_IF_POLICY_EXISTS', 'NEVER_READ'] as const
 export type CreationType = (typeof CREATION_TYPES)[number]
 /** Every routing algorithm the vendor pages name. */
 export const ROUTING_ALGORITHMS = ['ROUND_ROBIN', 'WEIGHTED', 'WEIGHTED_ROUND_ROBIN', 'LEAST_CONNECTIONS', 'LRU', 'RANDOM', 'PICK_FIRST', 'IP_HASH', 'URL_HASH'] as const
@@ -70,6 +74,8 @@ export const routingInfoInput = z.object({
       address: backendAddress,
       weight: int(0, 1000).nullish(),
       healthCheckEnabled: z.boolean().nullish(),
+      /** the newest pages' name of healthCheckEnabled */
+      healthMonitoringEnabled: z.boolean().nullish(),
       soapType: enumOf(['SOAP11', 'SOAP12'] as const).nullish(),
     }),
     50,
@@ -94,6 +100,39 @@ export const maintenanceInput = z.object({
 
 const environmentNames = list(objectName, 100)
 
+/**
+ * One credential for fetching specUrl, in either spelling: the older pages' { headerName, headerValue } (a
+ * header), or the newest pages' { keyName, value, type } with type header or query (a query parameter).
+ */
+const specAuthorizationValue = z.union(
+  [
+    z.object({ headerName, headerValue }),
+    z.object({
+      keyName: z.string().trim().min(1, 'must not be blank').max(200, 'must be at most 200 characters'),
+      value: headerValue,
+      type: enumOf(['header', 'query'] as const),
+    }),
+  ],
+  { error: 'must be { headerName, headerValue } or { keyName, value, type: header | query }' },
+)
+export type SpecAuthorizationValue = z.output<typeof specAuthorizationValue>
+
+/** The headers and query parameters the spec fetch sends; a header's name must be a header name. */
+export function specCredentialsOf(list: SpecAuthorizationValue[] | null | undefined): { headers: { headerName: string; headerValue: string }[]; query: [string, string][] } {
+  const headers: { headerName: string; headerValue: string }[] = []
+  const query: [string, string][] = []
+  for (const [i, entry] of (list ?? []).entries()) {
+    if ('headerName' in entry) headers.push(entry)
+    else if (entry.type === 'query') query.push([entry.keyName, entry.value])
+    else {
+      const checked = headerName.safeParse(entry.keyName)
+      if (!checked.success) throw malformed(`specAuthorizationValueList[${i}].keyName: must be an HTTP header name`, { field: `specAuthorizationValueList[${i}].keyName` })
+      headers.push({ headerName: checked.data, headerValue: entry.value })
+    }
+  }
+  return { headers, query }
+}
+
 /** The metadata of create/update from a URL (JSON body) or from a file (the `metadata` part). */
 export const proxyMetadataInput = z.object({
   apiProxyName: objectName,
@@ -109,9 +148,11 @@ export const proxyMetadataInput = z.object({
   enableWSA: z.boolean().nullish(),
   enableWSRM: z.boolean().nullish(),
   backendApiVersion: text(100).nullish(),
+  requestBodyReadBehavior: enumOf(BODY_READ_BEHAVIORS).nullish(),
+  responseBodyReadBehavior: enumOf(BODY_READ_BEHAVIORS).nullish(),
   maintenanceModeSetting: maintenanceInput.nullish(),
-  /** headers sent when fetching specUrl; used once, never stored */
-  specAuthorizationValueList: list(z.object({ headerName, headerValue }), 20).nullish(),
+  /** credentials sent when fetching specUrl (headers or query parameters); used once, never stored */
+  specAuthorizationValueList: list(specAuthorizationValue, 20).nullish(),
 })
 export type ProxyMetadata = z.output<typeof proxyMetadataInput>
 
@@ -147,6 +188,11 @@ export interface ProxySettings {
   backendApiVersion: string | null
   maintenanceMode: { enabled: boolean; httpStatusCode: number; contentType: string; message: string | null }
   categoryList: string[]
+  /** the newest pages' body read behaviours (ALWAYS_READ when never sent) */
+  requestBodyReadBehavior?: string
+  responseBodyReadBehavior?: string
+  /** a WSDL proxy's SOAP options (null or absent for the other types) */
+  soap?: { soapToRest: boolean; enableWSA: boolean; enableWSRM: boolean } | null
 }
 
 export function clientRouteOf(input: ClientRouteInput) {
@@ -167,8 +213,9 @@ export function routingOf(input: RoutingInfoInput | null | undefined, current?: 
     // an address keeps the fields the settings page adds (description, addressType, healthCheckPath, …)
     routingAddressList: (input?.routingAddressList ?? current?.routingAddressList ?? []).map((a) => ({
       ...a,
-      address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? false, soapType: a.soapType ?? null,
-    })),
+      address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? ('healthMonitoringEnabled' in a ? a.healthMonitoringEnabled : null) ?? false,
+      soapType: a.soapType ?? null,
+    })).map(({ healthMonitoringEnabled: _, ...a }: Record<string, unknown>) => a as ProxySettings['routing']['routingAddressList'][number]),
     loadBalanceAlgorithm: input?.loadBalanceAlgorithm ?? current?.loadBalanceAlgorithm ?? 'ROUND_ROBIN',
     connectTimeout: input?.connectTimeout ?? current?.connectTimeout ?? 30,
     readTimeout: input?.readTimeout ?? current?.readTimeout ?? 60,

@@ -10,11 +10,11 @@ import { kindWithArticle } from '../../shared/kinds.js'
 import { deleteApiProxyAndUndeploy } from '../delete.js'
 import { deployHistoryInput } from '../../deployments/record.js'
 import { deploymentListOf, environmentsNamed, pushProxy, requestedDeployment, unpushProxy } from './deploy.js'
-import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, type ProxyMetadata, type ProxySettings } from './inputs.js'
+import { clientRouteOf, maintenanceOf, pathName, proxyMetadataInput, routingOf, SPECLESS_TYPES, specCredentialsOf, type ProxyMetadata, type ProxySettings } from './inputs.js'
 import { routingViewOf } from '../../ai/routing-store.js'
 import { settingsViewOf } from '../../settings/service.js'
 import { fetchSpecDocument } from '../../../../platform/http/outbound-fetch.js'
-import { endpointsFromSpec, replaceSpecEndpoints, type SpecEndpoint } from '../../spec/spec-import.js'
+import { endpointsFromSpec, endpointsFromWsdl, replaceSpecEndpoints, type SpecEndpoint } from '../../spec/spec-import.js'
 
 // API proxies of the automation surface (vendor 04-api-proxies/crud and /deployment): created and re-parsed
 // from an OpenAPI/Swagger document (URL or uploaded file) or as a reverse proxy; deployed per environment.
@@ -41,27 +41,51 @@ export async function findProxy(db: Tx, projectId: string, rawName: string): Pro
   return proxy
 }
 
-/** Types this installation can build proxies from; WSDL (SOAP) is refused by name. */
+/** The SOAP options apply to WSDL proxies only. */
 function checkSupported(input: ProxyMetadata) {
-  if (input.apiProxyCreationType === 'WSDL') {
-    throw malformed('apiProxyCreationType: WSDL is not supported yet; use OPEN_API, SWAGGER or REVERSE_PROXY', { field: 'apiProxyCreationType' })
-  }
+  if (input.apiProxyCreationType === 'WSDL') return
   for (const field of ['soapToRest', 'enableWSA', 'enableWSRM'] as const) {
-    if (input[field]) throw malformed(`${field}: applies to SOAP (WSDL) proxies, which are not supported yet`, { field })
+    if (input[field]) throw malformed(`${field}: applies to SOAP (WSDL) proxies only`, { field })
   }
 }
 
-/** The document's endpoints and its text (none for a reverse proxy), fetched or read before anything is written. */
+/** A document's endpoints by the creation type: a WSDL's operations, or an OpenAPI/Swagger document's. */
+const endpointsOf = (input: ProxyMetadata, text: string, field: 'specFile' | 'specUrl', proxy: Pick<ApiProxy, 'kind' | 'name'>) =>
+  input.apiProxyCreationType === 'WSDL' ? endpointsFromWsdl(text, field, proxy) : endpointsFromSpec(text, field, proxy)
+
+/** The SOAP options a WSDL proxy keeps (null for the other types). */
+const soapOf = (input: ProxyMetadata, stored?: ProxySettings['soap']): ProxySettings['soap'] =>
+  input.apiProxyCreationType === 'WSDL'
+    ? { soapToRest: input.soapToRest ?? stored?.soapToRest ?? false, enableWSA: input.enableWSA ?? stored?.enableWSA ?? false, enableWSRM: input.enableWSRM ?? stored?.enableWSRM ?? false }
+    : null
+
+/** The specUrl with the query-parameter credentials of specAuthorizationValueList added (sent once, never stored). */
+function specUrlWith(specUrl: string, query: [string, string][]): string {
+  if (!query.length || !URL.canParse(specUrl)) return specUrl
+  const url = new URL(specUrl)
+  for (const [k, v] of query) url.searchParams.append(k, v)
+  return url.toString()
+}
+
+/**
+ * The document's endpoints and its text (none for a reverse proxy or an EMPTY_API proxy), fetched or read
+ * before anything is written.
+ */
 async function specEndpoints(deps: Deps, input: ProxyMetadata, source: SpecSource, proxy: Pick<ApiProxy, 'kind' | 'name'>): Promise<{ endpoints: SpecEndpoint[]; text: string } | null> {
-  if (input.apiProxyCreationType === 'REVERSE_PROXY') return null
+  if (input.apiProxyCreationType === 'EMPTY_API' && source.from === 'file') {
+    throw malformed('apiProxyCreationType: EMPTY_API proxies have no specification file; create them from the URL form (no specUrl)', { field: 'apiProxyCreationType' })
+  }
+  if (SPECLESS_TYPES.includes(input.apiProxyCreationType)) return null
   if (source.from === 'file') {
     if (!source.bytes?.length) throw malformed(`specFile: is required for ${input.apiProxyCreationType}`, { field: 'specFile' })
     const text = source.bytes.toString('utf8')
-    return { endpoints: endpointsFromSpec(text, 'specFile', proxy), text }
+    return { endpoints: endpointsOf(input, text, 'specFile', proxy), text }
   }
   if (!input.specUrl) throw malformed(`specUrl: is required for ${input.apiProxyCreationType}`, { field: 'specUrl' })
-  const text = await fetchSpecDocument(input.specUrl, { ...deps.config.specFetch, headers: input.specAuthorizationValueList ?? [] })
-  return { endpoints: endpointsFromSpec(text, 'specUrl', proxy), text }
+  const { headers, query } = specCredentialsOf(input.specAuthorizationValueList)
+  // a refusal names the URL as sent (without the query credentials)
+  const text = await fetchSpecDocument(specUrlWith(input.specUrl, query), { ...deps.config.specFetch, headers })
+  return { endpoints: endpointsOf(input, text, 'specUrl', proxy), text }
 }
 
 /** The relative path must not be another proxy's (case-sensitive, as paths are). */
@@ -99,6 +123,9 @@ export async function createProxyFromSpec(deps: Deps, actor: Actor, projectName:
     backendApiVersion: input.backendApiVersion ?? null,
     maintenanceMode: maintenanceOf(input.maintenanceModeSetting),
     categoryList: [],
+    requestBodyReadBehavior: input.requestBodyReadBehavior ?? 'ALWAYS_READ',
+    responseBodyReadBehavior: input.responseBodyReadBehavior ?? 'ALWAYS_READ',
+    soap: soapOf(input),
   }
   const proxy = await deps.prisma.$transaction(async (tx) => {
     await checkRelativePath(tx, projectId, clientRoute.relativePathList[0]!)
@@ -127,6 +154,9 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
   const current = await deps.prisma.apiProxy.findUnique({ where: { projectId_name: { projectId, name: input.apiProxyName } } })
   if (!current) throw notFound(`API proxy '${input.apiProxyName}' can not be re-parsed because it does not exist; create it first`, { apiProxy: input.apiProxyName })
   if (current.kind !== 'REST') throw malformed(`API proxy '${current.name}' is ${kindWithArticle(current.kind)} proxy; only REST proxies are built from a specification`, { apiProxy: current.name, kind: current.kind })
+  if (input.apiProxyCreationType === 'EMPTY_API') {
+    throw malformed(`apiProxyCreationType: API proxy '${current.name}' has no specification to re-parse (EMPTY_API); add or update its endpoints one by one`, { field: 'apiProxyCreationType' })
+  }
   if (current.creationType && current.creationType !== input.apiProxyCreationType) {
     throw malformed(`apiProxyCreationType: API proxy '${current.name}' was created as ${current.creationType}; the type can not change`, { field: 'apiProxyCreationType' })
   }
@@ -147,6 +177,9 @@ export async function updateProxyFromSpec(deps: Deps, actor: Actor, projectName:
     backendApiVersion: input.backendApiVersion ?? stored?.backendApiVersion ?? null,
     maintenanceMode: maintenanceOf(input.maintenanceModeSetting, stored?.maintenanceMode),
     categoryList: stored?.categoryList ?? [],
+    requestBodyReadBehavior: input.requestBodyReadBehavior ?? stored?.requestBodyReadBehavior ?? 'ALWAYS_READ',
+    responseBodyReadBehavior: input.responseBodyReadBehavior ?? stored?.responseBodyReadBehavior ?? 'ALWAYS_READ',
+    soap: soapOf(input, stored?.soap),
   }
   const proxy = await deps.prisma.$transaction(async (tx) => {
     await checkRelativePath(tx, projectId, relativePath, current.id)
@@ -192,6 +225,9 @@ export async function proxyDetailOf(db: Tx, access: ProjectAccess, proxy: ApiPro
     specUrl: settings?.specUrl ?? null,
     backendApiVersion: settings?.backendApiVersion ?? null,
     maintenanceModeSetting: settings?.maintenanceMode ?? null,
+    requestBodyReadBehavior: settings?.requestBodyReadBehavior ?? 'ALWAYS_READ',
+    responseBodyReadBehavior: settings?.responseBodyReadBehavior ?? 'ALWAYS_READ',
+    soapSettings: settings?.soap ?? null,
     ...settingsViewOf(proxy.settings),
     endpointCount,
     revision: proxy.revision,
