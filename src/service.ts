@@ -50,7 +50,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
     // without a file this still creates the platform project, under the same lock
     const bootstrapStarted = Date.now()
-    const summary = await applyBootstrap(deps, config.bootstrapFile ? readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
+    // a file is read as a stream twice: validated whole first, its credentials then applied in batches
+    const summary = await applyBootstrap(deps, config.bootstrapFile ? await readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
     if (config.bootstrapFile) {
       logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId, durationMs: Date.now() - bootstrapStarted }, 'bootstrap applied')
     }
