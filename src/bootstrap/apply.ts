@@ -45,6 +45,13 @@ export interface BootstrapSummary {
 /** Audit events are written as they pile up (one per created entry), in the apply's transaction. */
 const AUDIT_FLUSH = 5000
 
+/**
+ * Credentials read from a streamed file at a time: one username lookup each (their INSERTs go 1,000 rows a
+ * statement). Large enough that the round trips stay few (20 lookups for 200,000 credentials), small enough that
+ * what is held stays a few megabytes whatever the file's size.
+ */
+const READ_BATCH = 10_000
+
 interface Run extends BootstrapSummary {
   tx: Tx
   /** one audit event per created entry not yet written */
@@ -129,7 +136,15 @@ function storedPassword(entry: BootstrapCredential): { passwordCipher: string; p
  */
 async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, index: number, projectId: string, at: string, summary: Run) {
   const orgIds = new Map<string, string>()
-  for await (const batch of summary.credentials(index, p)) {
+  const batches = summary.credentials(index, p)[Symbol.asyncIterator]()
+  for (let next = batches.next(); ; ) {
+    const read = await next
+    if (read.done) break
+    const batch = read.value
+    // the next batch is read and parsed while this one's statements run in the database (handled: its error, if
+    // any, is thrown when it is awaited)
+    next = batches.next()
+    next.catch(() => undefined)
     // Only the usernames that need attention come back: missing ones (no row) and ones another project holds. A
     // re-applied file whose credentials all exist reads no rows at all, however long it is.
     const attention = await tx.$queryRaw<{ username: string; projectId: string | null; projectName: string | null }[]>`
@@ -144,8 +159,7 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, index: 
     if (codes.length) {
       for (const o of await tx.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })) orgIds.set(o.code, o.id)
     }
-    const rows: Prisma.CredentialCreateManyInput[] = []
-    const created: Entry[] = []
+    const created: (Entry & { entry: BootstrapCredential; organizationId: string | null })[] = []
     for (const { index: i, entry: c } of batch) {
       const path = `${at}[${i}]`
       const owner = owners.get(c.username)
@@ -159,11 +173,21 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, index: 
         const code = c.organizationCode
         organizationId = orgIds.get(code) ?? (await atPath(path, () => findOrganization(tx, projectId, code))).id
       }
-      rows.push({ ...newCredentialRow(deps.keyring, projectId, c, organizationId), ...storedPassword(c) })
       missing.delete(c.username) // listed twice: the second is kept
-      created.push({ path, entry: c, project: p.name })
+      created.push({ path, entry: c, project: p.name, organizationId })
     }
-    await insertCredentialRows(tx, rows)
+    // Sealing a password is the costly part in this process (one AES-GCM cipher each): the next 1,000 are sealed
+    // while the database inserts the previous 1,000.
+    let inserting: Promise<unknown> = Promise.resolve()
+    for (let i = 0; i < created.length; i += CREDENTIAL_BATCH) {
+      const rows: Prisma.CredentialCreateManyInput[] = created.slice(i, i + CREDENTIAL_BATCH).map(({ entry: c, organizationId }) =>
+        ({ ...newCredentialRow(deps.keyring, projectId, c, organizationId), ...storedPassword(c) }))
+      await inserting
+      inserting = insertCredentialRows(tx, rows)
+      inserting.catch(() => undefined) // thrown where it is awaited
+      await new Promise(setImmediate) // the statement goes out before the next rows are sealed
+    }
+    await inserting
     for (const entry of created) recordCreated(summary, entry)
     await flushAudit(summary, AUDIT_FLUSH)
   }
@@ -226,8 +250,8 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, index: numb
 
 /** The credentials of a document in memory, in batches like a streamed file's. */
 async function* inMemoryBatches(p: BootstrapProject): AsyncGenerator<CredentialBatch> {
-  for (let i = 0; i < p.credentials.length; i += CREDENTIAL_BATCH) {
-    yield p.credentials.slice(i, i + CREDENTIAL_BATCH).map((entry, k) => ({ index: i + k, entry }))
+  for (let i = 0; i < p.credentials.length; i += READ_BATCH) {
+    yield p.credentials.slice(i, i + READ_BATCH).map((entry, k) => ({ index: i + k, entry }))
   }
 }
 
@@ -244,7 +268,7 @@ export async function applyBootstrap(deps: Deps, input: BootstrapFile | Streamed
   let kept = 0
   await deps.prisma.$transaction(
     async (tx) => {
-      const reader = streamed?.reader(CREDENTIAL_BATCH)
+      const reader = streamed?.reader(READ_BATCH)
       const summary: Run = {
         created: 0, kept: 0, correlationId, tx, audit: [],
         credentials: (index, p) => (reader ? (streamed!.credentialCounts[index] ? reader.batches(index) : inMemoryBatches(p)) : inMemoryBatches(p)),

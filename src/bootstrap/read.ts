@@ -79,8 +79,7 @@ async function* walk(file: string, out: Walked): AsyncGenerator<CredentialAt[]> 
       const asm = inElement ? element : skeleton
       // JSON.parse would keep the last of two equal keys; a file that says one thing twice is refused instead
       if (token.name === 'keyValue' && asm.current !== null && Object.hasOwn(asm.current as object, token.value)) {
-        const index = (skeleton.stack[2] as unknown[]).length === project ? next : 0
-        const at = inElement ? [...skeleton.path, index, ...element.path] : skeleton.path
+        const at = inElement ? [...skeleton.path, (skeleton.stack[2] as unknown[]).length === project ? next : 0, ...element.path] : skeleton.path
         throw new BootstrapError(jsonPath([...at, token.value]), 'field listed twice')
       }
       asm.consume(token)
@@ -104,7 +103,8 @@ async function* walk(file: string, out: Walked): AsyncGenerator<CredentialAt[]> 
       if (found.length) yield found
     }
   } catch (err) {
-    if (err instanceof BootstrapError) throw err
+    // the file system's errors (ENOENT, EACCES, EISDIR, …); anything else is ours
+    if (typeof (err as NodeJS.ErrnoException).code !== 'string' || err instanceof BootstrapError) throw err
     throw new BootstrapError('$', `cannot read ${file}: ${(err as Error).message}`)
   } finally {
     stream.destroy()
@@ -167,7 +167,7 @@ export async function readBootstrapFile(file: string): Promise<StreamedBootstrap
     throw issueError(parsed.error, (path) =>
       path[0] === 'projects' && path[2] === 'credentials' && path.length > 3 ? [...path.slice(0, 3), firstInvalid.get(path[1] as number)!.index, ...path.slice(4)] : path)
   }
-  return new StreamedBootstrap(file, parsed.data, counts.map((n) => n ?? 0), walked.digest!)
+  return new StreamedBootstrap(file, parsed.data, parsed.data.projects.map((_, i) => counts[i] ?? 0), walked.digest!)
 }
 
 /** A batch of one project's credentials, validated again, with each entry's index in its project's list. */
