@@ -5,6 +5,7 @@ import { applyBootstrap, parseBootstrap, readBootstrapFile } from './bootstrap/a
 import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
+import { releasePrismaDebugHistory } from './platform/db/prisma-debug.js'
 import { startEventBus } from './platform/events/bus.js'
 import { createDeployer } from './platform/deploy/pusher.js'
 import { recordingDeployer } from './modules/environments/deployment-records.js'
@@ -53,14 +54,18 @@ export async function startService(config: Config, logger: Logger = createLogger
     // a file is read as a stream twice: validated whole first, its credentials then applied in batches
     const summary = await applyBootstrap(deps, config.bootstrapFile ? await readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
     if (config.bootstrapFile) {
-      // what applying a large file allocated goes back now rather than at the collector's leisure (the start script
-      // exposes gc(); without it this is a no-op)
-      ;(globalThis as { gc?: () => void }).gc?.()
       logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId, durationMs: Date.now() - bootstrapStarted }, 'bootstrap applied')
     }
     const auditRetention = await startAuditRetention(deps)
     await refreshBuiltinPresets(deps) // AI preset rule pack: adds/updates built-ins nobody overrode or deleted
     const app = await createApp(deps)
+    if (config.bootstrapFile) {
+      // what start-up allocated (a large file's apply above all) goes back now rather than at the collector's
+      // leisure: Prisma's debug history lets go of the apply's statements, then a full collection once the app is
+      // built (the start script exposes gc(); without it that is a no-op)
+      releasePrismaDebugHistory()
+      ;(globalThis as { gc?: () => void }).gc?.()
+    }
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)
       app.httpServer.listen(config.port, config.host, resolve)
