@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import { startAuditRetention } from './platform/audit/recorder.js'
-import { applyBootstrap, parseBootstrap, readBootstrapFile } from './bootstrap/apply.js'
+import { applyBootstrap, parseBootstrap, readBootstrapFile, StreamedBootstrap } from './bootstrap/apply.js'
 import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
+import { releasePrismaDebugHistory } from './platform/db/prisma-debug.js'
 import { startEventBus } from './platform/events/bus.js'
 import { createDeployer } from './platform/deploy/pusher.js'
 import { recordingDeployer } from './modules/environments/deployment-records.js'
@@ -18,6 +19,9 @@ import { createLogger, type Logger } from './platform/http/logger.js'
 import { createMetrics } from './platform/http/metrics.js'
 import { loadKeyring } from './platform/secrets/master-key.js'
 import { refreshBuiltinPresets } from './modules/presets/builtins.js'
+
+/** Credentials in a bootstrap file from which start-up returns what the apply allocated (a full collection). */
+const LARGE_BOOTSTRAP = 10_000
 
 export interface RunningService {
   url: string
@@ -50,13 +54,24 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
     // without a file this still creates the platform project, under the same lock
     const bootstrapStarted = Date.now()
-    const summary = await applyBootstrap(deps, config.bootstrapFile ? readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}'))
+    // a file is read as a stream twice: validated whole first, its credentials then applied in batches
+    const source = config.bootstrapFile ? await readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}')
+    const summary = await applyBootstrap(deps, source)
+    // a file of many credentials leaves much behind to let go of (below); a small one is not worth a full collection
+    const largeFile = source instanceof StreamedBootstrap && source.credentialCounts.reduce((n, c) => n + c, 0) >= LARGE_BOOTSTRAP
     if (config.bootstrapFile) {
       logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId, durationMs: Date.now() - bootstrapStarted }, 'bootstrap applied')
     }
     const auditRetention = await startAuditRetention(deps)
     await refreshBuiltinPresets(deps) // AI preset rule pack: adds/updates built-ins nobody overrode or deleted
     const app = await createApp(deps)
+    if (largeFile) {
+      // what start-up allocated (a large file's apply above all) goes back now rather than at the collector's
+      // leisure: Prisma's debug history lets go of the apply's statements, then a full collection once the app is
+      // built (the start script exposes gc(); without it that is a no-op)
+      releasePrismaDebugHistory()
+      ;(globalThis as { gc?: () => void }).gc?.()
+    }
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)
       app.httpServer.listen(config.port, config.host, resolve)

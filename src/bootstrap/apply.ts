@@ -1,15 +1,13 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import type { Prisma } from '../generated/prisma/client.js'
 import type { Deps, Tx } from '../platform/context.js'
 import { SYSTEM } from '../platform/auth/actor.js'
 import { BOOTSTRAP_ACTOR, identifierOf, recordAuditEventsInTx, type AuditEventInput } from '../platform/audit/recorder.js'
 import { DomainError } from '../platform/errors/domain-error.js'
-import { fieldPath } from '../platform/errors/validation.js'
 import { createUser } from '../modules/auth/users.js'
 import { ensureFirstRunAdmin } from '../modules/auth/first-run.js'
 import { newCredentialRow } from '../modules/credentials/service.js'
-import { insertCredentialRows } from '../modules/credentials/bulk.js'
+import { CREDENTIAL_BATCH, insertCredentialRows } from '../modules/credentials/bulk.js'
 import { findOrganization } from '../modules/projects/organizations.js'
 import { insertApiClient } from '../modules/identity/api-clients.js'
 import { insertApplication } from '../modules/identity/applications.js'
@@ -19,21 +17,12 @@ import { createEnvironment } from '../modules/projects/environments.js'
 import { createOrganization } from '../modules/projects/organizations.js'
 import { createProject, ensurePlatformProject, setMemberPermissions } from '../modules/projects/projects.js'
 import { applyBootstrapLicense } from '../modules/licence/service.js'
-import { bootstrapSchema, type BootstrapFile, type BootstrapProject } from './schema.js'
+import { BootstrapError, issueError, StreamedBootstrap, type CredentialBatch } from './read.js'
+import { bootstrapSchema, type BootstrapCredential, type BootstrapFile, type BootstrapProject } from './schema.js'
 
-/** A bootstrap file that cannot be applied; the message starts with the JSON path of the first problem. */
-export class BootstrapError extends Error {
-  constructor(readonly jsonPath: string, problem: string) {
-    super(`${jsonPath}: ${problem}`)
-    this.name = 'BootstrapError'
-  }
-}
+export { BootstrapError, readBootstrapFile, StreamedBootstrap } from './read.js'
 
-const jsonPath = (path: readonly PropertyKey[]) => {
-  const rendered = fieldPath(path)
-  return rendered ? (rendered.startsWith('[') ? `$${rendered}` : `$.${rendered}`) : '$'
-}
-
+/** A document already in memory (a small file, a test, a benchmark): validated as a whole. */
 export function parseBootstrap(text: string): BootstrapFile {
   let json: unknown
   try {
@@ -42,21 +31,33 @@ export function parseBootstrap(text: string): BootstrapFile {
     throw new BootstrapError('$', `not valid JSON (${(err as Error).message})`)
   }
   const parsed = bootstrapSchema.safeParse(json)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path
-    throw new BootstrapError(jsonPath(path), issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message)
-  }
+  if (!parsed.success) throw issueError(parsed.error)
   return parsed.data
 }
 
 export interface BootstrapSummary {
   created: number
   kept: number
-  /** one audit event per created entry, recorded in the same transaction */
-  audit: AuditEventInput[]
   /** shared by the run's audit events and its log lines */
   correlationId: string
+}
+
+/** Audit events are written as they pile up (one per created entry), in the apply's transaction. */
+const AUDIT_FLUSH = 5000
+
+/**
+ * Credentials read from a streamed file at a time: one username lookup each (their INSERTs go 1,000 rows a
+ * statement). Large enough that the round trips stay few (20 lookups for 200,000 credentials), small enough that
+ * what is held stays a few megabytes whatever the file's size.
+ */
+const READ_BATCH = 10_000
+
+interface Run extends BootstrapSummary {
+  tx: Tx
+  /** one audit event per created entry not yet written */
+  audit: AuditEventInput[]
+  /** a project's credentials, by the project's index in the file, in batches */
+  credentials: (project: number, p: BootstrapProject) => AsyncIterable<CredentialBatch>
 }
 
 const BOOTSTRAP_LOCK_KEY = 7301964222n
@@ -77,7 +78,7 @@ async function atPath<T>(path: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-function recordCreated(summary: BootstrapSummary, at: Entry) {
+function recordCreated(summary: Run, at: Entry) {
   summary.created++
   summary.audit.push({
     surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: at.project ?? null, operation: 'bootstrap.create',
@@ -85,12 +86,16 @@ function recordCreated(summary: BootstrapSummary, at: Entry) {
   })
 }
 
+async function flushAudit(run: Run, atLeast = 1) {
+  if (run.audit.length >= atLeast) await recordAuditEventsInTx(run.tx, run.audit.splice(0))
+}
+
 /**
  * Set-based step: `known` holds the natural keys that exist (looked up in one query per collection). An entry
  * whose key is known, or appeared earlier in the file, is kept; the others are created in file order.
  */
 async function applyEach<E extends object>(
-  summary: BootstrapSummary, entries: { entry: E; path: string }[], project: string | undefined,
+  summary: Run, entries: { entry: E; path: string }[], project: string | undefined,
   known: Set<string>, keyOf: (entry: E) => string, create: (entry: E) => Promise<unknown>,
 ) {
   for (const { entry, path } of entries) {
@@ -116,54 +121,76 @@ const VARIABLE_REFERENCE = /^\$\{[^}]+\}$/
  * A `${variable}` password is a reference resolved at request time: kept as written, not sealed. A legacy
  * password is kept byte for byte in the format it came in.
  */
-function storedPassword(entry: BootstrapProject['credentials'][number]): { passwordCipher: string; passwordFormat: 'PLAIN' | 'SEALED' | 'REFERENCE' } | undefined {
+function storedPassword(entry: BootstrapCredential): { passwordCipher: string; passwordFormat: 'PLAIN' | 'SEALED' | 'REFERENCE' } | undefined {
   if (entry.legacyPassword) return { passwordCipher: entry.legacyPassword.value, passwordFormat: entry.legacyPassword.format === 'PLAIN' ? 'PLAIN' : 'SEALED' }
   if (entry.password && VARIABLE_REFERENCE.test(entry.password)) return { passwordCipher: entry.password, passwordFormat: 'REFERENCE' }
   return undefined
 }
 
 /**
- * Credentials are the collection that grows (tens of thousands): their existing usernames come from one query,
- * the new rows are sealed in memory and inserted in batches. Usernames are unique across the installation, so
- * one held by another project is a conflict, not "the same".
+ * Credentials are the collection that grows (hundreds of thousands): they come in batches (a streamed file reads
+ * them from disk batch by batch), and each batch costs one lookup of the usernames that need attention and one
+ * INSERT of its new rows, sealed in memory. Usernames are unique across the installation, so one held by another
+ * project is a conflict, not "the same"; one listed twice in the file is kept the second time (the first is stored
+ * by then, whichever batch it was in).
  */
-async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, projectId: string, at: string, summary: BootstrapSummary) {
-  if (!p.credentials.length) return
-  // Only the usernames that need attention come back: missing ones (no row) and ones another project holds. A
-  // re-applied file whose credentials all exist reads no rows at all, however long it is.
-  const attention = await tx.$queryRaw<{ username: string; projectId: string | null; projectName: string | null }[]>`
-    SELECT u.username, c."projectId", p.name AS "projectName"
-    FROM unnest(${p.credentials.map((c) => c.username)}::text[]) AS u(username)
-      LEFT JOIN "Credential" c ON c.username = u.username
-      LEFT JOIN "Project" p ON p.id = c."projectId"
-    WHERE c.id IS NULL OR c."projectId" <> ${projectId}`
-  const missing = new Set(attention.filter((r) => r.projectId === null).map((r) => r.username))
-  const owners = new Map(attention.filter((r) => r.projectId !== null).map((r) => [r.username, r as { projectId: string; projectName: string }]))
-  const codes = [...new Set(p.credentials.flatMap((c) => (c.organizationCode ? [c.organizationCode] : [])))]
-  const orgIds = new Map(
-    codes.length ? (await tx.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [],
-  )
-  const rows: Prisma.CredentialCreateManyInput[] = []
-  const created: Entry[] = []
-  for (const [i, c] of p.credentials.entries()) {
-    const path = `${at}[${i}]`
-    const owner = owners.get(c.username)
-    if (owner) throw new BootstrapError(path, `Credential username '${c.username}' is already taken in project '${owner.projectName}'`)
-    if (!missing.has(c.username)) {
-      summary.kept++
-      continue
+async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, index: number, projectId: string, at: string, summary: Run) {
+  const orgIds = new Map<string, string>()
+  const batches = summary.credentials(index, p)[Symbol.asyncIterator]()
+  for (let next = batches.next(); ; ) {
+    const read = await next
+    if (read.done) break
+    const batch = read.value
+    // the next batch is read and parsed while this one's statements run in the database (handled: its error, if
+    // any, is thrown when it is awaited)
+    next = batches.next()
+    next.catch(() => undefined)
+    // Only the usernames that need attention come back: missing ones (no row) and ones another project holds. A
+    // re-applied file whose credentials all exist reads no rows at all, however long it is.
+    const attention = await tx.$queryRaw<{ username: string; projectId: string | null; projectName: string | null }[]>`
+      SELECT u.username, c."projectId", p.name AS "projectName"
+      FROM unnest(${batch.map((c) => c.entry.username)}::text[]) AS u(username)
+        LEFT JOIN "Credential" c ON c.username = u.username
+        LEFT JOIN "Project" p ON p.id = c."projectId"
+      WHERE c.id IS NULL OR c."projectId" <> ${projectId}`
+    const missing = new Set(attention.filter((r) => r.projectId === null).map((r) => r.username))
+    const owners = new Map(attention.filter((r) => r.projectId !== null).map((r) => [r.username, r as { projectId: string; projectName: string }]))
+    const codes = [...new Set(batch.flatMap(({ entry: c }) => (c.organizationCode && !orgIds.has(c.organizationCode) ? [c.organizationCode] : [])))]
+    if (codes.length) {
+      for (const o of await tx.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })) orgIds.set(o.code, o.id)
     }
-    let organizationId: string | null = null
-    if (c.organizationCode) {
-      const code = c.organizationCode
-      organizationId = orgIds.get(code) ?? (await atPath(path, () => findOrganization(tx, projectId, code))).id
+    const created: (Entry & { entry: BootstrapCredential; organizationId: string | null })[] = []
+    for (const { index: i, entry: c } of batch) {
+      const path = `${at}[${i}]`
+      const owner = owners.get(c.username)
+      if (owner) throw new BootstrapError(path, `Credential username '${c.username}' is already taken in project '${owner.projectName}'`)
+      if (!missing.has(c.username)) {
+        summary.kept++
+        continue
+      }
+      let organizationId: string | null = null
+      if (c.organizationCode) {
+        const code = c.organizationCode
+        organizationId = orgIds.get(code) ?? (await atPath(path, () => findOrganization(tx, projectId, code))).id
+      }
+      missing.delete(c.username) // listed twice: the second is kept
+      created.push({ path, entry: c, project: p.name, organizationId })
     }
-    rows.push({ ...newCredentialRow(deps.keyring, projectId, c, organizationId), ...storedPassword(c) })
-    missing.delete(c.username) // listed twice: the second is kept
-    created.push({ path, entry: c, project: p.name })
+    // Sealing a password is the costly part in this process (one AES-GCM cipher each): the next 1,000 are sealed
+    // while the database inserts the previous 1,000.
+    let inserting: Promise<unknown> = Promise.resolve()
+    for (let i = 0; i < created.length; i += CREDENTIAL_BATCH) {
+      const rows: Prisma.CredentialCreateManyInput[] = created.slice(i, i + CREDENTIAL_BATCH).map(({ entry: c, organizationId }) =>
+        ({ ...newCredentialRow(deps.keyring, projectId, c, organizationId), ...storedPassword(c) }))
+      await inserting
+      inserting = insertCredentialRows(tx, rows)
+      inserting.catch(() => undefined) // thrown where it is awaited
+      await new Promise(setImmediate) // the statement goes out before the next rows are sealed
+    }
+    await inserting
+    for (const entry of created) recordCreated(summary, entry)
+    await flushAudit(summary, AUDIT_FLUSH)
   }
-  await insertCredentialRows(tx, rows)
-  for (const entry of created) recordCreated(summary, entry)
 }
 
 /** Parents before children, whatever order the file lists organizations in. */
@@ -181,7 +208,8 @@ function organizationsInParentOrder(orgs: BootstrapProject['organizations']) {
   return ordered
 }
 
-async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string, summary: BootstrapSummary, existing: Map<string, string>) {
+async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, index: number, summary: Run, existing: Map<string, string>) {
+  const at = `$.projects[${index}]`
   let projectId = existing.get(p.name)
   if (projectId) summary.kept++
   else {
@@ -201,7 +229,7 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string,
   await applyEach(summary, organizationsInParentOrder(p.organizations).map(({ org, index }) => ({ entry: org, path: `${at}.organizations[${index}]` })), p.name,
     keysOf(orgRows, (r) => r.code), (o) => o.code, (o) => createOrganization(tx, SYSTEM, p.name, o))
 
-  await applyCredentials(deps, tx, p, pid, `${at}.credentials`, summary)
+  await applyCredentials(deps, tx, p, index, pid, `${at}.credentials`, summary)
 
   const appRows = p.applications.length ? await tx.application.findMany({ where: { projectId: pid, name: { in: p.applications.map((a) => a.name) } }, select: { name: true } }) : []
   const clientIds = p.applications.flatMap((a) => a.apiClients.map((c) => c.clientId))
@@ -220,45 +248,60 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, at: string,
   await applyEach(summary, withPaths(p.objects, `${at}.objects`), p.name, keysOf(objectRows, objectKey), objectKey, (o) => insertStoredObject(tx, pid, o))
 }
 
+/** The credentials of a document in memory, in batches like a streamed file's. */
+async function* inMemoryBatches(p: BootstrapProject): AsyncGenerator<CredentialBatch> {
+  for (let i = 0; i < p.credentials.length; i += READ_BATCH) {
+    yield p.credentials.slice(i, i + READ_BATCH).map((entry, k) => ({ index: i + k, entry }))
+  }
+}
+
 /**
  * Applies the bootstrap file in one transaction: whatever exists (same natural key) is left as it is,
- * whatever is missing is created, and a problem anywhere applies nothing.
+ * whatever is missing is created, and a problem anywhere applies nothing. A streamed file (readBootstrapFile)
+ * validated as a whole before; its credentials are read again here, batch by batch.
  */
-export async function applyBootstrap(deps: Deps, file: BootstrapFile): Promise<BootstrapSummary> {
-  const summary: BootstrapSummary = { created: 0, kept: 0, audit: [], correlationId: `bootstrap-${crypto.randomUUID()}` }
+export async function applyBootstrap(deps: Deps, input: BootstrapFile | StreamedBootstrap): Promise<BootstrapSummary> {
+  const correlationId = `bootstrap-${crypto.randomUUID()}`
+  const streamed = input instanceof StreamedBootstrap ? input : undefined
+  const file = streamed ? streamed.skeleton : (input as BootstrapFile)
+  let created = 0
+  let kept = 0
   await deps.prisma.$transaction(
     async (tx) => {
-      // instances starting together apply one after the other; the second then finds everything in place
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
-      await ensurePlatformProject(tx)
-      if (file.license) await applyBootstrapLicense(tx, file.license)
-      const envRows = file.environments.length ? await tx.environment.findMany({ where: { name: { in: file.environments.map((e) => e.name) } }, select: { name: true } }) : []
-      await applyEach(summary, withPaths(file.environments, '$.environments'), undefined, keysOf(envRows, (r) => r.name), (e) => e.name, (e) => createEnvironment(tx, SYSTEM, e))
-      const userRows = file.users.length ? await tx.user.findMany({ where: { username: { in: file.users.map((u) => u.username) } }, select: { username: true } }) : []
-      await applyEach(summary, withPaths(file.users, '$.users'), undefined, keysOf(userRows, (r) => r.username), (u) => u.username, (u) => createUser(tx, SYSTEM, u))
-      const projectRows = file.projects.length ? await tx.project.findMany({ where: { name: { in: file.projects.map((p) => p.name) } }, select: { id: true, name: true } }) : []
-      const projects = new Map(projectRows.map((r) => [r.name, r.id]))
-      for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, `$.projects[${i}]`, summary, projects)
-      // RUNTIME.md §3.1: after the file, so a file that lists users gets no extra one
-      if ((await ensureFirstRunAdmin(deps, tx)).created) {
-        summary.audit.push({
-          surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: null, operation: 'bootstrap.firstRunAdmin',
-          objectType: 'users', objectName: 'admin', outcome: 'SUCCEEDED', correlationId: summary.correlationId,
-        })
+      const reader = streamed?.reader(READ_BATCH)
+      const summary: Run = {
+        created: 0, kept: 0, correlationId, tx, audit: [],
+        credentials: (index, p) => (reader ? (streamed!.credentialCounts[index] ? reader.batches(index) : inMemoryBatches(p)) : inMemoryBatches(p)),
       }
-      await recordAuditEventsInTx(tx, summary.audit)
+      try {
+        // instances starting together apply one after the other; the second then finds everything in place
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
+        await ensurePlatformProject(tx)
+        if (file.license) await applyBootstrapLicense(tx, file.license)
+        const envRows = file.environments.length ? await tx.environment.findMany({ where: { name: { in: file.environments.map((e) => e.name) } }, select: { name: true } }) : []
+        await applyEach(summary, withPaths(file.environments, '$.environments'), undefined, keysOf(envRows, (r) => r.name), (e) => e.name, (e) => createEnvironment(tx, SYSTEM, e))
+        const userRows = file.users.length ? await tx.user.findMany({ where: { username: { in: file.users.map((u) => u.username) } }, select: { username: true } }) : []
+        await applyEach(summary, withPaths(file.users, '$.users'), undefined, keysOf(userRows, (r) => r.username), (u) => u.username, (u) => createUser(tx, SYSTEM, u))
+        const projectRows = file.projects.length ? await tx.project.findMany({ where: { name: { in: file.projects.map((p) => p.name) } }, select: { id: true, name: true } }) : []
+        const projects = new Map(projectRows.map((r) => [r.name, r.id]))
+        for (const [i, p] of file.projects.entries()) await applyProject(deps, tx, p, i, summary, projects)
+        // the file is still the one that validated (read to its end, compared byte for byte)
+        await reader?.finish()
+        // RUNTIME.md §3.1: after the file, so a file that lists users gets no extra one
+        if ((await ensureFirstRunAdmin(deps, tx)).created) {
+          summary.audit.push({
+            surface: 'BOOTSTRAP', actor: BOOTSTRAP_ACTOR, projectName: null, operation: 'bootstrap.firstRunAdmin',
+            objectType: 'users', objectName: 'admin', outcome: 'SUCCEEDED', correlationId,
+          })
+        }
+        await flushAudit(summary)
+        created = summary.created
+        kept = summary.kept
+      } finally {
+        await reader?.close()
+      }
     },
     { timeout: 120_000, maxWait: 30_000 },
   )
-  return summary
-}
-
-export function readBootstrapFile(file: string): BootstrapFile {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new BootstrapError('$', `cannot read ${file}: ${(err as Error).message}`)
-  }
-  return parseBootstrap(text)
+  return { created, kept, correlationId }
 }

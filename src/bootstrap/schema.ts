@@ -19,18 +19,19 @@ const application = applicationInput.strict().extend({
   apiClients: z.array(apiClientFields.omit({ applicationName: true, credentialUsername: true }).strict()).default([]),
 })
 
+/** One entry of a project's `credentials`: the collection that grows, read from the file one entry at a time. */
+export const bootstrapCredential = credentialInput.omit({ roleNameList: true }).strict().extend({
+  /**
+   * A password as an older installation stored it: PLAIN text, or SEALED_ELSEWHERE (sealed under a key this
+   * installation does not hold). Kept byte for byte, for the secret carry-over to API clients.
+   */
+  legacyPassword: z.strictObject({ format: z.enum(['PLAIN', 'SEALED_ELSEWHERE']), value: z.string().min(1) }).optional(),
+})
+
 const project = projectInput.strict().extend({
   members: z.array(member).default([]),
   organizations: z.array(organizationInput.strict()).default([]),
-  credentials: z.array(
-    credentialInput.omit({ roleNameList: true }).strict().extend({
-      /**
-       * A password as an older installation stored it: PLAIN text, or SEALED_ELSEWHERE (sealed under a key this
-       * installation does not hold). Kept byte for byte, for the secret carry-over to API clients.
-       */
-      legacyPassword: z.strictObject({ format: z.enum(['PLAIN', 'SEALED_ELSEWHERE']), value: z.string().min(1) }).optional(),
-    }),
-  ).default([]),
+  credentials: z.array(bootstrapCredential).default([]),
   applications: z.array(application).default([]),
   apiProxies: z.array(apiProxyInput.strict()).default([]),
   objects: z.array(storedObjectFields.strict().superRefine(checkObjectKind)).default([]),
@@ -47,3 +48,4 @@ export const bootstrapSchema = z.strictObject({
 
 export type BootstrapFile = z.output<typeof bootstrapSchema>
 export type BootstrapProject = BootstrapFile['projects'][number]
+export type BootstrapCredential = z.output<typeof bootstrapCredential>

@@ -1,5 +1,8 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path_ from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BootstrapError, parseBootstrap } from '../../src/bootstrap/apply.js'
+import { BootstrapError, parseBootstrap, readBootstrapFile } from '../../src/bootstrap/apply.js'
 import { jsonOf } from '../support/http.js'
 import { startTestService } from '../support/app.js'
 import { freshDatabase } from '../support/database.js'
@@ -235,15 +238,21 @@ describe('a bootstrap file that does not validate', () => {
     ['credential roles (the file has no role catalogue)', JSON.stringify((() => { const b = base(); b.projects[0].credentials[0].roleNameList = ['gold']; return b })()), '$.projects[0].credentials[0].roleNameList'],
     ['a credential address that is not an IP or CIDR range', JSON.stringify((() => { const b = base(); b.projects[0].credentials[0].ipList = ['10.0.0.300']; return b })()), '$.projects[0].credentials[0].ipList[0]'],
     ['a worker URL that is not a URL', JSON.stringify({ environments: [{ name: 'dev', workerUrls: ['not a url'] }] }), '$.environments[0].workerUrls[0]'],
-  ])('refuses %s naming the JSON path of the first problem', (_case, text, path) => {
-    try {
-      parseBootstrap(text)
-      expect.unreachable('should have been refused')
-    } catch (err) {
-      expect(err).toBeInstanceOf(BootstrapError)
-      expect((err as BootstrapError).jsonPath.startsWith(path)).toBe(true)
-      expect((err as Error).message.startsWith(path)).toBe(true)
+  ])('refuses %s naming the JSON path of the first problem', async (_case, text, path) => {
+    // in memory, and as start-up reads a file: as a stream
+    const file = path_.join(fs.mkdtempSync(path_.join(os.tmpdir(), 'gw-bootstrap-')), 'bootstrap.json')
+    fs.writeFileSync(file, text)
+    for (const read of [async () => parseBootstrap(text), () => readBootstrapFile(file)]) {
+      try {
+        await read()
+        expect.unreachable('should have been refused')
+      } catch (err) {
+        expect(err).toBeInstanceOf(BootstrapError)
+        expect((err as BootstrapError).jsonPath.startsWith(path)).toBe(true)
+        expect((err as Error).message.startsWith(path)).toBe(true)
+      }
     }
+    fs.rmSync(path_.dirname(file), { recursive: true, force: true })
   })
 
   it.each([
