@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
@@ -8,7 +9,8 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
-import { findOrganization } from '../projects/organizations.js'
+import { credentialHolders } from '../credentials/bulk.js'
+import { findOrganization, organizationNotFound } from '../projects/organizations.js'
 import { viewPerProject } from '../projects/projects.js'
 
 const applicationFields = {
@@ -39,10 +41,15 @@ const applicationNotFound = (name: string) => notFound(`Application '${name}' no
 const manage = async (db: Tx, actor: Actor, projectName: string) =>
   (await authorizeInProject(db, actor, projectName, 'IDENTITY', 'MANAGE')).project
 
-/** Ids of the named credentials of the project, refusing the first unknown one: called before any write. */
+/**
+ * Ids of the named credentials of the project, refusing the first unknown one: called before any write. Joined on the
+ * unique username index (credentialHolders): `username IN (…)` is planned on the username trigram index, slow while a
+ * bulk insert's rows sit in its pending list (a bootstrap of 10,000 credentials and 1,000 applications).
+ */
 async function consumerIds(db: Tx, projectId: string, usernames: string[]) {
-  const found = await db.credential.findMany({ where: { projectId, username: { in: usernames } }, select: { id: true, username: true } })
-  const missing = usernames.find((u) => !found.some((c) => c.username === u))
+  const found = usernames.length ? (await credentialHolders(db, usernames)).filter((c) => c.projectId === projectId) : []
+  const names = new Set(found.map((c) => c.username))
+  const missing = usernames.find((u) => !names.has(u))
   if (missing) throw notFound(`Credential '${missing}' not found`, { credential: missing })
   return found.map((c) => c.id)
 }
@@ -73,6 +80,59 @@ export async function insertApplication(db: Tx, projectId: string, raw: Applicat
   })
   await adoptConsumers(db, app.id, consumers)
   return app
+}
+
+/**
+ * Many new applications of one project, set-based (declarative applies of thousands): insertApplication's rules for
+ * each (its schema, a name not taken in the project nor twice in the batch, the organization, every consumer a
+ * credential of the project), checked for the whole batch with one query each, then one INSERT of the applications
+ * and one UPDATE adopting their consumers (a credential two of them name goes to the later one, as one by one).
+ * Refused entries are answered by index, in order, and not written; the others are. Returns the created rows by index.
+ */
+export async function insertApplications(db: Tx, projectId: string, raws: ApplicationInput[]): Promise<{ created: ({ id: string; name: string; organizationId: string | null } | undefined)[]; refused: Map<number, DomainError> }> {
+  const refused = new Map<number, DomainError>()
+  const inputs = raws.map((raw, i) => {
+    try {
+      return parseInput(applicationInput, raw)
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      refused.set(i, err)
+      return undefined
+    }
+  })
+  const names = [...new Set(inputs.flatMap((x) => (x ? [x.name] : [])))]
+  const taken = new Set(names.length ? (await db.$queryRaw<{ name: string }[]>`
+    SELECT a.name FROM unnest(${names}::text[]) AS n(name) JOIN "Application" a ON a."projectId" = ${projectId} AND a.name = n.name`).map((r) => r.name) : [])
+  const codes = [...new Set(inputs.flatMap((x) => (x?.organizationCode ? [x.organizationCode] : [])))]
+  const orgs = new Map(codes.length ? (await db.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [])
+  const usernames = [...new Set(inputs.flatMap((x) => x?.consumers ?? []))]
+  const holders = new Map((usernames.length ? await credentialHolders(db, usernames) : []).filter((c) => c.projectId === projectId).map((c) => [c.username, c.id]))
+  const rows: Prisma.ApplicationCreateManyInput[] = []
+  const created: ({ id: string; name: string; organizationId: string | null } | undefined)[] = []
+  const owner = new Map<string, string>()
+  inputs.forEach((input, i) => {
+    if (!input) return
+    if (taken.has(input.name)) return refused.set(i, new DomainError('conflict', 'nameAlreadyExists', `Application '${input.name}' already exists`, { field: 'name' }))
+    const organizationId = input.organizationCode ? orgs.get(input.organizationCode) : null
+    if (organizationId === undefined) return refused.set(i, organizationNotFound(input.organizationCode!))
+    const missing = input.consumers.find((u) => !holders.has(u))
+    if (missing) return refused.set(i, notFound(`Credential '${missing}' not found`, { credential: missing }))
+    taken.add(input.name)
+    const id = crypto.randomUUID()
+    rows.push({
+      id, projectId, applicationKey: mintPublicKey('app'), name: input.name, applicationKind: input.applicationKind, appStatus: input.appStatus,
+      referenceId: input.referenceId ?? null, description: input.description ?? null, organizationId,
+    })
+    for (const u of input.consumers) owner.set(holders.get(u)!, id)
+    created[i] = { id, name: input.name, organizationId }
+  })
+  if (rows.length) await db.application.createMany({ data: rows })
+  if (owner.size) {
+    await db.$executeRaw`
+      UPDATE "Credential" AS c SET "applicationId" = o.app, "updatedAt" = (now() AT TIME ZONE 'UTC')
+      FROM unnest(${[...owner.keys()]}::text[], ${[...owner.values()]}::text[]) AS o(id, app) WHERE c.id = o.id`
+  }
+  return { created, refused }
 }
 
 export async function createApplication(db: Tx, actor: Actor, projectName: string, raw: ApplicationInput) {
