@@ -58,8 +58,8 @@ await withScratchDatabase(process.env.PG ?? 'postgresql://postgres@127.0.0.1:543
   const tok = ((await (await fetch(`${svc.url}/apiops/auth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: USER.username, client_secret: USER.password }) })).json()) as any).access_token
   const call = async (p: string, json?: unknown) => { const r = await fetch(svc.url + p, { method: json ? 'POST' : 'GET', headers: { authorization: `Bearer ${tok}`, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined }); const x = await r.json() as any; if (r.status !== 200) throw new Error(JSON.stringify(x).slice(0, 300)); return x }
   stats.clear()
-  t = performance.now(); const d = await call('/apiops/projects/decl-boot/declarative-state'); console.log('dump', (performance.now() - t).toFixed(0)); dump('dump')
-  const doc = syncDocument(d, 'decl-target')
+  t = performance.now(); await call('/apiops/projects/decl-boot/declarative-state'); console.log('dump', (performance.now() - t).toFixed(0)); dump('dump')
+  const doc = syncDocument('t-', 'decl-target')
   t = performance.now(); const plan = await call('/apiops/projects/decl-target/declarative-plans', { mode: 'sync', document: doc }); console.log('plan', (performance.now() - t).toFixed(0)); dump('plan')
   t = performance.now(); await call(`/apiops/projects/decl-target/declarative-plans/${plan.id}/apply`, {}); console.log('apply', (performance.now() - t).toFixed(0)); dump('apply')
   await new Promise((r) => setTimeout(r, 2000)); dump('after apply (2 s)')
