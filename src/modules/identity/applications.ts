@@ -9,7 +9,6 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
-import { credentialHolders } from '../credentials/bulk.js'
 import { findOrganization, organizationNotFound } from '../projects/organizations.js'
 import { viewPerProject } from '../projects/projects.js'
 
@@ -77,6 +76,8 @@ export async function insertApplication(db: Tx, projectId: string, raw: Applicat
   return app
 }
 
+const BY_PROJECT_ABOVE = 200
+
 /**
  * Many new applications of one project, set-based (declarative applies of thousands): insertApplication's rules for
  * each (its schema, a name not taken in the project nor twice in the batch, the organization, every consumer a
@@ -95,13 +96,14 @@ export async function insertApplications(db: Tx, projectId: string, raws: Applic
       return undefined
     }
   })
+  // many names: the project's rows by project, not a long list of names (a name or username list is planned on the
+  // trigram index, slow while a bulk insert's rows sit in its pending list: seconds per thousand names)
   const names = [...new Set(inputs.flatMap((x) => (x ? [x.name] : [])))]
-  const taken = new Set(names.length ? (await db.$queryRaw<{ name: string }[]>`
-    SELECT a.name FROM unnest(${names}::text[]) AS n(name) JOIN "Application" a ON a."projectId" = ${projectId} AND a.name = n.name`).map((r) => r.name) : [])
+  const taken = new Set(names.length ? (await db.application.findMany({ where: { projectId, ...(names.length > BY_PROJECT_ABOVE ? {} : { name: { in: names } }) }, select: { name: true } })).map((r) => r.name) : [])
   const codes = [...new Set(inputs.flatMap((x) => (x?.organizationCode ? [x.organizationCode] : [])))]
   const orgs = new Map(codes.length ? (await db.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [])
   const usernames = [...new Set(inputs.flatMap((x) => x?.consumers ?? []))]
-  const holders = new Map((usernames.length ? await credentialHolders(db, usernames) : []).filter((c) => c.projectId === projectId).map((c) => [c.username, c.id]))
+  const holders = new Map(usernames.length ? (await db.credential.findMany({ where: { projectId, ...(usernames.length > BY_PROJECT_ABOVE ? {} : { username: { in: usernames } }) }, select: { id: true, username: true } })).map((c) => [c.username, c.id]) : [])
   const rows: Prisma.ApplicationCreateManyInput[] = []
   const created: ({ id: string; name: string; organizationId: string | null } | undefined)[] = []
   const owner = new Map<string, string>()
