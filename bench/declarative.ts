@@ -3,8 +3,9 @@
 // project against the bootstrap file's apply of the same content (applyBootstrap, timed alone; the bootstrap file
 // cannot carry endpoints, so its proxies have none and the sync's endpoints are extra work on the sync's side), a
 // no-change plan against a dump of the same project, a second sync (must write nothing: no audit event, no push), and
-// the process's memory during the plan (RSS and JS heap sampled every 10 ms). Runs the service in process on
-// PGlite, and on PostgreSQL with BENCH_DATABASE_URL.
+// the process's memory during the plan (RSS and JS heap sampled every 10 ms, idle taken after a full collection).
+// Runs the service in process (PGlite in process too), and on PostgreSQL with BENCH_DATABASE_URL
+// (DECLARATIVE_BENCH_ONLY=pglite|postgres runs one).
 // Size: DECLARATIVE_BENCH_SIZE=full is §7's 10,000 credentials, 1,000 applications and 200 proxies with 10 endpoints
 // each; the default (short, for `npm run bench` on the shared 2-core machine) is a tenth of it. Each figure may be
 // set alone: DECLARATIVE_BENCH_CREDENTIALS / _APPLICATIONS / _PROXIES / _ENDPOINTS.
@@ -15,6 +16,8 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { startService, type RunningService } from '../src/service.js'
@@ -31,6 +34,9 @@ const KEY = crypto.randomBytes(32).toString('base64')
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 const rssMb = () => process.memoryUsage().rss / (1024 * 1024)
 const heapMb = () => process.memoryUsage().heapUsed / (1024 * 1024)
+v8.setFlagsFromString('--expose-gc')
+/** A full collection, so that idle and retained memory are not garbage left from before. */
+const collect = vm.runInNewContext('gc') as () => void
 
 const username = (prefix: string, i: number) => `${prefix}decl-${String(i).padStart(5, '0')}`
 const perApplication = A ? Math.floor(N / A) : 0
@@ -161,13 +167,17 @@ async function measure(label: string, env: (name: string) => Promise<Record<stri
       let idleHeap = 0
       let peakRss = 0
       let peakHeap = 0
+      let retainedHeap = 0
       let planId = ''
       let changes = -1
       for (let r = 0; r < R; r++) {
         dumps.push((await call(svc, token, `/apiops/projects/${last}/declarative-state`)).seconds)
         await new Promise((res) => setTimeout(res, 200))
+        collect()
         if (r === 0) (idleRss = rssMb(), idleHeap = heapMb())
         const measured = await peakMemory(() => call(svc, token, `/apiops/projects/${last}/declarative-plans`, { method: 'POST', json: { mode: 'sync', document: doc } }))
+        collect()
+        retainedHeap = Math.max(retainedHeap, heapMb())
         const noChange = measured.result
         peakRss = Math.max(peakRss, measured.rss) // the peak over the plans (garbage between them included)
         peakHeap = Math.max(peakHeap, measured.heap)
@@ -181,7 +191,7 @@ async function measure(label: string, env: (name: string) => Promise<Record<stri
       const outboxBefore = await outbox()
       const second = await call(svc, token, `/apiops/projects/${last}/declarative-plans/${planId}/apply`, { method: 'POST' })
       console.log(`second sync: applied ${second.json.applied}, ${second.json.pushes.length} pushes, ${(await audits()) - auditBefore} audit events, ${(await outbox()) - outboxBefore} outbox rows (target: none)`)
-      console.log(`memory during the ${objects.toLocaleString('en')}-object no-change plans (peak over ${R}, sampled every 10 ms): RSS ${idleRss.toFixed(0)} MB → ${peakRss.toFixed(0)} MB (+${(peakRss - idleRss).toFixed(0)} MB; target ≤ 100 MB over idle), JS heap ${idleHeap.toFixed(0)} MB → ${peakHeap.toFixed(0)} MB (+${(peakHeap - idleHeap).toFixed(0)} MB); load average ${loadAverage()}`)
+      console.log(`memory during the ${objects.toLocaleString('en')}-object no-change plans (peak over ${R}, sampled every 10 ms): RSS ${idleRss.toFixed(0)} MB → ${peakRss.toFixed(0)} MB (+${(peakRss - idleRss).toFixed(0)} MB; target ≤ 100 MB over idle), JS heap ${idleHeap.toFixed(0)} MB → ${peakHeap.toFixed(0)} MB (+${(peakHeap - idleHeap).toFixed(0)} MB, garbage included), ${retainedHeap.toFixed(0)} MB after a collection; load average ${loadAverage()}`)
     } finally {
       await svc.stop()
     }
