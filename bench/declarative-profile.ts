@@ -1,6 +1,8 @@
 // Where the PostgreSQL time of a declarative dump, plan and apply goes: every pg.Client query timed and grouped by
-// statement, and EXPLAIN (ANALYZE, BUFFERS) of the first statement over 300 ms. Not part of npm run bench:
-//   N=2000 PG=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/declarative-profile.ts
+// statement, and EXPLAIN (ANALYZE, BUFFERS) of the first statement over 300 ms. The content is bench/declarative.ts's
+// (DECLARATIVE_BENCH_SIZE=full for §7's size, or DECLARATIVE_BENCH_CREDENTIALS / _APPLICATIONS / _PROXIES /
+// _ENDPOINTS). Not part of npm run bench:
+//   DECLARATIVE_BENCH_SIZE=full PG=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/declarative-profile.ts
 // (add `node --cpu-prof --import tsx` instead of tsx for the JavaScript side). docs/declarative.md "Speed" says what
 // it found.
 import crypto from 'node:crypto'
@@ -13,8 +15,8 @@ import { createLogger } from '../src/platform/http/logger.js'
 import { startService } from '../src/service.js'
 import { applyBootstrap, parseBootstrap } from '../src/bootstrap/apply.js'
 import { withScratchDatabase } from './scratch-database.js'
+import { content, syncDocument } from './declarative.js'
 
-const N = Number(process.env.N ?? 2000)
 const stats = new Map<string, { n: number; ms: number }>()
 let on = false
 let slow: { text: string; values: unknown[] } | null = null
@@ -44,7 +46,7 @@ const dump = (label: string) => {
   stats.clear()
 }
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
-const boot = (content: boolean) => ({ environments: [{ name: 'dev', workerUrls: [] }], users: [USER], projects: [{ name: 'decl-boot', environments: ['dev'], ...(content ? { credentials: Array.from({ length: N }, (_, i) => ({ username: `decl-${i}`, password: `pw-${i}`, fullName: `C ${i}`, email: `c${i}@example.test`, enabled: true })) } : {}) }, { name: 'decl-target', environments: ['dev'] }] })
+const boot = (withContent: boolean) => ({ environments: [{ name: 'dev', workerUrls: [] }], users: [USER], projects: [{ name: 'decl-boot', environments: ['dev'], ...(withContent ? content('b-') : {}) }, { name: 'decl-target', environments: ['dev'] }] })
 await withScratchDatabase(process.env.PG ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'gw_prof', async (url) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-prof-'))
   const file = path.join(dir, 'b.json'); fs.writeFileSync(file, JSON.stringify(boot(false)))
@@ -56,12 +58,14 @@ await withScratchDatabase(process.env.PG ?? 'postgresql://postgres@127.0.0.1:543
   const tok = ((await (await fetch(`${svc.url}/apiops/auth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: USER.username, client_secret: USER.password }) })).json()) as any).access_token
   const call = async (p: string, json?: unknown) => { const r = await fetch(svc.url + p, { method: json ? 'POST' : 'GET', headers: { authorization: `Bearer ${tok}`, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined }); const x = await r.json() as any; if (r.status !== 200) throw new Error(JSON.stringify(x).slice(0, 300)); return x }
   stats.clear()
-  t = performance.now(); const d = await call('/apiops/projects/decl-boot/declarative-state'); console.log('dump', (performance.now() - t).toFixed(0)); dump('dump')
-  const doc = { ...d, project: 'decl-target', credentials: d.credentials.map((c: any) => ({ ...c, username: `t-${c.username}` })) }
+  t = performance.now(); await call('/apiops/projects/decl-boot/declarative-state'); console.log('dump', (performance.now() - t).toFixed(0)); dump('dump')
+  const doc = syncDocument('t-', 'decl-target')
   t = performance.now(); const plan = await call('/apiops/projects/decl-target/declarative-plans', { mode: 'sync', document: doc }); console.log('plan', (performance.now() - t).toFixed(0)); dump('plan')
   t = performance.now(); await call(`/apiops/projects/decl-target/declarative-plans/${plan.id}/apply`, {}); console.log('apply', (performance.now() - t).toFixed(0)); dump('apply')
   await new Promise((r) => setTimeout(r, 2000)); dump('after apply (2 s)')
   t = performance.now(); await call('/apiops/projects/decl-target/declarative-state'); console.log('dump target', (performance.now() - t).toFixed(0)); dump('dump target')
+  t = performance.now(); const again = await call('/apiops/projects/decl-target/declarative-plans', { mode: 'sync', document: doc }); console.log('no-change plan', (performance.now() - t).toFixed(0), `(${again.changes.length} changes)`); dump('no-change plan')
+  t = performance.now(); await call(`/apiops/projects/decl-target/declarative-plans/${again.id}/apply`, {}); console.log('second sync', (performance.now() - t).toFixed(0)); dump('second sync')
   if (slow) {
     const c = new pg.Client({ connectionString: url }); await c.connect()
     console.log(slow.text.slice(0, 600))

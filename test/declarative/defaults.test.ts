@@ -44,4 +44,36 @@ describe('no false drift', { timeout: 180_000 }, () => {
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({ changes: [], summary: { create: 0, update: 0, delete: 0 } })
   })
+
+  it('endpoints stated by method and path are no drift once created; the second sync of the file writes nothing', async () => {
+    // out of the stored order, fields the endpoint rules fill (kind, operationId, path parameters, backend) left out
+    // a sync in a namespace of its own (it deletes only what the namespace owns)
+    const file = {
+      formatVersion: 1, project: 'payments', namespace: 'endpoints-team',
+      apiProxies: [{ name: 'decl-endpoints', endpoints: [{ method: 'POST', path: '/orders' }, { method: 'GET', path: '/orders/{id}', description: 'one order' }, { method: 'GET', path: '/orders' }] }],
+    }
+    const created = await plan(file, 'sync')
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    expect(created.body.summary).toEqual({ create: 1, update: 0, delete: 0 })
+    const applied = await apply(created.body.id)
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200)
+    const endpoints = (await bed.svc.deps.prisma.gatewayEndpoint.findMany({ where: { apiProxy: { name: 'decl-endpoints' } }, orderBy: [{ path: 'asc' }, { method: 'asc' }] }))
+    expect(endpoints.map((e) => [e.method, e.path, e.operationId, e.backendPath])).toEqual([
+      ['GET', '/orders', 'get_orders', '/orders'], ['POST', '/orders', 'post_orders', '/orders'], ['GET', '/orders/{id}', 'get_orders_id', '/orders/{id}'],
+    ])
+
+    const db = bed.svc.deps.prisma
+    const writes = async () => ({ audit: await db.auditEvent.count(), outbox: await db.deliveryOutbox.count(), revision: (await db.apiProxy.findFirstOrThrow({ where: { name: 'decl-endpoints' } })).revision })
+    const before = await writes()
+    const second = await plan(file, 'sync')
+    expect(second.body).toMatchObject({ changes: [], summary: { create: 0, update: 0, delete: 0 } })
+    const none = await apply(second.body.id)
+    expect(none.status).toBe(200)
+    expect(none.body).toMatchObject({ applied: false, pushes: [], summary: { create: 0, update: 0, delete: 0 } })
+    expect(await writes()).toEqual(before)
+
+    // a changed endpoint is a change of the proxy's endpoints, and nothing else
+    const edited = await plan({ ...file, apiProxies: [{ ...file.apiProxies[0], endpoints: [...file.apiProxies[0]!.endpoints.slice(0, 2), { method: 'GET', path: '/orders', enabled: false }] }] }, 'sync')
+    expect(edited.body.changes.map((c: any) => [c.action, c.name, c.fields])).toEqual([['update', 'decl-endpoints', ['endpoints']]])
+  })
 })

@@ -8,8 +8,8 @@ import { pushApiClientRuntime, undeployRemovedApiClients, type RemovedApiClient 
 import { writeDeclaredApiClients } from './service.js'
 import { liveSecretValue } from './secrets.js'
 import type { SecretKeyring } from '../../platform/secrets/keyring.js'
-import { lookupsByName, type AdapterContext, type Advisory, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
-import { insertApplication, updateApplication } from '../identity/applications.js'
+import { batchRefused, lookupsByName, refusalOf, type AdapterContext, type Advisory, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
+import { insertApplication, insertApplications, updateApplication } from '../identity/applications.js'
 
 /**
  * Applications (spec §2.15) travel as APPLICATION objects (category IDENTITY, like their pages), named by name. `data`
@@ -127,6 +127,38 @@ function withField(object: PortableObject, err: unknown): unknown {
   return err
 }
 
+/** The application service's input of a portable object (its schema validates it). */
+const inputOf = (object: PortableObject) => {
+  const d = object.data
+  return {
+    name: object.name,
+    applicationKind: d.applicationKind as 'PORTAL' | 'INTERNAL' | undefined,
+    referenceId: d.referenceId as string | null | undefined,
+    description: d.description as string | null | undefined,
+    organizationCode: d.organizationCode as string | null | undefined,
+    consumers: d.consumers as string[] | undefined,
+  }
+}
+
+const createInputOf = (object: PortableObject) => {
+  const input = inputOf(object)
+  return { ...input, applicationKind: input.applicationKind ?? 'INTERNAL', organizationCode: input.organizationCode ?? null }
+}
+
+/**
+ * A declared application's API clients written (their secrets from the object's resolved references); the clients the
+ * list left out are deleted here and remembered for the undeploy after the commit.
+ */
+async function writeClientsOf(ctx: AdapterContext, object: PortableObject, app: Parameters<typeof writeDeclaredApiClients>[3]) {
+  const secrets = new Map<string, string>()
+  for (const [k, v] of Object.entries(object.secrets)) {
+    const clientId = CLIENT_SECRET.exec(k)?.[1]
+    if (clientId !== undefined) secrets.set(clientId, v)
+  }
+  const { removed } = await writeDeclaredApiClients(ctx.db, ctx.deps.keyring, ctx.access.project.id, app, object.data.apiClients as Parameters<typeof writeDeclaredApiClients>[4], secrets)
+  if (removed.length) removedClients.set(ctx.access, [...(removedClients.get(ctx.access) ?? []), ...removed.map((client) => ({ application: object.name, client }))])
+}
+
 export const applicationTransferAdapter: TransferAdapter = {
   type: TYPE,
   category: 'IDENTITY',
@@ -148,31 +180,53 @@ export const applicationTransferAdapter: TransferAdapter = {
 
   async write(ctx, object, existing) {
     const d = object.data
-    const input = {
-      name: object.name,
-      applicationKind: d.applicationKind as 'PORTAL' | 'INTERNAL' | undefined,
-      referenceId: d.referenceId as string | null | undefined,
-      description: d.description as string | null | undefined,
-      organizationCode: d.organizationCode as string | null | undefined,
-      consumers: d.consumers as string[] | undefined,
-    }
+    const input = inputOf(object)
     const projectId = ctx.access.project.id
     try {
       const app = existing
         ? await updateApplication(ctx.db, ctx.actor, ctx.access.project.name, object.name, input)
-        : await insertApplication(ctx.db, projectId, { ...input, applicationKind: input.applicationKind ?? 'INTERNAL', organizationCode: input.organizationCode ?? null })
-      if (Array.isArray(d.apiClients)) {
-        const secrets = new Map<string, string>()
-        for (const [k, v] of Object.entries(object.secrets)) {
-          const clientId = CLIENT_SECRET.exec(k)?.[1]
-          if (clientId !== undefined) secrets.set(clientId, v)
-        }
-        const { removed } = await writeDeclaredApiClients(ctx.db, ctx.deps.keyring, projectId, app, d.apiClients, secrets)
-        if (removed.length) removedClients.set(ctx.access, [...(removedClients.get(ctx.access) ?? []), ...removed.map((client) => ({ application: object.name, client }))])
-      }
+        : await insertApplication(ctx.db, projectId, createInputOf(object))
+      if (Array.isArray(d.apiClients)) await writeClientsOf(ctx, object, app)
     } catch (err) {
       throw withField(object, err)
     }
+    return []
+  },
+
+  /**
+   * Many applications, set-based for the new ones (insertApplications: one query per check for the whole batch, one
+   * INSERT, one UPDATE of the consumers), their API clients and the updates object by object. Every refused object is
+   * reported with its field path (batchRefused), in order.
+   */
+  async writeMany(ctx, objects, options) {
+    const fresh = objects.filter((o) => !o.existing)
+    const { created, refused } = await insertApplications(ctx.db, ctx.access.project.id, fresh.map(({ object }) => createInputOf(object)))
+    const errors = new Map<PortableObject, unknown>()
+    fresh.forEach(({ object }, i) => refused.has(i) && errors.set(object, refused.get(i)))
+    for (const [i, { object }] of fresh.entries()) {
+      const app = created[i]
+      if (!app || !Array.isArray(object.data.apiClients) || !object.data.apiClients.length) continue
+      try {
+        await writeClientsOf(ctx, object, app)
+      } catch (err) {
+        errors.set(object, err)
+      }
+    }
+    for (const { object } of objects.filter((o) => o.existing)) {
+      try {
+        await applicationTransferAdapter.write(ctx, object, true, options)
+      } catch (err) {
+        errors.set(object, err)
+      }
+    }
+    const refusals: ObjectRefusal[] = []
+    for (const { object } of objects) {
+      if (!errors.has(object)) continue
+      const refusal = refusalOf(object.name, withField(object, errors.get(object)))
+      if (!refusal) throw errors.get(object)
+      refusals.push(refusal)
+    }
+    if (refusals.length) throw batchRefused(refusals)
     return []
   },
 

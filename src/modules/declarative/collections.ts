@@ -7,6 +7,7 @@ import { environmentValueInput } from '../envvars/service.js'
 import { normalizeGroup } from '../apiproxies/groups/transfer-adapter.js'
 import { groupInput } from '../apiproxies/groups/service.js'
 import { normalizeVariable, placeVariableSecret, splitVariableSecrets } from '../envvars/transfer-adapter.js'
+import { endpointRows, type ProxyPackage } from '../apiproxies/proxies/portable.js'
 import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { createShape } from '../limits/plans/inputs.js'
 import { FAMILIES } from '../limits/shared/enums.js'
@@ -157,6 +158,37 @@ const rlclFields = z
   })
   .catchall(z.unknown())
 
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/**
+ * A file's endpoint in the form the live side reads it (the endpoint rules' defaults filled: kind, operationId,
+ * backend method and path, path parameters, …), so that `{ method, path }` planned against the endpoint it created is
+ * no change. An endpoint the rules refuse is left as written: the apply refuses it with its field path.
+ */
+function storedEndpoint(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw
+  try {
+    const [row] = endpointRows({ label: 'endpoints', data: { endpoints: [raw] } } as unknown as ProxyPackage, { kind: 'REST', name: '' })
+    const { version, pathKey: _, cache, wsa, ...fields } = row!
+    return { version, ...fields, description: fields.description ?? null, requestBody: fields.requestBody ?? null, routing: fields.routing ?? null, cache: cache ?? null, wsa: wsa ?? null }
+  } catch {
+    return raw
+  }
+}
+
+const endpointOrder = (e: unknown) => (isRecord(e) ? [e.version, e.path, e.method].map((v) => String(v ?? '')) : ['', '', ''])
+
+/** Endpoints in the stored form and order (version, path, method: the order the live side reads them in). */
+function normalizeProxy(d: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(d.endpoints)) return d
+  const endpoints = d.endpoints.map(storedEndpoint).sort((a, b) => {
+    const [x, y] = [endpointOrder(a), endpointOrder(b)]
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1
+    return 0
+  })
+  return { ...d, endpoints }
+}
+
 const isoDate = (v: unknown) => {
   if (typeof v !== 'string' || !v) return v
   const d = new Date(v)
@@ -195,7 +227,7 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
     createDefaults: { description: null, global: false, globalVisible: true, globalValue: null, environmentValueList: [] },
     normalize: normalizeVariable, splitSecrets: splitVariableSecrets, placeSecret: placeVariableSecret,
   },
-  { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST' },
+  { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST', normalize: normalizeProxy },
   {
     key: 'aiProxies', type: 'AI_PROXY', kind: null, nameField: 'name', fields: aiProxyFields,
     createDefaults: { description: null, routingMode: null, routing: null }, splitSecrets: splitBackendSecrets, placeSecret: placeBackendSecret, normalize: normalizeRoutedProxy,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { canonicalHash, canonicalJson } from '../../platform/hashing/canonical.js'
 import { requireAnyPermission, type PermissionLevel } from '../../platform/auth/permissions.js'
 import { lookupObjects } from '../transfer/lookup.js'
@@ -82,8 +83,14 @@ export async function readLive(ctx: AdapterContext, list: Collection[]): Promise
  * ownership record of the namespace). Any change to one of them between plan and apply changes it.
  */
 export function revisionOf(live: LiveSet, ownershipMark: string): string {
-  const objects = [...live.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, m]) => [key, [...m.values()].map((o) => [o.name, o.fingerprint])])
-  return `sha256:${canonicalHash({ objects, ownership: ownershipMark })}`
+  // streamed into the hash object by object: no second copy of thousands of names and fingerprints
+  const hash = crypto.createHash('sha256')
+  for (const [key, objects] of [...live.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    hash.update(`${key}\u0000`)
+    for (const o of objects.values()) hash.update(`${o.name}\u0000${o.fingerprint}\u0000`)
+    hash.update('\n')
+  }
+  return `sha256:${hash.update(ownershipMark).digest('hex')}`
 }
 
 const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)

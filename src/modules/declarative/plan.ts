@@ -153,7 +153,8 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
         return problems.push({ path, reason: 'declarativeOwnershipConflict', message: `${c.key} '${o.name}' is managed by namespace '${holder}'` })
       }
       const secretPrints = secretPrintsOf(ctx, o.secrets)
-      const sealedSecrets = Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, ctx.deps.keyring.encrypt(v)]))
+      // sealed only for an object the plan writes (a no-change plan of thousands seals nothing)
+      const sealed = () => Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, ctx.deps.keyring.encrypt(v)]))
       const normalize = c.normalize ?? ((d: Record<string, unknown>) => d)
       if (base) {
         const desired = normalize(overlay(base.portable.data, o.data))
@@ -164,7 +165,7 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
         details.push(...secretFields.map((f) => ({ field: f, sensitive: true as const })))
         if (details.length) {
           content.changes.push({ action: 'update', type: c.key, name: o.name, ...(renamedFrom ? { renamedFrom } : {}), fields: details.map((d) => d.field), details, ...(secretFields.length ? { sensitive: true as const } : {}) })
-          content.writes.push({ collection: c.key, name: o.name, index: i, renamedFrom, existing: true, data: desired, sealedSecrets, keptSecrets: Object.keys(base.portable.secrets).filter((k) => !(k in o.secrets)) })
+          content.writes.push({ collection: c.key, name: o.name, index: i, renamedFrom, existing: true, data: desired, sealedSecrets: sealed(), keptSecrets: Object.keys(base.portable.secrets).filter((k) => !(k in o.secrets)) })
         }
       } else {
         const desired = normalize(overlay(c.createDefaults, o.data))
@@ -172,7 +173,7 @@ export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'appl
         const fields = Object.keys(o.data).sort()
         const details: FieldChange[] = [...fields.map((f) => ({ field: f, after: desired[f] ?? null })), ...Object.keys(o.secrets).sort().map((f) => ({ field: f, sensitive: true as const }))]
         content.changes.push({ action: 'create', type: c.key, name: o.name, fields: details.map((d) => d.field), details, ...(Object.keys(o.secrets).length ? { sensitive: true as const } : {}) })
-        content.writes.push({ collection: c.key, name: o.name, index: i, existing: false, data: desired, sealedSecrets, keptSecrets: [] })
+        content.writes.push({ collection: c.key, name: o.name, index: i, existing: false, data: desired, sealedSecrets: sealed(), keptSecrets: [] })
       }
     })
     content.owned[c.key] = [...named]

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
@@ -9,7 +10,7 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
-import { findOrganization } from '../projects/organizations.js'
+import { findOrganization, organizationNotFound } from '../projects/organizations.js'
 import { viewPerProject } from '../projects/projects.js'
 
 const applicationFields = {
@@ -74,6 +75,62 @@ export async function insertApplication(db: Tx, projectId: string, raw: Applicat
   })
   await adoptConsumers(db, app.id, consumers)
   return app
+}
+
+const BY_PROJECT_ABOVE = 200
+
+/**
+ * Many new applications of one project, set-based (declarative applies of thousands): insertApplication's rules for
+ * each (its schema, a name not taken in the project nor twice in the batch, the organization, every consumer a
+ * credential of the project), checked for the whole batch with one query each, then one INSERT of the applications
+ * and one UPDATE adopting their consumers (a credential two of them name goes to the later one, as one by one).
+ * Refused entries are answered by index, in order, and not written; the others are. Returns the created rows by index.
+ */
+export async function insertApplications(db: Tx, projectId: string, raws: ApplicationInput[]): Promise<{ created: ({ id: string; name: string; organizationId: string | null } | undefined)[]; refused: Map<number, DomainError> }> {
+  const refused = new Map<number, DomainError>()
+  const inputs = raws.map((raw, i) => {
+    try {
+      return parseInput(applicationInput, raw)
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err
+      refused.set(i, err)
+      return undefined
+    }
+  })
+  // many names: the project's rows by project, not a long list of names (a name or username list is planned on the
+  // trigram index, slow while a bulk insert's rows sit in its pending list: seconds per thousand names)
+  const names = [...new Set(inputs.flatMap((x) => (x ? [x.name] : [])))]
+  const taken = new Set(names.length ? (await db.application.findMany({ where: { projectId, ...(names.length > BY_PROJECT_ABOVE ? {} : { name: { in: names } }) }, select: { name: true } })).map((r) => r.name) : [])
+  const codes = [...new Set(inputs.flatMap((x) => (x?.organizationCode ? [x.organizationCode] : [])))]
+  const orgs = new Map(codes.length ? (await db.organization.findMany({ where: { projectId, code: { in: codes } }, select: { id: true, code: true } })).map((o) => [o.code, o.id]) : [])
+  const usernames = [...new Set(inputs.flatMap((x) => x?.consumers ?? []))]
+  const holders = new Map(usernames.length ? (await db.credential.findMany({ where: { projectId, ...(usernames.length > BY_PROJECT_ABOVE ? {} : { username: { in: usernames } }) }, select: { id: true, username: true } })).map((c) => [c.username, c.id]) : [])
+  const rows: Prisma.ApplicationCreateManyInput[] = []
+  const created: ({ id: string; name: string; organizationId: string | null } | undefined)[] = []
+  const owner = new Map<string, string>()
+  inputs.forEach((input, i) => {
+    if (!input) return
+    if (taken.has(input.name)) return refused.set(i, new DomainError('conflict', 'nameAlreadyExists', `Application '${input.name}' already exists`, { field: 'name' }))
+    const organizationId = input.organizationCode ? orgs.get(input.organizationCode) : null
+    if (organizationId === undefined) return refused.set(i, organizationNotFound(input.organizationCode!))
+    const missing = input.consumers.find((u) => !holders.has(u))
+    if (missing) return refused.set(i, notFound(`Credential '${missing}' not found`, { credential: missing }))
+    taken.add(input.name)
+    const id = crypto.randomUUID()
+    rows.push({
+      id, projectId, applicationKey: mintPublicKey('app'), name: input.name, applicationKind: input.applicationKind, appStatus: input.appStatus,
+      referenceId: input.referenceId ?? null, description: input.description ?? null, organizationId,
+    })
+    for (const u of input.consumers) owner.set(holders.get(u)!, id)
+    created[i] = { id, name: input.name, organizationId }
+  })
+  if (rows.length) await db.application.createMany({ data: rows })
+  if (owner.size) {
+    await db.$executeRaw`
+      UPDATE "Credential" AS c SET "applicationId" = o.app, "updatedAt" = (now() AT TIME ZONE 'UTC')
+      FROM unnest(${[...owner.keys()]}::text[], ${[...owner.values()]}::text[]) AS o(id, app) WHERE c.id = o.id`
+  }
+  return { created, refused }
 }
 
 export async function createApplication(db: Tx, actor: Actor, projectName: string, raw: ApplicationInput) {
