@@ -4,7 +4,8 @@
 // its other indexes, its foreign keys, its statement-level counter trigger — each one INSERT … SELECT of the same N
 // rows the run wrote (same columns and values, other keys), and the other per-subject writes of a run (its ledger's
 // insert and outcome update, the deployment records' upsert). Every statement but the bare floor runs in a
-// transaction that is rolled back (the parts left out are dropped or disabled inside it), each the best of `repeat`.
+// transaction that is rolled back (the parts left out are dropped or disabled inside it), each the best of `repeat`
+// (the bare floor the best of at least 5). On a loaded machine the differences move by several µs from run to run.
 import type pg from 'pg'
 
 export interface RowCosts {
@@ -48,6 +49,7 @@ async function best(client: pg.Client, repeat: number, setup: string[], statemen
  * (the internal id of a finished run of theirs) owns the ledger rows measured.
  */
 export async function rowCosts(client: pg.Client, projectName: string, runId: string, repeat = 3): Promise<RowCosts> {
+  const bareRepeat = Math.max(repeat, 5)
   await client.query(`DROP TABLE IF EXISTS bench_row_src`)
   // the rows' values, as the run writes them (bulk.ts bulkInsertSql): computed once, outside the timed statements
   await client.query(`
@@ -77,7 +79,7 @@ export async function rowCosts(client: pg.Client, projectName: string, runId: st
   await client.query('CREATE TABLE IF NOT EXISTS bench_bare (id uuid PRIMARY KEY, n integer)')
   await client.query('TRUNCATE bench_bare')
   ms.bare = Infinity
-  for (let i = 0; i < repeat; i++) {
+  for (let i = 0; i < bareRepeat; i++) {
     const t0 = performance.now()
     await client.query('INSERT INTO bench_bare (id, n) SELECT gen_random_uuid(), n FROM generate_series(1, $1::integer) AS n', [rows])
     ms.bare = Math.min(ms.bare, performance.now() - t0)
