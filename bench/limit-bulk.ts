@@ -60,7 +60,7 @@ parentPort.on('message', () => { server.closeAllConnections(); server.close(() =
  * process, so its work (reading and parsing the batches) is not charged to the service's thread, and it answers while
  * that thread is busy (with PGlite, the database runs on the service's thread).
  */
-async function countingWorker() {
+export async function countingWorker() {
   const shared = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT)
   const view = new Int32Array(shared)
   const thread = new Worker(WORKER_CODE, { eval: true, workerData: shared })

@@ -8,6 +8,10 @@
 // BENCH_SKIP_PGLITE=1; BENCH_ROUNDS=n; BENCH_DATABASE_URL for PostgreSQL;
 // BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL; BENCH_SCALE_CASES=healthz,page0,gqlPage,search1,gqlSearch1 runs only
 // those cases; BENCH_CPU_PROF=dir runs the measured service unbundled with `--cpu-prof`, its profile written there).
+// The case `bulk` (last, after the load) is a bulk ASSIGN run over every consumer (issue 31 §4): preview, run, poll,
+// until the worker (a thread of this process, on loopback) received every push; its time beside a bare-table
+// INSERT … SELECT of as many rows, the service's peak RSS over its idle RSS, and where a row's microseconds go
+// (bench/row-costs.ts).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -16,6 +20,8 @@ import pg from 'pg'
 import { ensureBuilt, spawnService, type ServiceProcess } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { bearer, median, ms } from './measure.js'
+import { countingWorker } from './limit-bulk.js'
+import { printRowCosts, rowCosts } from './row-costs.js'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const CLIENTS = 8
@@ -96,7 +102,13 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
   console.log(`\n== scale (issue 31), ${label}, ${consumers.toLocaleString('en')} consumers ==`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-scale-'))
   const bootstrapFile = path.join(dir, 'bootstrap.json')
-  fs.writeFileSync(bootstrapFile, JSON.stringify({ users: [USER], projects: [{ name: PROJECT }] }))
+  const only = process.env.BENCH_SCALE_CASES?.split(',')
+  const bulk = !only || only.includes('bulk')
+  const worker = bulk ? await countingWorker() : null
+  fs.writeFileSync(bootstrapFile, JSON.stringify({
+    environments: worker ? [{ name: 'dev', workerUrls: [worker.url] }] : [],
+    users: [USER], projects: [{ name: PROJECT, environments: worker ? ['dev'] : [] }],
+  }))
   const base = { DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, ...env }
   try {
     // first start: schema and bootstrap; the data is seeded beside the running service, then it restarts on it
@@ -115,7 +127,8 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
     }
     const prof = process.env.BENCH_CPU_PROF
     // profiled: the unbundled build (dist/main.js, names as in the sources), as the start script's node flags run it
-    const svc = await start(base, prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', 'dist/main.js'] : undefined)
+    // the bulk case reads the database beside the service afterwards (PGlite: through the embedded wire server)
+    const svc = await start(bulk ? { ...base, EMBEDDED_PG_PORT: '0' } : base, prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', 'dist/main.js'] : undefined)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
     console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
@@ -167,8 +180,8 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
         gqlPage: gql(gqlPage, { p: PROJECT }),
         gqlSearch1: gql(gqlSearch, { p: PROJECT, s: 'zephyr' }),
       }
-      const only = process.env.BENCH_SCALE_CASES?.split(',')
-      const t = await interleaved(only ? Object.fromEntries(Object.entries(cases).filter(([n]) => only.includes(n))) as typeof cases : cases)
+      const chosen = only ? Object.fromEntries(Object.entries(cases).filter(([n]) => only.includes(n))) as typeof cases : cases
+      const t = Object.keys(chosen).length ? await interleaved(chosen) : ({} as Record<keyof typeof cases, number>)
       const x = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : '—')
       for (const [name, p50] of Object.entries(t) as [keyof typeof cases, number][]) console.log(`  ${name.padEnd(12)} p50 ${ms(p50)}`)
       console.log(`consumer search / page 0 (${CLIENTS} conn): 1 % ${x(t.search1, t.page0)}, 10 % ${x(t.search10, t.page0)}`)
@@ -178,11 +191,67 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
         `user filter ${x(t.trailUser, t.page0)}, last 7 days ${x(t.trailWeek, t.page0)}`)
       console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)}, GraphQL search 1 % / REST search 1 %: ${x(t.gqlSearch1, t.search1)} (/healthz / REST page ${x(t.healthz, t.page0)}, load average ${os.loadavg()[0].toFixed(1)})`)
       console.log(`RSS after the load: ${rssMb(svc.proc).toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`)
+      if (worker) await bulkRun(svc, headers, worker, idle, () => seedWith(svc.wire), consumers)
     } finally {
       await stop(svc.proc)
     }
   } finally {
+    await worker?.stop()
     fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const BULK_CONTENT = { family: 'REQUEST_RATE', mode: 'CUSTOM', customRuleSpec: { requestRate: { windows: [{ permittedMessageCount: 1000, interval: 'ONE_MINUTE' }] } } }
+
+/**
+ * One bulk ASSIGN run over every consumer, from outside: the preview, the run request, polls every 25 ms until it
+ * finished and the worker received every push; the service's RSS sampled every 50 ms from the preview on. Then, on the
+ * same database, the bare floor and where a row's microseconds go (row-costs.ts).
+ */
+async function bulkRun(svc: { proc: ServiceProcess; url: string }, headers: Record<string, string>, worker: Awaited<ReturnType<typeof countingWorker>>, idle: number, connect: () => Promise<pg.Client>, consumers: number) {
+  const call = async (method: string, p: string, body?: unknown, extra: Record<string, string> = {}) => {
+    const res = await fetch(`${svc.url}${p}`, { method, headers: { ...headers, 'content-type': 'application/json', ...extra }, body: body === undefined ? undefined : JSON.stringify(body) })
+    const json = (await res.json()) as any
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`)
+    return json
+  }
+  const base = `/apiops/projects/${PROJECT}`
+  const body = { selector: { subjectType: 'CONSUMER' }, content: BULK_CONTENT }
+  let peak = rssMb(svc.proc)
+  const sampler = setInterval(() => { try { peak = Math.max(peak, rssMb(svc.proc)) } catch { /* exited */ } }, 50)
+  const load0 = os.loadavg()[0]
+  const t0 = performance.now()
+  const preview = await call('POST', `${base}/limit-assignment-previews`, body)
+  const previewMs = performance.now() - t0
+  const messagesBefore = worker.counts.messages
+  const t1 = performance.now()
+  const receipt = await call('POST', `${base}/limit-assignment-runs`, { ...body, previewFingerprint: preview.selectorFingerprint, expectedCount: preview.expectedCount }, { 'idempotency-key': crypto.randomUUID() })
+  let run: any
+  do {
+    await new Promise((r) => setTimeout(r, 25))
+    run = await call('GET', `${base}/limit-assignment-runs/${receipt.runId}`)
+  } while (run.runStatus === 'QUEUED' || run.runStatus === 'RUNNING')
+  const finishedMs = performance.now() - t1
+  while (worker.counts.messages - messagesBefore < consumers && performance.now() - t1 < finishedMs + 60_000) await new Promise((r) => setTimeout(r, 5))
+  const runMs = performance.now() - t1
+  clearInterval(sampler)
+  const load1 = os.loadavg()[0]
+  if (run.runStatus !== 'SUCCESS' || run.createdCount !== consumers) throw new Error(`unexpected run: ${JSON.stringify(run).slice(0, 400)}`)
+  const pushed = worker.counts.messages - messagesBefore
+  const client = await connect()
+  try {
+    const { rows: [{ id }] } = await client.query<{ id: string }>('SELECT id FROM "LimitBulkRun" WHERE "runId" = $1', [receipt.runId])
+    // every part is an INSERT … SELECT of all the rows: best of 3 up to 50,000, one run above
+    const costs = await rowCosts(client, PROJECT, id, consumers > 50_000 ? 1 : 3)
+    const bareMs = (costs.bare * costs.rows) / 1000
+    console.log(`bulk ASSIGN run over ${consumers.toLocaleString('en')} consumers (preview ${ms(previewMs)}): run request to SUCCESS ${ms(finishedMs)}, ` +
+      `to every push received ${ms(runMs)} (${pushed.toLocaleString('en')} messages; ${Math.round(consumers / (runMs / 1000)).toLocaleString('en')} subjects/s)`)
+    console.log(`bulk run / bare-table INSERT … SELECT of ${costs.rows.toLocaleString('en')} rows (${ms(bareMs)}): ${(runMs / bareMs).toFixed(1)}× ` +
+      `(same-table floor ${ms((costs.sameTable * costs.rows) / 1000)}, ${(costs.sameTable / costs.bare).toFixed(1)}× bare; load average ${load0.toFixed(1)} → ${load1.toFixed(1)})`)
+    console.log(`service RSS during the bulk run: peak ${peak.toFixed(0)} MB, idle after start ${idle.toFixed(0)} MB (+${(peak - idle).toFixed(0)} MB)`)
+    for (const l of printRowCosts(costs, runMs)) console.log(l)
+  } finally {
+    await client.end()
   }
 }
 

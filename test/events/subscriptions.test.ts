@@ -136,6 +136,52 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
       await client.dispose()
     }
   })
+
+  it('sends every record a statement wrote, one by one, however many (a bulk chunk records 200 at once)', async () => {
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
+    try {
+      const sub = follow(client, DEPLOY, { p: 'payments' })
+      // live once a push of its own arrives
+      const first = sub.next()
+      let got: any
+      let i = 0
+      while (!got) {
+        expect((await bed.svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${bed.root}` } })).status).toBe(200)
+        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
+        if (!got && ++i > 20) got = await first
+      }
+      // 300 records in one insert (long names: the statement's notifications are split to stay under NOTIFY's limit),
+      // half not acknowledged, beside records of another project; then the same 300 again as an upsert's updates
+      const names = Array.from({ length: 300 }, (_, k) => `stmt-${String(k).padStart(3, '0')}-${'n'.repeat(60)}`)
+      const write = (revision: number) => bed.svc.deps.prisma.$executeRaw`
+        INSERT INTO "DeploymentRecord" ("projectName", "environmentName", "kind", "name", "action", "revision", "acknowledged", "at")
+        SELECT p, 'dev', 'LIMIT_ASSIGNMENT', n, 'DEPLOY', ${revision}::integer, ord % 2 = 0, now()
+          FROM unnest(${names}::text[]) WITH ORDINALITY AS t(n, ord), unnest(ARRAY['payments', 'other']) AS p
+        ON CONFLICT ("projectName", "environmentName", "kind", "name") DO UPDATE SET "revision" = excluded."revision", "acknowledged" = excluded."acknowledged"`
+      const seen = async () => {
+        const out = new Map<string, boolean>()
+        while (out.size < names.length) {
+          const r = (await sub.next()).data.deploymentOutcomes
+          expect(r.projectName).toBe('payments')
+          if (!r.name.startsWith('stmt-')) continue
+          expect(out.has(r.name)).toBe(false)
+          out.set(r.name, r.acknowledged)
+        }
+        return out
+      }
+      expect(await write(1)).toBe(600)
+      const inserted = await seen()
+      expect(await write(2)).toBe(600)
+      const updated = await seen()
+      for (const got of [inserted, updated]) {
+        expect([...got.keys()].sort()).toEqual(names)
+        names.forEach((n, k) => expect(got.get(n)).toBe((k + 1) % 2 === 0))
+      }
+      sub.stop()
+    } finally {
+      await client.dispose()
+    }
+  })
 })
 
 describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQL', () => {

@@ -11,6 +11,18 @@ export type GatewayEvent =
   | { k: 'deployment'; p: string; e: string; kind: string; n: string; r: number; a?: boolean }
   | { k: 'bulkRun'; id: string; s: string }
 
+/**
+ * What the DeploymentRecord trigger sends since migration 20261129600000_deployment_notify_per_statement: one
+ * notification per statement, project, environment and acknowledgement, its records as [kind, name, revision].
+ */
+interface DeploymentsNotification { k: 'deployments'; p: string; e: string; a: boolean; d: [string, string, number][] }
+
+/** The events a notification stands for: one, or a statement's deployment records one by one. */
+export function eventsOf(payload: GatewayEvent | DeploymentsNotification): GatewayEvent[] {
+  if (payload.k !== 'deployments') return [payload]
+  return payload.d.map(([kind, n, r]) => ({ k: 'deployment', p: payload.p, e: payload.e, kind, n, r, a: payload.a }))
+}
+
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
 
 export interface EventBus {
@@ -22,18 +34,20 @@ export interface EventBus {
 export async function startEventBus(listen: Listen, logger: Logger): Promise<EventBus> {
   const handlers = new Set<(event: GatewayEvent) => void>()
   const unlisten = await listen(EVENT_CHANNEL, (payload) => {
-    let event: GatewayEvent
+    let events: GatewayEvent[]
     try {
-      event = JSON.parse(payload) as GatewayEvent
+      events = eventsOf(JSON.parse(payload) as GatewayEvent | DeploymentsNotification)
     } catch {
       logger.warn({ payload }, 'unreadable event notification ignored')
       return
     }
-    for (const handler of handlers) {
-      try {
-        handler(event)
-      } catch (err) {
-        logger.error({ err }, 'event handler failed')
+    for (const event of events) {
+      for (const handler of handlers) {
+        try {
+          handler(event)
+        } catch (err) {
+          logger.error({ err }, 'event handler failed')
+        }
       }
     }
   })
