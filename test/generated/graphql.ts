@@ -169,6 +169,26 @@ export type AiPrivacyCustomPatternInput = {
   ruleValue: string;
 };
 
+/** The mask shape of a one-rule privacy preset of operation MASK */
+export type AiPrivacyMaskMode =
+  | 'FIXED'
+  | 'KEEP_FIRST'
+  | 'KEEP_LAST'
+  | 'MASK_FIRST';
+
+/** What a one-rule privacy preset does with a match */
+export type AiPrivacyOperation =
+  | 'DELETE'
+  | 'DETECT'
+  | 'ENCRYPT'
+  | 'HASH'
+  | 'MASK';
+
+/** What a one-rule privacy preset matches: a field name or a Java regular expression */
+export type AiPrivacyPatternType =
+  | 'ELEMENT_NAME'
+  | 'REGEX';
+
 export type AiPrivacyPresetInput = {
   /** default MASK */
   action?: AiPrivacyAction | null | undefined;
@@ -178,30 +198,62 @@ export type AiPrivacyPresetInput = {
   description?: string | null | undefined;
   /** default REQUEST */
   direction?: AiPresetDirection | null | undefined;
+  /** required with ELEMENT_NAME */
+  elementName?: string | null | undefined;
   /** default true; omitted keeps */
   enabled?: boolean | null | undefined;
   /** at least one entity or custom pattern */
   entities?: Array<AiPiiEntity> | null | undefined;
   /** one character, default '*' */
   maskCharacter?: string | null | undefined;
+  /** operation MASK only; default FIXED */
+  maskMode?: AiPrivacyMaskMode | null | undefined;
+  /** operation MASK only; default '***' */
+  maskPattern?: string | null | undefined;
+  /** operation MASK only; default 4 */
+  maskVisibleCharCount?: number | null | undefined;
   /** must equal the name argument case-insensitively; defaults to it */
   name?: string | null | undefined;
+  /** one-rule shape: required */
+  operation?: AiPrivacyOperation | null | undefined;
+  /** one-rule shape: required (not with the older fields) */
+  patternType?: AiPrivacyPatternType | null | undefined;
+  /** required with REGEX; a Java regular expression */
+  regexPattern?: string | null | undefined;
   /** default false */
   restoreInResponse?: boolean | null | undefined;
 };
 
+export type AiPromptDecoratorPosition =
+  | 'APPEND'
+  | 'PREPEND';
+
 export type AiPromptDecoratorPresetInput = {
   /** at most 20; at least one message overall */
   append?: Array<AiPromptMessageInput> | null | undefined;
+  /** one-rule shape: label, at most 100 characters; null clears */
+  category?: string | null | undefined;
+  /** one-rule shape: required (not with prepend/append); 1 to 10000 characters */
+  content?: string | null | undefined;
   /** at most 1000 characters; null clears */
   description?: string | null | undefined;
   /** default true; omitted keeps */
   enabled?: boolean | null | undefined;
   /** must equal the name argument case-insensitively; defaults to it */
   name?: string | null | undefined;
+  /** one-rule shape: default PREPEND */
+  position?: AiPromptDecoratorPosition | null | undefined;
   /** at most 20 */
   prepend?: Array<AiPromptMessageInput> | null | undefined;
+  /** one-rule shape: system (default, also when blank), user or assistant */
+  role?: string | null | undefined;
 };
+
+/** What a prompt guard preset does with a match (MASK: one-rule presets only) */
+export type AiPromptGuardAction =
+  | 'BLOCK'
+  | 'FLAG'
+  | 'MASK';
 
 /** Which messages of a chat request are inspected */
 export type AiPromptGuardInspect =
@@ -210,10 +262,12 @@ export type AiPromptGuardInspect =
   | 'USER_MESSAGES';
 
 export type AiPromptGuardPresetInput = {
-  /** default BLOCK */
-  action?: AiGuardAction | null | undefined;
+  /** older shape: BLOCK or FLAG, default BLOCK; one-rule shape: required */
+  action?: AiPromptGuardAction | null | undefined;
   /** at most 50 */
   allowPatterns?: Array<string> | null | undefined;
+  /** one-rule shape: label, at most 100 characters; null clears */
+  category?: string | null | undefined;
   /** at most 50; at least one pattern overall */
   denyPatterns?: Array<string> | null | undefined;
   /** at most 1000 characters; null clears */
@@ -224,6 +278,8 @@ export type AiPromptGuardPresetInput = {
   inspect?: AiPromptGuardInspect | null | undefined;
   /** must equal the name argument case-insensitively; defaults to it */
   name?: string | null | undefined;
+  /** one-rule shape: required (not with the older fields); a Java regular expression */
+  ruleValue?: string | null | undefined;
 };
 
 export type AiPromptMessageInput = {
@@ -1871,7 +1927,7 @@ export type DeleteAiDlpPresetMutationVariables = Exact<{
 
 export type DeleteAiDlpPresetMutation = { deleteAiDlpPreset: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } };
 
-export type AiPrivacyPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> };
+export type AiPrivacyPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null };
 
 export type AiPrivacyPresetListQueryVariables = Exact<{
   projectName?: string | null | undefined;
@@ -1881,7 +1937,7 @@ export type AiPrivacyPresetListQueryVariables = Exact<{
 }>;
 
 
-export type AiPrivacyPresetListQuery = { aiPrivacyPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> }> } };
+export type AiPrivacyPresetListQuery = { aiPrivacyPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null }> } };
 
 export type AiPrivacyPresetGetQueryVariables = Exact<{
   name: string;
@@ -1889,7 +1945,7 @@ export type AiPrivacyPresetGetQueryVariables = Exact<{
 }>;
 
 
-export type AiPrivacyPresetGetQuery = { aiPrivacyPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> } };
+export type AiPrivacyPresetGetQuery = { aiPrivacyPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null } };
 
 export type SaveAiPrivacyPresetMutationVariables = Exact<{
   name: string;
@@ -1898,7 +1954,7 @@ export type SaveAiPrivacyPresetMutationVariables = Exact<{
 }>;
 
 
-export type SaveAiPrivacyPresetMutation = { saveAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type SaveAiPrivacyPresetMutation = { saveAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type UpdateAiPrivacyPresetMutationVariables = Exact<{
   name: string;
@@ -1907,7 +1963,7 @@ export type UpdateAiPrivacyPresetMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAiPrivacyPresetMutation = { updateAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type UpdateAiPrivacyPresetMutation = { updateAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type DeleteAiPrivacyPresetMutationVariables = Exact<{
   name: string;
@@ -1917,7 +1973,7 @@ export type DeleteAiPrivacyPresetMutationVariables = Exact<{
 
 export type DeleteAiPrivacyPresetMutation = { deleteAiPrivacyPreset: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } };
 
-export type AiPromptGuardPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect };
+export type AiPromptGuardPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null };
 
 export type AiPromptGuardPresetListQueryVariables = Exact<{
   projectName?: string | null | undefined;
@@ -1927,7 +1983,7 @@ export type AiPromptGuardPresetListQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptGuardPresetListQuery = { aiPromptGuardPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect }> } };
+export type AiPromptGuardPresetListQuery = { aiPromptGuardPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null }> } };
 
 export type AiPromptGuardPresetGetQueryVariables = Exact<{
   name: string;
@@ -1935,7 +1991,7 @@ export type AiPromptGuardPresetGetQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptGuardPresetGetQuery = { aiPromptGuardPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect } };
+export type AiPromptGuardPresetGetQuery = { aiPromptGuardPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null } };
 
 export type SaveAiPromptGuardPresetMutationVariables = Exact<{
   name: string;
@@ -1944,7 +2000,7 @@ export type SaveAiPromptGuardPresetMutationVariables = Exact<{
 }>;
 
 
-export type SaveAiPromptGuardPresetMutation = { saveAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type SaveAiPromptGuardPresetMutation = { saveAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type UpdateAiPromptGuardPresetMutationVariables = Exact<{
   name: string;
@@ -1953,7 +2009,7 @@ export type UpdateAiPromptGuardPresetMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAiPromptGuardPresetMutation = { updateAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type UpdateAiPromptGuardPresetMutation = { updateAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type DeleteAiPromptGuardPresetMutationVariables = Exact<{
   name: string;
@@ -1963,7 +2019,7 @@ export type DeleteAiPromptGuardPresetMutationVariables = Exact<{
 
 export type DeleteAiPromptGuardPresetMutation = { deleteAiPromptGuardPreset: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } };
 
-export type AiPromptDecoratorPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> };
+export type AiPromptDecoratorPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null };
 
 export type AiPromptDecoratorPresetListQueryVariables = Exact<{
   projectName?: string | null | undefined;
@@ -1973,7 +2029,7 @@ export type AiPromptDecoratorPresetListQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptDecoratorPresetListQuery = { aiPromptDecoratorPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> }> } };
+export type AiPromptDecoratorPresetListQuery = { aiPromptDecoratorPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null }> } };
 
 export type AiPromptDecoratorPresetGetQueryVariables = Exact<{
   name: string;
@@ -1981,7 +2037,7 @@ export type AiPromptDecoratorPresetGetQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptDecoratorPresetGetQuery = { aiPromptDecoratorPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> } };
+export type AiPromptDecoratorPresetGetQuery = { aiPromptDecoratorPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null } };
 
 export type SaveAiPromptDecoratorPresetMutationVariables = Exact<{
   name: string;
@@ -1990,7 +2046,7 @@ export type SaveAiPromptDecoratorPresetMutationVariables = Exact<{
 }>;
 
 
-export type SaveAiPromptDecoratorPresetMutation = { saveAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type SaveAiPromptDecoratorPresetMutation = { saveAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type UpdateAiPromptDecoratorPresetMutationVariables = Exact<{
   name: string;
@@ -1999,7 +2055,7 @@ export type UpdateAiPromptDecoratorPresetMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAiPromptDecoratorPresetMutation = { updateAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type UpdateAiPromptDecoratorPresetMutation = { updateAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type DeleteAiPromptDecoratorPresetMutationVariables = Exact<{
   name: string;

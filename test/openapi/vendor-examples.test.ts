@@ -16,13 +16,6 @@ const examples = JSON.parse(fs.readFileSync(new URL('./vendor-examples.json', im
 
 /** Validation refusals kept, by `page#index`: the reason ("open": not fixed yet, issue 32 §0; the list only shrinks). */
 const KEPT: Record<string, string> = {
-  'api-reference/ai-privacy-presets/create-ai-privacy-preset.mdx#0': 'patternType: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-privacy-presets/create-ai-privacy-preset.mdx#1': 'patternType: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-privacy-presets/update-ai-privacy-preset.mdx#0': 'patternType: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-decorator-presets/create-ai-prompt-decorator-preset.mdx#0': 'content: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-decorator-presets/update-ai-prompt-decorator-preset.mdx#0': 'content: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-guard-presets/create-ai-prompt-guard-preset.mdx#0': 'ruleValue: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-guard-presets/update-ai-prompt-guard-preset.mdx#0': 'ruleValue: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
   'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#0': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#1': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#2': "backendServers: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
