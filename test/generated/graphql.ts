@@ -4,22 +4,39 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 export type A2aBackendServerInput = {
+  allowPrivateNetworkEgress?: boolean | null | undefined;
   auth?: BackendAuthInput | null | undefined;
+  /** NONE, BEARER: the newest pages' flat credentials (not with auth) */
+  authScheme?: string | null | undefined;
+  /** secret (authScheme BEARER); blank keeps the stored one */
+  bearerToken?: string | null | undefined;
+  /** WARN_ONLY, FAIL_CLOSED */
+  driftPolicy?: string | null | undefined;
   enabled?: boolean | null | undefined;
+  /** the newest pages' name of url */
+  endpoint?: string | null | undefined;
   headers?: Array<BackendHeaderInput> | null | undefined;
+  /** server-managed on the pages: ignored */
+  id?: string | null | undefined;
   name: string;
   /** JSONRPC, HTTP_JSON; default JSONRPC */
   protocol?: string | null | undefined;
   /** SKILL_ROUTE: required, each skill served by one server */
   skills?: Array<string> | null | undefined;
   timeoutMs?: number | null | undefined;
-  url: string;
+  /** or endpoint */
+  url?: string | null | undefined;
   weight?: number | null | undefined;
 };
 
 export type A2aProxyInput = {
+  /** the first routing's servers, flat (not with routing) */
+  backendServers?: Array<A2aBackendServerInput> | null | undefined;
   description?: string | null | undefined;
   groups?: Array<string> | null | undefined;
+  protocolVersion?: string | null | undefined;
+  /** the client route path (the newest create page) */
+  relativePath?: string | null | undefined;
   routing?: A2aRoutingInput | null | undefined;
   /** AGENT_EXPOSE, PASSTHROUGH, SKILL_ROUTE; default AGENT_EXPOSE */
   routingMode?: string | null | undefined;
@@ -28,13 +45,24 @@ export type A2aProxyInput = {
 /** The routing mode is a separate argument */
 export type A2aRoutingInput = {
   agentCard?: AgentCardInput | null | undefined;
+  /** PASSTHROUGH: the backend skills exposed */
+  allowedSkillNames?: Array<string> | null | undefined;
   backendServers?: Array<A2aBackendServerInput> | null | undefined;
+  callQuota?: unknown;
+  identityAcl?: Array<unknown> | null | undefined;
   loadBalancing?: string | null | undefined;
+  protocolVersion?: string | null | undefined;
+  pushSettings?: unknown;
+  tokenForwardSettings?: unknown;
 };
 
 export type AgentCardInput = {
   description?: string | null | undefined;
-  name: string;
+  descriptionOverride?: string | null | undefined;
+  inputModes?: Array<string> | null | undefined;
+  /** default: the proxy name */
+  name?: string | null | undefined;
+  outputModes?: Array<string> | null | undefined;
   skills?: Array<AgentSkillInput> | null | undefined;
   version?: string | null | undefined;
 };
@@ -327,18 +355,102 @@ export type AiProxyInput = {
   description?: string | null | undefined;
   /** API proxy group names; missing groups are created */
   groups?: Array<string> | null | undefined;
+  /** the first routing, flat (not with routing): the LLM provider by name */
+  llmProviderName?: string | null | undefined;
+  modelId?: string | null | undefined;
+  /** the client route path (the newest create page) */
+  relativePath?: string | null | undefined;
   routing?: AiRoutingInput | null | undefined;
+  streaming?: boolean | null | undefined;
 };
 
 export type AiRoutingInput = {
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  affinityKeyHeader?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  affinityLoadFactor?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  anonymousBudget?: unknown;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  blockAnonymousRequests?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  circuitBreakerEnabled?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  conditionalLatencyThresholdMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  conditionalRoutes?: Array<unknown> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  connectTimeoutSeconds?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  disableSslValidation?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  enumAiRoutingAlgorithm?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  enumErrorThresholdType?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  errorThresholdValue?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  errorWindow?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  failoverRetryCount?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  failoverStatusCodeList?: Array<number> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  failoverStrategy?: string | null | undefined;
   /** HTTP statuses 400..599; default 429, 500, 502, 503, 504 */
   fallbackOnStatus?: Array<number> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  halfOpenEnabled?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  leastCostOutputRatio?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  llmProviderRefName?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  mTLSSettings?: unknown;
   /** 1..10, default 3 */
   maxAttempts?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  maxChunks?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  maxResponseBytes?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  modelId?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  primaryPool?: Array<unknown> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  providerFailoverChain?: Array<unknown> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyEnabled?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyHost?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyPort?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryBackoffMultiplier?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryCount?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryDelayType?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryFixedDelayMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryInitialDelayMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryMaxDelayMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  semanticEmbeddingModelId?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  sleepWindow?: number | null | undefined;
   /** PRIORITY, ROUND_ROBIN, WEIGHTED, LEAST_LATENCY, LEAST_COST; default PRIORITY */
   strategy?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  streamTimeoutSeconds?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  streaming?: boolean | null | undefined;
   /** at most 50 */
   targets?: Array<AiRoutingTargetInput> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  timeoutSeconds?: number | null | undefined;
 };
 
 export type AiRoutingTargetInput = {
@@ -778,38 +890,82 @@ export type LlmProviderInput = {
 };
 
 export type McpBackendServerInput = {
+  allowPrivateNetworkEgress?: boolean | null | undefined;
   auth?: BackendAuthInput | null | undefined;
+  /** NONE, BEARER: the newest pages' flat credentials (not with auth) */
+  authScheme?: string | null | undefined;
+  /** secret (authScheme BEARER); blank keeps the stored one */
+  bearerToken?: string | null | undefined;
+  /** WARN_ONLY, FAIL_CLOSED */
+  driftPolicy?: string | null | undefined;
   /** default true */
   enabled?: boolean | null | undefined;
+  /** the newest pages' name of url */
+  endpoint?: string | null | undefined;
   headers?: Array<BackendHeaderInput> | null | undefined;
+  /** server-managed on the pages: ignored */
+  id?: string | null | undefined;
   /** unique in the routing (case-insensitive) */
   name: string;
   /** 1..600000 ms, default 30000 */
   timeoutMs?: number | null | undefined;
   /** AGGREGATE with several servers: required and unique */
   toolPrefix?: string | null | undefined;
-  /** STREAMABLE_HTTP, SSE; default STREAMABLE_HTTP */
+  /** STREAMABLE_HTTP, SSE, HTTP_SSE; default STREAMABLE_HTTP */
   transport?: string | null | undefined;
-  /** http(s) URL of the MCP endpoint */
-  url: string;
+  /** http(s) URL of the MCP endpoint (or endpoint) */
+  url?: string | null | undefined;
   /** 1..1000, default 1 */
   weight?: number | null | undefined;
 };
 
+/** TOOL_EXPOSE: one tool served from an API proxy of the project */
+export type McpExposedToolInput = {
+  apiMethodHttpMethod?: string | null | undefined;
+  apiMethodPath?: string | null | undefined;
+  argumentConstraints?: Array<unknown> | null | undefined;
+  overrideSchema?: unknown;
+  /** the page's target proxy id, stored as sent */
+  proxyId?: string | null | undefined;
+  /** the target proxy by name (or proxyId) */
+  proxyName?: string | null | undefined;
+  requiredScopes?: Array<string> | null | undefined;
+  toolDescription?: string | null | undefined;
+  toolName: string;
+};
+
 export type McpProxyInput = {
+  /** the first routing's servers, flat (not with routing) */
+  backendServers?: Array<McpBackendServerInput> | null | undefined;
   description?: string | null | undefined;
   groups?: Array<string> | null | undefined;
+  /** 2024-11-05, 2025-06-18, 2026-07-28 */
+  protocolVersion?: string | null | undefined;
+  /** the client route path (the newest create page) */
+  relativePath?: string | null | undefined;
   routing?: McpRoutingInput | null | undefined;
-  /** required: PASSTHROUGH, AGGREGATE */
+  /** required: PASSTHROUGH, AGGREGATE, TOOL_EXPOSE */
   routingMode: string;
 };
 
 /** The routing mode is a separate argument */
 export type McpRoutingInput = {
+  /** PASSTHROUGH: the backend tools exposed */
+  allowedToolNames?: Array<string> | null | undefined;
+  argumentConstraints?: Array<unknown> | null | undefined;
   /** at most 50 */
   backendServers?: Array<McpBackendServerInput> | null | undefined;
+  callQuota?: unknown;
+  /** TOOL_EXPOSE only */
+  exposedTools?: Array<McpExposedToolInput> | null | undefined;
+  /** entries with principalType CREDENTIAL, ROLE or ORGANIZATION */
+  identityAcl?: Array<unknown> | null | undefined;
   /** FAILOVER, ROUND_ROBIN, WEIGHTED; default FAILOVER */
   loadBalancing?: string | null | undefined;
+  /** 2024-11-05, 2025-06-18, 2026-07-28 */
+  protocolVersion?: string | null | undefined;
+  tokenForwardSettings?: unknown;
+  toolOutputFilter?: unknown;
 };
 
 /** NEW creates (a name that exists is a collision); REPLACE overwrites by name */
@@ -907,7 +1063,7 @@ export type VectorDbTransportInput = {
   username?: string | null | undefined;
 };
 
-export type RoutedProxyFieldsFragment = { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null };
+export type RoutedProxyFieldsFragment = { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null };
 
 export type CreateAiProxyMutationVariables = Exact<{
   projectName: string;
@@ -916,7 +1072,7 @@ export type CreateAiProxyMutationVariables = Exact<{
 }>;
 
 
-export type CreateAiProxyMutation = { createAiProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type CreateAiProxyMutation = { createAiProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type CreateMcpProxyMutationVariables = Exact<{
   projectName: string;
@@ -925,7 +1081,7 @@ export type CreateMcpProxyMutationVariables = Exact<{
 }>;
 
 
-export type CreateMcpProxyMutation = { createMcpProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type CreateMcpProxyMutation = { createMcpProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type CreateA2aProxyMutationVariables = Exact<{
   projectName: string;
@@ -934,7 +1090,7 @@ export type CreateA2aProxyMutationVariables = Exact<{
 }>;
 
 
-export type CreateA2aProxyMutation = { createA2aProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type CreateA2aProxyMutation = { createA2aProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type ReplaceAiRoutingMutationVariables = Exact<{
   projectName: string;
@@ -943,7 +1099,7 @@ export type ReplaceAiRoutingMutationVariables = Exact<{
 }>;
 
 
-export type ReplaceAiRoutingMutation = { replaceAiRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
+export type ReplaceAiRoutingMutation = { replaceAiRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
 
 export type ReplaceMcpRoutingMutationVariables = Exact<{
   projectName: string;
@@ -953,7 +1109,7 @@ export type ReplaceMcpRoutingMutationVariables = Exact<{
 }>;
 
 
-export type ReplaceMcpRoutingMutation = { replaceMcpRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
+export type ReplaceMcpRoutingMutation = { replaceMcpRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
 
 export type ReplaceA2aRoutingMutationVariables = Exact<{
   projectName: string;
@@ -963,7 +1119,7 @@ export type ReplaceA2aRoutingMutationVariables = Exact<{
 }>;
 
 
-export type ReplaceA2aRoutingMutation = { replaceA2aRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
+export type ReplaceA2aRoutingMutation = { replaceA2aRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
 
 export type ParseProxyToolsMutationVariables = Exact<{
   projectName: string;
@@ -991,7 +1147,7 @@ export type RoutedApiProxyQueryVariables = Exact<{
 }>;
 
 
-export type RoutedApiProxyQuery = { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null } };
+export type RoutedApiProxyQuery = { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null } };
 
 export type GatewayEndpointFieldsFragment = { apiProxyName: string, version: string, method: string, path: string, fullPath: string, operationId: string, description: string | null, kind: string, consumes: Array<string>, produces: Array<string>, backendPath: string, backendMethod: string, enabled: boolean, createdAt: string, updatedAt: string, parameters: Array<{ name: string, in: string, required: boolean, description: string | null, schema: unknown }>, requestBody: { required: boolean, contentType: string, description: string | null, schema: unknown } | null, responses: Array<{ statusCode: string, description: string | null, contentType: string | null, schema: unknown }>, rewriteRules: Array<{ pattern: string, replacement: string }>, policies: Array<{ name: string, type: string, phase: string, enabled: boolean, config: unknown }>, routing: { loadBalancing: string, timeoutMs: number, targets: Array<{ url: string, weight: number, role: string, enabled: boolean }>, failover: { maxAttempts: number, retryOnStatus: Array<number>, retryOnConnectFailure: boolean } } | null };
 

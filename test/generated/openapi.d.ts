@@ -8197,6 +8197,7 @@ export interface components {
             name: string;
             kind: string;
             description: string | null;
+            relativePath: string | null;
             routingMode: string | null;
             groups: string[];
             routing: {
@@ -19334,6 +19335,7 @@ export interface operations {
                     description?: string | null;
                     /** @default [] */
                     groups?: string[];
+                    relativePath?: string | null;
                     routing?: {
                         /**
                          * @default PRIORITY
@@ -19366,7 +19368,71 @@ export interface operations {
                         fallbackOnStatus?: number[];
                         /** @default 3 */
                         maxAttempts?: number;
+                        llmProviderRefName?: string | null;
+                        modelId?: string | null;
+                        streaming?: boolean | null;
+                        timeoutSeconds?: number | null;
+                        connectTimeoutSeconds?: number | null;
+                        streamTimeoutSeconds?: number | null;
+                        maxResponseBytes?: number | null;
+                        maxChunks?: number | null;
+                        retryCount?: number | null;
+                        retryDelayType?: ("NO_DELAY" | "FIXED" | "EXPONENTIAL_BACKOFF") | null;
+                        retryFixedDelayMs?: number | null;
+                        retryInitialDelayMs?: number | null;
+                        retryMaxDelayMs?: number | null;
+                        retryBackoffMultiplier?: number | null;
+                        failoverStrategy?: ("SEQUENTIAL" | "ROUND_ROBIN" | "CONDITIONAL") | null;
+                        providerFailoverChain?: {
+                            llmProviderRefName: string;
+                            modelId?: string | null;
+                            displayName?: string | null;
+                            timeoutMs?: number | null;
+                            orderIndex?: number | null;
+                        }[] | null;
+                        failoverStatusCodeList?: number[] | null;
+                        failoverRetryCount?: number | null;
+                        conditionalLatencyThresholdMs?: number | null;
+                        primaryPool?: {
+                            llmProviderRefName: string;
+                            modelId?: string | null;
+                            displayName?: string | null;
+                            weight?: number | null;
+                        }[] | null;
+                        enumAiRoutingAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "RANDOM" | "LEAST_COST" | "PREFIX_AFFINITY" | "LRU") | null;
+                        leastCostOutputRatio?: number | null;
+                        affinityKeyHeader?: string | null;
+                        affinityLoadFactor?: number | null;
+                        conditionalRoutes?: {
+                            name: string;
+                            condition?: string | null;
+                            llmProviderRefName?: string | null;
+                            modelId?: string | null;
+                            semanticUtterances?: string[] | null;
+                            semanticThreshold?: number | null;
+                        }[] | null;
+                        semanticEmbeddingModelId?: string | null;
+                        circuitBreakerEnabled?: boolean | null;
+                        errorWindow?: number | null;
+                        errorThresholdValue?: number | null;
+                        enumErrorThresholdType?: ("COUNT" | "PERCENTAGE") | null;
+                        sleepWindow?: number | null;
+                        halfOpenEnabled?: boolean | null;
+                        proxyEnabled?: boolean | null;
+                        proxyHost?: string | null;
+                        proxyPort?: number | null;
+                        mTLSSettings?: {
+                            [key: string]: unknown;
+                        } | null;
+                        disableSslValidation?: boolean | null;
+                        blockAnonymousRequests?: boolean | null;
+                        anonymousBudget?: {
+                            [key: string]: unknown;
+                        } | null;
                     } | null;
+                    llmProviderName?: string | null;
+                    modelId?: string | null;
+                    streaming?: boolean | null;
                 };
             };
         };
@@ -19422,19 +19488,19 @@ export interface operations {
                     description?: string | null;
                     /** @default [] */
                     groups?: string[];
+                    relativePath?: string | null;
                     /** @enum {string} */
-                    routingMode: "PASSTHROUGH" | "AGGREGATE";
+                    routingMode: "PASSTHROUGH" | "AGGREGATE" | "TOOL_EXPOSE";
                     routing?: {
                         /**
                          * @default FAILOVER
                          * @enum {string}
                          */
                         loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                        /** @default [] */
                         backendServers?: {
                             name: string;
                             /** Format: uri */
-                            url: string;
+                            url?: string;
                             /** @default 1 */
                             weight?: number;
                             /** @default true */
@@ -19446,11 +19512,6 @@ export interface operations {
                                 name: string;
                                 value: string;
                             }[];
-                            /**
-                             * @default {
-                             *       "scheme": "NONE"
-                             *     }
-                             */
                             auth?: {
                                 /**
                                  * @default NONE
@@ -19462,15 +19523,103 @@ export interface operations {
                                 username?: string | null;
                                 password?: string | null;
                             };
+                            /** Format: uri */
+                            endpoint?: string;
+                            /** @enum {string} */
+                            authScheme?: "NONE" | "BEARER";
+                            bearerToken?: string | null;
+                            driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                            allowPrivateNetworkEgress?: boolean | null;
+                            id?: string | null;
                             /**
                              * @default STREAMABLE_HTTP
                              * @enum {string}
                              */
-                            transport?: "STREAMABLE_HTTP" | "SSE";
+                            transport?: "STREAMABLE_HTTP" | "SSE" | "HTTP_SSE";
                             /** @default null */
                             toolPrefix?: string | null;
                         }[];
+                        protocolVersion?: ("2024-11-05" | "2025-06-18" | "2026-07-28") | null;
+                        exposedTools?: {
+                            proxyId?: string | null;
+                            proxyName?: string | null;
+                            toolName: string;
+                            toolDescription?: string | null;
+                            overrideSchema?: {
+                                [key: string]: unknown;
+                            } | null;
+                            apiMethodHttpMethod?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS") | null;
+                            apiMethodPath?: string | null;
+                            /** @default [] */
+                            requiredScopes?: string[];
+                            /** @default [] */
+                            argumentConstraints?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[] | null;
+                        allowedToolNames?: string[] | null;
+                        toolOutputFilter?: {
+                            [key: string]: unknown;
+                        } | null;
+                        argumentConstraints?: {
+                            [key: string]: unknown;
+                        }[] | null;
+                        identityAcl?: ({
+                            /** @enum {string} */
+                            principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        callQuota?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tokenForwardSettings?: {
+                            [key: string]: unknown;
+                        } | null;
                     } | null;
+                    protocolVersion?: ("2024-11-05" | "2025-06-18" | "2026-07-28") | null;
+                    backendServers?: {
+                        name: string;
+                        /** Format: uri */
+                        url?: string;
+                        /** @default 1 */
+                        weight?: number;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @default 30000 */
+                        timeoutMs?: number;
+                        /** @default [] */
+                        headers?: {
+                            name: string;
+                            value: string;
+                        }[];
+                        auth?: {
+                            /**
+                             * @default NONE
+                             * @enum {string}
+                             */
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            headerName?: string | null;
+                            token?: string | null;
+                            username?: string | null;
+                            password?: string | null;
+                        };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
+                        /**
+                         * @default STREAMABLE_HTTP
+                         * @enum {string}
+                         */
+                        transport?: "STREAMABLE_HTTP" | "SSE" | "HTTP_SSE";
+                        /** @default null */
+                        toolPrefix?: string | null;
+                    }[] | null;
                 };
             };
         };
@@ -19526,6 +19675,7 @@ export interface operations {
                     description?: string | null;
                     /** @default [] */
                     groups?: string[];
+                    relativePath?: string | null;
                     /**
                      * @default AGENT_EXPOSE
                      * @enum {string}
@@ -19537,11 +19687,10 @@ export interface operations {
                          * @enum {string}
                          */
                         loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                        /** @default [] */
                         backendServers?: {
                             name: string;
                             /** Format: uri */
-                            url: string;
+                            url?: string;
                             /** @default 1 */
                             weight?: number;
                             /** @default true */
@@ -19553,11 +19702,6 @@ export interface operations {
                                 name: string;
                                 value: string;
                             }[];
-                            /**
-                             * @default {
-                             *       "scheme": "NONE"
-                             *     }
-                             */
                             auth?: {
                                 /**
                                  * @default NONE
@@ -19569,6 +19713,14 @@ export interface operations {
                                 username?: string | null;
                                 password?: string | null;
                             };
+                            /** Format: uri */
+                            endpoint?: string;
+                            /** @enum {string} */
+                            authScheme?: "NONE" | "BEARER";
+                            bearerToken?: string | null;
+                            driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                            allowPrivateNetworkEgress?: boolean | null;
+                            id?: string | null;
                             /**
                              * @default JSONRPC
                              * @enum {string}
@@ -19579,11 +19731,18 @@ export interface operations {
                         }[];
                         /** @default null */
                         agentCard?: {
-                            name: string;
+                            /** @default null */
+                            name?: string | null;
                             /** @default null */
                             description?: string | null;
                             /** @default null */
+                            descriptionOverride?: string | null;
+                            /** @default null */
                             version?: string | null;
+                            /** @default [] */
+                            inputModes?: string[];
+                            /** @default [] */
+                            outputModes?: string[];
                             /** @default [] */
                             skills?: {
                                 id: string;
@@ -19594,7 +19753,67 @@ export interface operations {
                                 tags?: string[];
                             }[];
                         } | null;
+                        protocolVersion?: string | null;
+                        pushSettings?: {
+                            [key: string]: unknown;
+                        } | null;
+                        allowedSkillNames?: string[] | null;
+                        identityAcl?: ({
+                            /** @enum {string} */
+                            principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        callQuota?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tokenForwardSettings?: {
+                            [key: string]: unknown;
+                        } | null;
                     } | null;
+                    protocolVersion?: string | null;
+                    backendServers?: {
+                        name: string;
+                        /** Format: uri */
+                        url?: string;
+                        /** @default 1 */
+                        weight?: number;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @default 30000 */
+                        timeoutMs?: number;
+                        /** @default [] */
+                        headers?: {
+                            name: string;
+                            value: string;
+                        }[];
+                        auth?: {
+                            /**
+                             * @default NONE
+                             * @enum {string}
+                             */
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            headerName?: string | null;
+                            token?: string | null;
+                            username?: string | null;
+                            password?: string | null;
+                        };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
+                        /**
+                         * @default JSONRPC
+                         * @enum {string}
+                         */
+                        protocol?: "JSONRPC" | "HTTP_JSON";
+                        /** @default [] */
+                        skills?: string[];
+                    }[] | null;
                 };
             };
         };
@@ -19722,6 +19941,67 @@ export interface operations {
                     fallbackOnStatus?: number[];
                     /** @default 3 */
                     maxAttempts?: number;
+                    llmProviderRefName?: string | null;
+                    modelId?: string | null;
+                    streaming?: boolean | null;
+                    timeoutSeconds?: number | null;
+                    connectTimeoutSeconds?: number | null;
+                    streamTimeoutSeconds?: number | null;
+                    maxResponseBytes?: number | null;
+                    maxChunks?: number | null;
+                    retryCount?: number | null;
+                    retryDelayType?: ("NO_DELAY" | "FIXED" | "EXPONENTIAL_BACKOFF") | null;
+                    retryFixedDelayMs?: number | null;
+                    retryInitialDelayMs?: number | null;
+                    retryMaxDelayMs?: number | null;
+                    retryBackoffMultiplier?: number | null;
+                    failoverStrategy?: ("SEQUENTIAL" | "ROUND_ROBIN" | "CONDITIONAL") | null;
+                    providerFailoverChain?: {
+                        llmProviderRefName: string;
+                        modelId?: string | null;
+                        displayName?: string | null;
+                        timeoutMs?: number | null;
+                        orderIndex?: number | null;
+                    }[] | null;
+                    failoverStatusCodeList?: number[] | null;
+                    failoverRetryCount?: number | null;
+                    conditionalLatencyThresholdMs?: number | null;
+                    primaryPool?: {
+                        llmProviderRefName: string;
+                        modelId?: string | null;
+                        displayName?: string | null;
+                        weight?: number | null;
+                    }[] | null;
+                    enumAiRoutingAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "RANDOM" | "LEAST_COST" | "PREFIX_AFFINITY" | "LRU") | null;
+                    leastCostOutputRatio?: number | null;
+                    affinityKeyHeader?: string | null;
+                    affinityLoadFactor?: number | null;
+                    conditionalRoutes?: {
+                        name: string;
+                        condition?: string | null;
+                        llmProviderRefName?: string | null;
+                        modelId?: string | null;
+                        semanticUtterances?: string[] | null;
+                        semanticThreshold?: number | null;
+                    }[] | null;
+                    semanticEmbeddingModelId?: string | null;
+                    circuitBreakerEnabled?: boolean | null;
+                    errorWindow?: number | null;
+                    errorThresholdValue?: number | null;
+                    enumErrorThresholdType?: ("COUNT" | "PERCENTAGE") | null;
+                    sleepWindow?: number | null;
+                    halfOpenEnabled?: boolean | null;
+                    proxyEnabled?: boolean | null;
+                    proxyHost?: string | null;
+                    proxyPort?: number | null;
+                    mTLSSettings?: {
+                        [key: string]: unknown;
+                    } | null;
+                    disableSslValidation?: boolean | null;
+                    blockAnonymousRequests?: boolean | null;
+                    anonymousBudget?: {
+                        [key: string]: unknown;
+                    } | null;
                 };
             };
         };
@@ -19818,17 +20098,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    routingMode?: ("PASSTHROUGH" | "AGGREGATE") | null;
+                    routingMode?: ("PASSTHROUGH" | "AGGREGATE" | "TOOL_EXPOSE") | null;
                     /**
                      * @default FAILOVER
                      * @enum {string}
                      */
                     loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                    /** @default [] */
                     backendServers?: {
                         name: string;
                         /** Format: uri */
-                        url: string;
+                        url?: string;
                         /** @default 1 */
                         weight?: number;
                         /** @default true */
@@ -19840,11 +20119,6 @@ export interface operations {
                             name: string;
                             value: string;
                         }[];
-                        /**
-                         * @default {
-                         *       "scheme": "NONE"
-                         *     }
-                         */
                         auth?: {
                             /**
                              * @default NONE
@@ -19856,14 +20130,59 @@ export interface operations {
                             username?: string | null;
                             password?: string | null;
                         };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
                         /**
                          * @default STREAMABLE_HTTP
                          * @enum {string}
                          */
-                        transport?: "STREAMABLE_HTTP" | "SSE";
+                        transport?: "STREAMABLE_HTTP" | "SSE" | "HTTP_SSE";
                         /** @default null */
                         toolPrefix?: string | null;
                     }[];
+                    protocolVersion?: ("2024-11-05" | "2025-06-18" | "2026-07-28") | null;
+                    exposedTools?: {
+                        proxyId?: string | null;
+                        proxyName?: string | null;
+                        toolName: string;
+                        toolDescription?: string | null;
+                        overrideSchema?: {
+                            [key: string]: unknown;
+                        } | null;
+                        apiMethodHttpMethod?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS") | null;
+                        apiMethodPath?: string | null;
+                        /** @default [] */
+                        requiredScopes?: string[];
+                        /** @default [] */
+                        argumentConstraints?: {
+                            [key: string]: unknown;
+                        }[];
+                    }[] | null;
+                    allowedToolNames?: string[] | null;
+                    toolOutputFilter?: {
+                        [key: string]: unknown;
+                    } | null;
+                    argumentConstraints?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    identityAcl?: ({
+                        /** @enum {string} */
+                        principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    callQuota?: {
+                        [key: string]: unknown;
+                    } | null;
+                    tokenForwardSettings?: {
+                        [key: string]: unknown;
+                    } | null;
                 };
             };
         };
@@ -19966,11 +20285,10 @@ export interface operations {
                      * @enum {string}
                      */
                     loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                    /** @default [] */
                     backendServers?: {
                         name: string;
                         /** Format: uri */
-                        url: string;
+                        url?: string;
                         /** @default 1 */
                         weight?: number;
                         /** @default true */
@@ -19982,11 +20300,6 @@ export interface operations {
                             name: string;
                             value: string;
                         }[];
-                        /**
-                         * @default {
-                         *       "scheme": "NONE"
-                         *     }
-                         */
                         auth?: {
                             /**
                              * @default NONE
@@ -19998,6 +20311,14 @@ export interface operations {
                             username?: string | null;
                             password?: string | null;
                         };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
                         /**
                          * @default JSONRPC
                          * @enum {string}
@@ -20008,11 +20329,18 @@ export interface operations {
                     }[];
                     /** @default null */
                     agentCard?: {
-                        name: string;
+                        /** @default null */
+                        name?: string | null;
                         /** @default null */
                         description?: string | null;
                         /** @default null */
+                        descriptionOverride?: string | null;
+                        /** @default null */
                         version?: string | null;
+                        /** @default [] */
+                        inputModes?: string[];
+                        /** @default [] */
+                        outputModes?: string[];
                         /** @default [] */
                         skills?: {
                             id: string;
@@ -20022,6 +20350,23 @@ export interface operations {
                             /** @default [] */
                             tags?: string[];
                         }[];
+                    } | null;
+                    protocolVersion?: string | null;
+                    pushSettings?: {
+                        [key: string]: unknown;
+                    } | null;
+                    allowedSkillNames?: string[] | null;
+                    identityAcl?: ({
+                        /** @enum {string} */
+                        principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    callQuota?: {
+                        [key: string]: unknown;
+                    } | null;
+                    tokenForwardSettings?: {
+                        [key: string]: unknown;
                     } | null;
                 };
             };
