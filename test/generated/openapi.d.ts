@@ -8263,7 +8263,17 @@ export interface components {
             outputModes?: string[];
         } & {
             [key: string]: unknown;
-        })[];
+        })[] | {
+            /**
+             * Format: uri
+             * @description the address probed for this call only; default the proxy's first enabled backend server
+             */
+            endpoint?: string;
+            /** @enum {string} */
+            authScheme?: "NONE" | "BEARER";
+            /** @description omitted or blank: the stored token of the backend server at that address */
+            bearerToken?: string;
+        };
         /** @description An API proxy's specification (vendor SpecApi); ids carry names */
         SpecApi: {
             id?: string | null;
@@ -8358,7 +8368,17 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        });
+        }) | {
+            /**
+             * Format: uri
+             * @description the address probed for this call only; default the proxy's first enabled backend server
+             */
+            endpoint?: string;
+            /** @enum {string} */
+            authScheme?: "NONE" | "BEARER";
+            /** @description omitted or blank: the stored token of the backend server at that address */
+            bearerToken?: string;
+        };
         /** @description An advisory of a transfer: level, key and its parameters */
         TransferAdvisory: {
             /** @enum {string} */

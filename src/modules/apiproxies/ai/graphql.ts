@@ -420,9 +420,12 @@ export class AiProxyResolver {
     @Arg('projectName', () => String) projectName: string,
     @Arg('apiProxyName', () => String) apiProxyName: string,
     @Arg('policyName', () => String) policyName: string,
-    @Arg('document', () => String) document: string,
+    @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
+    @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
   ) {
-    return parseTools(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName, policyName, { document })
+    return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
   }
 
   @Mutation(() => [DiscoveredSkillType], { description: 'Preview: the skills an A2A agent card, skill list or SKILL.md defines; nothing is saved (API_MANAGEMENT MANAGE)' })
@@ -432,8 +435,11 @@ export class AiProxyResolver {
     @Arg('projectName', () => String) projectName: string,
     @Arg('apiProxyName', () => String) apiProxyName: string,
     @Arg('policyName', () => String) policyName: string,
-    @Arg('document', () => String) document: string,
+    @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
+    @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
   ) {
-    return parseSkills(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName, policyName, { document })
+    return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
   }
 }
