@@ -63,6 +63,8 @@ describe('AI proxies: the newest create and routing pages', () => {
     expect(read.body.resultList[0]).toMatchObject({ relativePath: '/ai/chat', routing: { llmProviderRefName: 'openai-prod', modelId: 'gpt-4o-mini', streaming: false } })
     const listed = await call('GET', '')
     expect(listed.body.resultList).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'support-chat', type: 'AI', relativePath: '/ai/chat' })]))
+    const detail = await call('GET', 'support-chat/')
+    expect(detail.body).toMatchObject({ status: 'SUCCESS', name: 'support-chat', relativePath: '/ai/chat' })
     expect(bed.dev.received.at(-1)).toMatchObject({ action: 'DEPLOY', kind: 'API_PROXY', name: 'support-chat', config: { proxyKind: 'AI', relativePath: '/ai/chat', routing: { llmProviderRefName: 'openai-prod' } } })
     expect(await audits('support-chat')).toMatchObject([{ outcome: 'SUCCEEDED', objectType: 'API_PROXY' }])
     // the minimal example: a path and nothing routed yet
