@@ -102,6 +102,28 @@ describe('AI proxies: the newest create and routing pages', () => {
   })
 })
 
+describe("AI routing: the outbound proxy's credentials (update-ai-routing.mdx)", () => {
+  const outbound = { llmProviderRefName: 'openai-prod', proxyEnabled: true, proxyHost: 'egress.example.com', proxyPort: 3128, proxyAuthorizationNeeded: true, proxyUsername: 'gw' }
+
+  it('seals the password, shows only proxyPasswordSet, keeps it when blank, and pushes it opened', async () => {
+    const res = await call('PUT', 'support-chat/ai-routing/', { ...outbound, proxyPassword: 'outbound-proxy-pw-77' })
+    expect(res.status).toBe(200)
+    expect(res.body.resultList[0].routing).toMatchObject({ proxyHost: 'egress.example.com', proxyPort: 3128, proxyUsername: 'gw', proxyPasswordSet: true })
+    expect(res.body.resultList[0].routing).not.toHaveProperty('proxyPassword')
+    expect(JSON.stringify((await row('support-chat')).routing)).not.toContain('outbound-proxy-pw-77')
+    expect(bed.dev.received.at(-1)).toMatchObject({ name: 'support-chat', config: { routing: { proxyPassword: 'outbound-proxy-pw-77' } } })
+    const kept = await call('PUT', 'support-chat/ai-routing/', { ...outbound, proxyPassword: '' })
+    expect(kept.body.resultList[0].routing.proxyPasswordSet).toBe(true)
+    expect(bed.dev.received.at(-1)).toMatchObject({ config: { routing: { proxyPassword: 'outbound-proxy-pw-77' } } })
+  })
+
+  it('refuses authorization without a user name or a password, and a password without authorization', async () => {
+    await refused('PUT', 'support-chat/ai-routing/', { ...outbound, proxyUsername: null }, 'proxyUsername', /is required with proxyAuthorizationNeeded true/)
+    await refused('PUT', 'bare-chat/ai-routing/', outbound, 'proxyPassword', /is required with proxyAuthorizationNeeded true/)
+    await refused('PUT', 'bare-chat/ai-routing/', { llmProviderRefName: 'openai-prod', proxyPassword: 'x' }, 'proxyPassword', /is only used with proxyAuthorizationNeeded true/)
+  })
+})
+
 describe('MCP proxies: the newest create and routing pages', () => {
   it("creates the pages' examples (TOOL_EXPOSE; PASSTHROUGH with inline servers in the page's spelling), stored and read back", async () => {
     const tools = await call('POST', 'mcp/support-tools/', example('crud/create-mcp-api-proxy.mdx', 0))
@@ -205,6 +227,7 @@ describe('the newest fields over GraphQL', () => {
     for (const text of seen) {
       expect(text).not.toContain('raw-token-in-transit-only')
       expect(text).not.toContain('gql-secret-1')
+      expect(text).not.toContain('outbound-proxy-pw-77')
     }
   })
 })

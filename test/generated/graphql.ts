@@ -420,11 +420,17 @@ export type AiRoutingInput = {
   /** the newest AI routing page (update-ai-routing.mdx); null when not set */
   providerFailoverChain?: Array<unknown> | null | undefined;
   /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyAuthorizationNeeded?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
   proxyEnabled?: boolean | null | undefined;
   /** the newest AI routing page (update-ai-routing.mdx); null when not set */
   proxyHost?: string | null | undefined;
   /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyPassword?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
   proxyPort?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyUsername?: string | null | undefined;
   /** the newest AI routing page (update-ai-routing.mdx); null when not set */
   retryBackoffMultiplier?: number | null | undefined;
   /** the newest AI routing page (update-ai-routing.mdx); null when not set */

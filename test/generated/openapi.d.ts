@@ -19441,6 +19441,9 @@ export interface operations {
                         proxyEnabled?: boolean | null;
                         proxyHost?: string | null;
                         proxyPort?: number | null;
+                        proxyAuthorizationNeeded?: boolean | null;
+                        proxyUsername?: string | null;
+                        proxyPassword?: string | null;
                         mTLSSettings?: {
                             [key: string]: unknown;
                         } | null;
@@ -20014,6 +20017,9 @@ export interface operations {
                     proxyEnabled?: boolean | null;
                     proxyHost?: string | null;
                     proxyPort?: number | null;
+                    proxyAuthorizationNeeded?: boolean | null;
+                    proxyUsername?: string | null;
+                    proxyPassword?: string | null;
                     mTLSSettings?: {
                         [key: string]: unknown;
                     } | null;

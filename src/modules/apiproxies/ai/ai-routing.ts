@@ -197,8 +197,8 @@ const pageProviderEntry = {
 /**
  * The newest AI routing page's fields (update-ai-routing.mdx), by name: the primary provider (llmProviderRefName,
  * modelId), its failover chain and primary pool become the routing's targets; every field is stored and pushed.
- * Ids (llmProviderRef, credentialRef, semanticEmbeddingProviderRef) and the outbound proxy's credentials are not
- * accepted.
+ * Ids (llmProviderRef, credentialRef, semanticEmbeddingProviderRef) are not accepted. The outbound proxy's password
+ * is sealed like a backend secret.
  */
 export const AI_PAGE_FIELDS = {
   llmProviderRefName: providerName.nullish(),
@@ -252,6 +252,10 @@ export const AI_PAGE_FIELDS = {
   proxyEnabled: z.boolean().nullish(),
   proxyHost: z.string().trim().min(1, 'must not be blank').max(253).nullish(),
   proxyPort: int().min(1, 'must be a port 1..65535').max(65535, 'must be a port 1..65535').nullish(),
+  proxyAuthorizationNeeded: z.boolean().nullish(),
+  proxyUsername: z.string().trim().min(1, 'must not be blank').max(200).nullish(),
+  /** secret: sealed, never returned (proxyPasswordSet); blank keeps the stored one */
+  proxyPassword: z.string().max(1000).nullish(),
   mTLSSettings: pageObject.nullish(),
   disableSslValidation: z.boolean().nullish(),
   blockAnonymousRequests: z.boolean().nullish(),

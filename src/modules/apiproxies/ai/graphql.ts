@@ -26,14 +26,17 @@ const AI_PAGE_FIELD_TYPES = {
   failoverRetryCount: Int, conditionalLatencyThresholdMs: Int, primaryPool: [JSONResolver], enumAiRoutingAlgorithm: String,
   leastCostOutputRatio: Float, affinityKeyHeader: String, affinityLoadFactor: Float, conditionalRoutes: [JSONResolver], semanticEmbeddingModelId: String,
   circuitBreakerEnabled: Boolean, errorWindow: Int, errorThresholdValue: Int, enumErrorThresholdType: String, sleepWindow: Int, halfOpenEnabled: Boolean,
-  proxyEnabled: Boolean, proxyHost: String, proxyPort: Int, mTLSSettings: JSONResolver, disableSslValidation: Boolean, blockAnonymousRequests: Boolean,
+  proxyEnabled: Boolean, proxyHost: String, proxyPort: Int, proxyAuthorizationNeeded: Boolean, proxyUsername: String, proxyPassword: String, mTLSSettings: JSONResolver, disableSslValidation: Boolean, blockAnonymousRequests: Boolean,
   anonymousBudget: JSONResolver,
 } satisfies Record<keyof typeof AI_PAGE_FIELDS, unknown>
 
-function withAiPageFields(target: object) {
+/** The read type shows proxyPasswordSet, never the password; the input takes it (blank keeps the stored one). */
+function withAiPageFields(target: object, door: 'read' | 'input') {
   for (const [name, type] of Object.entries(AI_PAGE_FIELD_TYPES)) {
+    if (door === 'read' && name === 'proxyPassword') continue
     Field(() => type as never, { nullable: true, description: 'the newest AI routing page (update-ai-routing.mdx); null when not set' })(target, name)
   }
+  if (door === 'read') Field(() => Boolean, { nullable: true, description: 'an outbound proxy password is stored (never returned)' })(target, 'proxyPasswordSet')
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -56,7 +59,7 @@ export class AiRoutingType {
   @Field(() => [Int], { description: 'answers that move on to the next target' }) fallbackOnStatus: number[]
   @Field(() => Int) maxAttempts: number
 }
-withAiPageFields(AiRoutingType.prototype)
+withAiPageFields(AiRoutingType.prototype, 'read')
 
 @ObjectType('BackendHeader')
 export class BackendHeaderType {
@@ -198,7 +201,7 @@ export class AiRoutingInput {
   @Field(() => [Int], { nullable: true, description: 'HTTP statuses 400..599; default 429, 500, 502, 503, 504' }) fallbackOnStatus?: number[]
   @Field(() => Int, { nullable: true, description: '1..10, default 3' }) maxAttempts?: number
 }
-withAiPageFields(AiRoutingInput.prototype)
+withAiPageFields(AiRoutingInput.prototype, 'input')
 
 @InputType('BackendHeaderInput')
 export class BackendHeaderInput {
