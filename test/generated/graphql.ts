@@ -4,22 +4,39 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 export type A2aBackendServerInput = {
+  allowPrivateNetworkEgress?: boolean | null | undefined;
   auth?: BackendAuthInput | null | undefined;
+  /** NONE, BEARER: the newest pages' flat credentials (not with auth) */
+  authScheme?: string | null | undefined;
+  /** secret (authScheme BEARER); blank keeps the stored one */
+  bearerToken?: string | null | undefined;
+  /** WARN_ONLY, FAIL_CLOSED */
+  driftPolicy?: string | null | undefined;
   enabled?: boolean | null | undefined;
+  /** the newest pages' name of url */
+  endpoint?: string | null | undefined;
   headers?: Array<BackendHeaderInput> | null | undefined;
+  /** server-managed on the pages: ignored */
+  id?: string | null | undefined;
   name: string;
   /** JSONRPC, HTTP_JSON; default JSONRPC */
   protocol?: string | null | undefined;
   /** SKILL_ROUTE: required, each skill served by one server */
   skills?: Array<string> | null | undefined;
   timeoutMs?: number | null | undefined;
-  url: string;
+  /** or endpoint */
+  url?: string | null | undefined;
   weight?: number | null | undefined;
 };
 
 export type A2aProxyInput = {
+  /** the first routing's servers, flat (not with routing) */
+  backendServers?: Array<A2aBackendServerInput> | null | undefined;
   description?: string | null | undefined;
   groups?: Array<string> | null | undefined;
+  protocolVersion?: string | null | undefined;
+  /** the client route path (the newest create page) */
+  relativePath?: string | null | undefined;
   routing?: A2aRoutingInput | null | undefined;
   /** AGENT_EXPOSE, PASSTHROUGH, SKILL_ROUTE; default AGENT_EXPOSE */
   routingMode?: string | null | undefined;
@@ -28,13 +45,24 @@ export type A2aProxyInput = {
 /** The routing mode is a separate argument */
 export type A2aRoutingInput = {
   agentCard?: AgentCardInput | null | undefined;
+  /** PASSTHROUGH: the backend skills exposed */
+  allowedSkillNames?: Array<string> | null | undefined;
   backendServers?: Array<A2aBackendServerInput> | null | undefined;
+  callQuota?: unknown;
+  identityAcl?: Array<unknown> | null | undefined;
   loadBalancing?: string | null | undefined;
+  protocolVersion?: string | null | undefined;
+  pushSettings?: unknown;
+  tokenForwardSettings?: unknown;
 };
 
 export type AgentCardInput = {
   description?: string | null | undefined;
-  name: string;
+  descriptionOverride?: string | null | undefined;
+  inputModes?: Array<string> | null | undefined;
+  /** default: the proxy name */
+  name?: string | null | undefined;
+  outputModes?: Array<string> | null | undefined;
   skills?: Array<AgentSkillInput> | null | undefined;
   version?: string | null | undefined;
 };
@@ -169,6 +197,26 @@ export type AiPrivacyCustomPatternInput = {
   ruleValue: string;
 };
 
+/** The mask shape of a one-rule privacy preset of operation MASK */
+export type AiPrivacyMaskMode =
+  | 'FIXED'
+  | 'KEEP_FIRST'
+  | 'KEEP_LAST'
+  | 'MASK_FIRST';
+
+/** What a one-rule privacy preset does with a match */
+export type AiPrivacyOperation =
+  | 'DELETE'
+  | 'DETECT'
+  | 'ENCRYPT'
+  | 'HASH'
+  | 'MASK';
+
+/** What a one-rule privacy preset matches: a field name or a Java regular expression */
+export type AiPrivacyPatternType =
+  | 'ELEMENT_NAME'
+  | 'REGEX';
+
 export type AiPrivacyPresetInput = {
   /** default MASK */
   action?: AiPrivacyAction | null | undefined;
@@ -178,30 +226,62 @@ export type AiPrivacyPresetInput = {
   description?: string | null | undefined;
   /** default REQUEST */
   direction?: AiPresetDirection | null | undefined;
+  /** required with ELEMENT_NAME */
+  elementName?: string | null | undefined;
   /** default true; omitted keeps */
   enabled?: boolean | null | undefined;
   /** at least one entity or custom pattern */
   entities?: Array<AiPiiEntity> | null | undefined;
   /** one character, default '*' */
   maskCharacter?: string | null | undefined;
+  /** operation MASK only; default FIXED */
+  maskMode?: AiPrivacyMaskMode | null | undefined;
+  /** operation MASK only; default '***' */
+  maskPattern?: string | null | undefined;
+  /** operation MASK only; default 4 */
+  maskVisibleCharCount?: number | null | undefined;
   /** must equal the name argument case-insensitively; defaults to it */
   name?: string | null | undefined;
+  /** one-rule shape: required */
+  operation?: AiPrivacyOperation | null | undefined;
+  /** one-rule shape: required (not with the older fields) */
+  patternType?: AiPrivacyPatternType | null | undefined;
+  /** required with REGEX; a Java regular expression */
+  regexPattern?: string | null | undefined;
   /** default false */
   restoreInResponse?: boolean | null | undefined;
 };
 
+export type AiPromptDecoratorPosition =
+  | 'APPEND'
+  | 'PREPEND';
+
 export type AiPromptDecoratorPresetInput = {
   /** at most 20; at least one message overall */
   append?: Array<AiPromptMessageInput> | null | undefined;
+  /** one-rule shape: label, at most 100 characters; null clears */
+  category?: string | null | undefined;
+  /** one-rule shape: required (not with prepend/append); 1 to 10000 characters */
+  content?: string | null | undefined;
   /** at most 1000 characters; null clears */
   description?: string | null | undefined;
   /** default true; omitted keeps */
   enabled?: boolean | null | undefined;
   /** must equal the name argument case-insensitively; defaults to it */
   name?: string | null | undefined;
+  /** one-rule shape: default PREPEND */
+  position?: AiPromptDecoratorPosition | null | undefined;
   /** at most 20 */
   prepend?: Array<AiPromptMessageInput> | null | undefined;
+  /** one-rule shape: system (default, also when blank), user or assistant */
+  role?: string | null | undefined;
 };
+
+/** What a prompt guard preset does with a match (MASK: one-rule presets only) */
+export type AiPromptGuardAction =
+  | 'BLOCK'
+  | 'FLAG'
+  | 'MASK';
 
 /** Which messages of a chat request are inspected */
 export type AiPromptGuardInspect =
@@ -210,10 +290,12 @@ export type AiPromptGuardInspect =
   | 'USER_MESSAGES';
 
 export type AiPromptGuardPresetInput = {
-  /** default BLOCK */
-  action?: AiGuardAction | null | undefined;
+  /** older shape: BLOCK or FLAG, default BLOCK; one-rule shape: required */
+  action?: AiPromptGuardAction | null | undefined;
   /** at most 50 */
   allowPatterns?: Array<string> | null | undefined;
+  /** one-rule shape: label, at most 100 characters; null clears */
+  category?: string | null | undefined;
   /** at most 50; at least one pattern overall */
   denyPatterns?: Array<string> | null | undefined;
   /** at most 1000 characters; null clears */
@@ -224,6 +306,8 @@ export type AiPromptGuardPresetInput = {
   inspect?: AiPromptGuardInspect | null | undefined;
   /** must equal the name argument case-insensitively; defaults to it */
   name?: string | null | undefined;
+  /** one-rule shape: required (not with the older fields); a Java regular expression */
+  ruleValue?: string | null | undefined;
 };
 
 export type AiPromptMessageInput = {
@@ -271,18 +355,108 @@ export type AiProxyInput = {
   description?: string | null | undefined;
   /** API proxy group names; missing groups are created */
   groups?: Array<string> | null | undefined;
+  /** the first routing, flat (not with routing): the LLM provider by name */
+  llmProviderName?: string | null | undefined;
+  modelId?: string | null | undefined;
+  /** the client route path (the newest create page) */
+  relativePath?: string | null | undefined;
   routing?: AiRoutingInput | null | undefined;
+  streaming?: boolean | null | undefined;
 };
 
 export type AiRoutingInput = {
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  affinityKeyHeader?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  affinityLoadFactor?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  anonymousBudget?: unknown;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  blockAnonymousRequests?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  circuitBreakerEnabled?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  conditionalLatencyThresholdMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  conditionalRoutes?: Array<unknown> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  connectTimeoutSeconds?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  disableSslValidation?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  enumAiRoutingAlgorithm?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  enumErrorThresholdType?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  errorThresholdValue?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  errorWindow?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  failoverRetryCount?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  failoverStatusCodeList?: Array<number> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  failoverStrategy?: string | null | undefined;
   /** HTTP statuses 400..599; default 429, 500, 502, 503, 504 */
   fallbackOnStatus?: Array<number> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  halfOpenEnabled?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  leastCostOutputRatio?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  llmProviderRefName?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  mTLSSettings?: unknown;
   /** 1..10, default 3 */
   maxAttempts?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  maxChunks?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  maxResponseBytes?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  modelId?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  primaryPool?: Array<unknown> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  providerFailoverChain?: Array<unknown> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyAuthorizationNeeded?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyEnabled?: boolean | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyHost?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyPassword?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyPort?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  proxyUsername?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryBackoffMultiplier?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryCount?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryDelayType?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryFixedDelayMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryInitialDelayMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  retryMaxDelayMs?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  semanticEmbeddingModelId?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  sleepWindow?: number | null | undefined;
   /** PRIORITY, ROUND_ROBIN, WEIGHTED, LEAST_LATENCY, LEAST_COST; default PRIORITY */
   strategy?: string | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  streamTimeoutSeconds?: number | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  streaming?: boolean | null | undefined;
   /** at most 50 */
   targets?: Array<AiRoutingTargetInput> | null | undefined;
+  /** the newest AI routing page (update-ai-routing.mdx); null when not set */
+  timeoutSeconds?: number | null | undefined;
 };
 
 export type AiRoutingTargetInput = {
@@ -722,38 +896,82 @@ export type LlmProviderInput = {
 };
 
 export type McpBackendServerInput = {
+  allowPrivateNetworkEgress?: boolean | null | undefined;
   auth?: BackendAuthInput | null | undefined;
+  /** NONE, BEARER: the newest pages' flat credentials (not with auth) */
+  authScheme?: string | null | undefined;
+  /** secret (authScheme BEARER); blank keeps the stored one */
+  bearerToken?: string | null | undefined;
+  /** WARN_ONLY, FAIL_CLOSED */
+  driftPolicy?: string | null | undefined;
   /** default true */
   enabled?: boolean | null | undefined;
+  /** the newest pages' name of url */
+  endpoint?: string | null | undefined;
   headers?: Array<BackendHeaderInput> | null | undefined;
+  /** server-managed on the pages: ignored */
+  id?: string | null | undefined;
   /** unique in the routing (case-insensitive) */
   name: string;
   /** 1..600000 ms, default 30000 */
   timeoutMs?: number | null | undefined;
   /** AGGREGATE with several servers: required and unique */
   toolPrefix?: string | null | undefined;
-  /** STREAMABLE_HTTP, SSE; default STREAMABLE_HTTP */
+  /** STREAMABLE_HTTP, SSE, HTTP_SSE; default STREAMABLE_HTTP */
   transport?: string | null | undefined;
-  /** http(s) URL of the MCP endpoint */
-  url: string;
+  /** http(s) URL of the MCP endpoint (or endpoint) */
+  url?: string | null | undefined;
   /** 1..1000, default 1 */
   weight?: number | null | undefined;
 };
 
+/** TOOL_EXPOSE: one tool served from an API proxy of the project */
+export type McpExposedToolInput = {
+  apiMethodHttpMethod?: string | null | undefined;
+  apiMethodPath?: string | null | undefined;
+  argumentConstraints?: Array<unknown> | null | undefined;
+  overrideSchema?: unknown;
+  /** the page's target proxy id, stored as sent */
+  proxyId?: string | null | undefined;
+  /** the target proxy by name (or proxyId) */
+  proxyName?: string | null | undefined;
+  requiredScopes?: Array<string> | null | undefined;
+  toolDescription?: string | null | undefined;
+  toolName: string;
+};
+
 export type McpProxyInput = {
+  /** the first routing's servers, flat (not with routing) */
+  backendServers?: Array<McpBackendServerInput> | null | undefined;
   description?: string | null | undefined;
   groups?: Array<string> | null | undefined;
+  /** 2024-11-05, 2025-06-18, 2026-07-28 */
+  protocolVersion?: string | null | undefined;
+  /** the client route path (the newest create page) */
+  relativePath?: string | null | undefined;
   routing?: McpRoutingInput | null | undefined;
-  /** required: PASSTHROUGH, AGGREGATE */
+  /** required: PASSTHROUGH, AGGREGATE, TOOL_EXPOSE */
   routingMode: string;
 };
 
 /** The routing mode is a separate argument */
 export type McpRoutingInput = {
+  /** PASSTHROUGH: the backend tools exposed */
+  allowedToolNames?: Array<string> | null | undefined;
+  argumentConstraints?: Array<unknown> | null | undefined;
   /** at most 50 */
   backendServers?: Array<McpBackendServerInput> | null | undefined;
+  callQuota?: unknown;
+  /** TOOL_EXPOSE only */
+  exposedTools?: Array<McpExposedToolInput> | null | undefined;
+  /** entries with principalType CREDENTIAL, ROLE or ORGANIZATION */
+  identityAcl?: Array<unknown> | null | undefined;
   /** FAILOVER, ROUND_ROBIN, WEIGHTED; default FAILOVER */
   loadBalancing?: string | null | undefined;
+  /** 2024-11-05, 2025-06-18, 2026-07-28 */
+  protocolVersion?: string | null | undefined;
+  tokenForwardSettings?: unknown;
+  toolOutputFilter?: unknown;
 };
 
 /** NEW creates (a name that exists is a collision); REPLACE overwrites by name */
@@ -851,7 +1069,7 @@ export type VectorDbTransportInput = {
   username?: string | null | undefined;
 };
 
-export type RoutedProxyFieldsFragment = { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null };
+export type RoutedProxyFieldsFragment = { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null };
 
 export type CreateAiProxyMutationVariables = Exact<{
   projectName: string;
@@ -860,7 +1078,7 @@ export type CreateAiProxyMutationVariables = Exact<{
 }>;
 
 
-export type CreateAiProxyMutation = { createAiProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type CreateAiProxyMutation = { createAiProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type CreateMcpProxyMutationVariables = Exact<{
   projectName: string;
@@ -869,7 +1087,7 @@ export type CreateMcpProxyMutationVariables = Exact<{
 }>;
 
 
-export type CreateMcpProxyMutation = { createMcpProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type CreateMcpProxyMutation = { createMcpProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type CreateA2aProxyMutationVariables = Exact<{
   projectName: string;
@@ -878,7 +1096,7 @@ export type CreateA2aProxyMutationVariables = Exact<{
 }>;
 
 
-export type CreateA2aProxyMutation = { createA2aProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type CreateA2aProxyMutation = { createA2aProxy: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type ReplaceAiRoutingMutationVariables = Exact<{
   projectName: string;
@@ -887,7 +1105,7 @@ export type ReplaceAiRoutingMutationVariables = Exact<{
 }>;
 
 
-export type ReplaceAiRoutingMutation = { replaceAiRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
+export type ReplaceAiRoutingMutation = { replaceAiRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
 
 export type ReplaceMcpRoutingMutationVariables = Exact<{
   projectName: string;
@@ -897,7 +1115,7 @@ export type ReplaceMcpRoutingMutationVariables = Exact<{
 }>;
 
 
-export type ReplaceMcpRoutingMutation = { replaceMcpRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
+export type ReplaceMcpRoutingMutation = { replaceMcpRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
 
 export type ReplaceA2aRoutingMutationVariables = Exact<{
   projectName: string;
@@ -907,7 +1125,7 @@ export type ReplaceA2aRoutingMutationVariables = Exact<{
 }>;
 
 
-export type ReplaceA2aRoutingMutation = { replaceA2aRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
+export type ReplaceA2aRoutingMutation = { replaceA2aRouting: { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null }, deploymentResult: { success: boolean, message: string } } };
 
 export type ParseProxyToolsMutationVariables = Exact<{
   projectName: string;
@@ -935,7 +1153,7 @@ export type RoutedApiProxyQueryVariables = Exact<{
 }>;
 
 
-export type RoutedApiProxyQuery = { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null } };
+export type RoutedApiProxyQuery = { apiProxy: { name: string, kind: string, description: string | null, routingMode: string | null, revision: number, groups: Array<string>, aiRouting: { strategy: string, maxAttempts: number, fallbackOnStatus: Array<number>, targets: Array<{ providerName: string, model: string | null, weight: number, priority: number, enabled: boolean, timeoutMs: number }> } | null, mcpRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, transport: string, toolPrefix: string | null, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }> } | null, a2aRouting: { routingMode: string, loadBalancing: string, backendServers: Array<{ name: string, url: string, protocol: string, skills: Array<string>, weight: number, enabled: boolean, timeoutMs: number, headers: Array<{ name: string, value: string }>, auth: { scheme: string, headerName: string | null, username: string | null, tokenSet: boolean, passwordSet: boolean } }>, agentCard: { name: string | null, description: string | null, version: string | null, skills: Array<{ id: string, name: string, description: string | null, tags: Array<string> }> } | null } | null } };
 
 export type GatewayEndpointFieldsFragment = { apiProxyName: string, version: string, method: string, path: string, fullPath: string, operationId: string, description: string | null, kind: string, consumes: Array<string>, produces: Array<string>, backendPath: string, backendMethod: string, enabled: boolean, createdAt: string, updatedAt: string, parameters: Array<{ name: string, in: string, required: boolean, description: string | null, schema: unknown }>, requestBody: { required: boolean, contentType: string, description: string | null, schema: unknown } | null, responses: Array<{ statusCode: string, description: string | null, contentType: string | null, schema: unknown }>, rewriteRules: Array<{ pattern: string, replacement: string }>, policies: Array<{ name: string, type: string, phase: string, enabled: boolean, config: unknown }>, routing: { loadBalancing: string, timeoutMs: number, targets: Array<{ url: string, weight: number, role: string, enabled: boolean }>, failover: { maxAttempts: number, retryOnStatus: Array<number>, retryOnConnectFailure: boolean } } | null };
 
@@ -1871,7 +2089,7 @@ export type DeleteAiDlpPresetMutationVariables = Exact<{
 
 export type DeleteAiDlpPresetMutation = { deleteAiDlpPreset: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } };
 
-export type AiPrivacyPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> };
+export type AiPrivacyPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null };
 
 export type AiPrivacyPresetListQueryVariables = Exact<{
   projectName?: string | null | undefined;
@@ -1881,7 +2099,7 @@ export type AiPrivacyPresetListQueryVariables = Exact<{
 }>;
 
 
-export type AiPrivacyPresetListQuery = { aiPrivacyPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> }> } };
+export type AiPrivacyPresetListQuery = { aiPrivacyPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null }> } };
 
 export type AiPrivacyPresetGetQueryVariables = Exact<{
   name: string;
@@ -1889,7 +2107,7 @@ export type AiPrivacyPresetGetQueryVariables = Exact<{
 }>;
 
 
-export type AiPrivacyPresetGetQuery = { aiPrivacyPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> } };
+export type AiPrivacyPresetGetQuery = { aiPrivacyPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null } };
 
 export type SaveAiPrivacyPresetMutationVariables = Exact<{
   name: string;
@@ -1898,7 +2116,7 @@ export type SaveAiPrivacyPresetMutationVariables = Exact<{
 }>;
 
 
-export type SaveAiPrivacyPresetMutation = { saveAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type SaveAiPrivacyPresetMutation = { saveAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type UpdateAiPrivacyPresetMutationVariables = Exact<{
   name: string;
@@ -1907,7 +2125,7 @@ export type UpdateAiPrivacyPresetMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAiPrivacyPresetMutation = { updateAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity>, action: AiPrivacyAction, maskCharacter: string, restoreInResponse: boolean, direction: AiPresetDirection, customPatterns: Array<{ name: string, ruleValue: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type UpdateAiPrivacyPresetMutation = { updateAiPrivacyPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, entities: Array<AiPiiEntity> | null, action: AiPrivacyAction | null, maskCharacter: string | null, restoreInResponse: boolean | null, direction: AiPresetDirection | null, customPatterns: Array<{ name: string, ruleValue: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type DeleteAiPrivacyPresetMutationVariables = Exact<{
   name: string;
@@ -1917,7 +2135,7 @@ export type DeleteAiPrivacyPresetMutationVariables = Exact<{
 
 export type DeleteAiPrivacyPresetMutation = { deleteAiPrivacyPreset: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } };
 
-export type AiPromptGuardPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect };
+export type AiPromptGuardPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null };
 
 export type AiPromptGuardPresetListQueryVariables = Exact<{
   projectName?: string | null | undefined;
@@ -1927,7 +2145,7 @@ export type AiPromptGuardPresetListQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptGuardPresetListQuery = { aiPromptGuardPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect }> } };
+export type AiPromptGuardPresetListQuery = { aiPromptGuardPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null }> } };
 
 export type AiPromptGuardPresetGetQueryVariables = Exact<{
   name: string;
@@ -1935,7 +2153,7 @@ export type AiPromptGuardPresetGetQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptGuardPresetGetQuery = { aiPromptGuardPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect } };
+export type AiPromptGuardPresetGetQuery = { aiPromptGuardPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null } };
 
 export type SaveAiPromptGuardPresetMutationVariables = Exact<{
   name: string;
@@ -1944,7 +2162,7 @@ export type SaveAiPromptGuardPresetMutationVariables = Exact<{
 }>;
 
 
-export type SaveAiPromptGuardPresetMutation = { saveAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type SaveAiPromptGuardPresetMutation = { saveAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type UpdateAiPromptGuardPresetMutationVariables = Exact<{
   name: string;
@@ -1953,7 +2171,7 @@ export type UpdateAiPromptGuardPresetMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAiPromptGuardPresetMutation = { updateAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string>, denyPatterns: Array<string>, action: AiGuardAction, inspect: AiPromptGuardInspect }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type UpdateAiPromptGuardPresetMutation = { updateAiPromptGuardPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, allowPatterns: Array<string> | null, denyPatterns: Array<string> | null, action: AiPromptGuardAction, inspect: AiPromptGuardInspect | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type DeleteAiPromptGuardPresetMutationVariables = Exact<{
   name: string;
@@ -1963,7 +2181,7 @@ export type DeleteAiPromptGuardPresetMutationVariables = Exact<{
 
 export type DeleteAiPromptGuardPresetMutation = { deleteAiPromptGuardPreset: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } };
 
-export type AiPromptDecoratorPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> };
+export type AiPromptDecoratorPresetFieldsFragment = { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null };
 
 export type AiPromptDecoratorPresetListQueryVariables = Exact<{
   projectName?: string | null | undefined;
@@ -1973,7 +2191,7 @@ export type AiPromptDecoratorPresetListQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptDecoratorPresetListQuery = { aiPromptDecoratorPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> }> } };
+export type AiPromptDecoratorPresetListQuery = { aiPromptDecoratorPresets: { page: number, size: number, totalElements: number, totalPages: number, sort: Array<string>, items: Array<{ id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null }> } };
 
 export type AiPromptDecoratorPresetGetQueryVariables = Exact<{
   name: string;
@@ -1981,7 +2199,7 @@ export type AiPromptDecoratorPresetGetQueryVariables = Exact<{
 }>;
 
 
-export type AiPromptDecoratorPresetGetQuery = { aiPromptDecoratorPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> } };
+export type AiPromptDecoratorPresetGetQuery = { aiPromptDecoratorPreset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null } };
 
 export type SaveAiPromptDecoratorPresetMutationVariables = Exact<{
   name: string;
@@ -1990,7 +2208,7 @@ export type SaveAiPromptDecoratorPresetMutationVariables = Exact<{
 }>;
 
 
-export type SaveAiPromptDecoratorPresetMutation = { saveAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type SaveAiPromptDecoratorPresetMutation = { saveAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type UpdateAiPromptDecoratorPresetMutationVariables = Exact<{
   name: string;
@@ -1999,7 +2217,7 @@ export type UpdateAiPromptDecoratorPresetMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAiPromptDecoratorPresetMutation = { updateAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }>, append: Array<{ role: AiMessageRole, content: string }> }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
+export type UpdateAiPromptDecoratorPresetMutation = { updateAiPromptDecoratorPreset: { preset: { id: string, name: string, description: string | null, enabled: boolean, builtIn: boolean, overridden: boolean, projectId: string | null, inherited: boolean, revision: number, createdAt: string, updatedAt: string, prepend: Array<{ role: AiMessageRole, content: string }> | null, append: Array<{ role: AiMessageRole, content: string }> | null }, deploymentResult: { success: boolean, message: string, environmentResults: Array<{ environmentName: string, success: boolean, message: string }> } } };
 
 export type DeleteAiPromptDecoratorPresetMutationVariables = Exact<{
   name: string;

@@ -8236,6 +8236,7 @@ export interface components {
             name: string;
             kind: string;
             description: string | null;
+            relativePath: string | null;
             routingMode: string | null;
             groups: string[];
             routing: {
@@ -8301,7 +8302,17 @@ export interface components {
             outputModes?: string[];
         } & {
             [key: string]: unknown;
-        })[];
+        })[] | {
+            /**
+             * Format: uri
+             * @description the address probed for this call only; default the proxy's first enabled backend server
+             */
+            endpoint?: string;
+            /** @enum {string} */
+            authScheme?: "NONE" | "BEARER";
+            /** @description omitted or blank: the stored token of the backend server at that address */
+            bearerToken?: string;
+        };
         /** @description An API proxy's specification (vendor SpecApi); ids carry names */
         SpecApi: {
             id?: string | null;
@@ -8396,7 +8407,17 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        });
+        }) | {
+            /**
+             * Format: uri
+             * @description the address probed for this call only; default the proxy's first enabled backend server
+             */
+            endpoint?: string;
+            /** @enum {string} */
+            authScheme?: "NONE" | "BEARER";
+            /** @description omitted or blank: the stored token of the backend server at that address */
+            bearerToken?: string;
+        };
         /** @description An advisory of a transfer: level, key and its parameters */
         TransferAdvisory: {
             /** @enum {string} */
@@ -9161,6 +9182,13 @@ export interface operations {
                     maskCharacter?: string | null;
                     restoreInResponse?: boolean | null;
                     direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                    patternType?: ("ELEMENT_NAME" | "REGEX") | null;
+                    elementName?: string | null;
+                    regexPattern?: string | null;
+                    operation?: ("MASK" | "DELETE" | "ENCRYPT" | "HASH" | "DETECT") | null;
+                    maskMode?: ("FIXED" | "KEEP_FIRST" | "KEEP_LAST" | "MASK_FIRST") | null;
+                    maskPattern?: string | null;
+                    maskVisibleCharCount?: number | null;
                 };
             };
         };
@@ -9225,6 +9253,13 @@ export interface operations {
                     maskCharacter?: string | null;
                     restoreInResponse?: boolean | null;
                     direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                    patternType?: ("ELEMENT_NAME" | "REGEX") | null;
+                    elementName?: string | null;
+                    regexPattern?: string | null;
+                    operation?: ("MASK" | "DELETE" | "ENCRYPT" | "HASH" | "DETECT") | null;
+                    maskMode?: ("FIXED" | "KEEP_FIRST" | "KEEP_LAST" | "MASK_FIRST") | null;
+                    maskPattern?: string | null;
+                    maskVisibleCharCount?: number | null;
                 };
             };
         };
@@ -9423,6 +9458,13 @@ export interface operations {
                     maskCharacter?: string | null;
                     restoreInResponse?: boolean | null;
                     direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                    patternType?: ("ELEMENT_NAME" | "REGEX") | null;
+                    elementName?: string | null;
+                    regexPattern?: string | null;
+                    operation?: ("MASK" | "DELETE" | "ENCRYPT" | "HASH" | "DETECT") | null;
+                    maskMode?: ("FIXED" | "KEEP_FIRST" | "KEEP_LAST" | "MASK_FIRST") | null;
+                    maskPattern?: string | null;
+                    maskVisibleCharCount?: number | null;
                 };
             };
         };
@@ -9486,6 +9528,13 @@ export interface operations {
                     maskCharacter?: string | null;
                     restoreInResponse?: boolean | null;
                     direction?: ("REQUEST" | "RESPONSE" | "BOTH") | null;
+                    patternType?: ("ELEMENT_NAME" | "REGEX") | null;
+                    elementName?: string | null;
+                    regexPattern?: string | null;
+                    operation?: ("MASK" | "DELETE" | "ENCRYPT" | "HASH" | "DETECT") | null;
+                    maskMode?: ("FIXED" | "KEEP_FIRST" | "KEEP_LAST" | "MASK_FIRST") | null;
+                    maskPattern?: string | null;
+                    maskVisibleCharCount?: number | null;
                 };
             };
         };
@@ -9678,8 +9727,10 @@ export interface operations {
                     enabled?: boolean | null;
                     allowPatterns?: string[] | null;
                     denyPatterns?: string[] | null;
-                    action?: ("BLOCK" | "FLAG") | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
                     inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                    ruleValue?: string | null;
+                    category?: string | null;
                 };
             };
         };
@@ -9737,8 +9788,10 @@ export interface operations {
                     enabled?: boolean | null;
                     allowPatterns?: string[] | null;
                     denyPatterns?: string[] | null;
-                    action?: ("BLOCK" | "FLAG") | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
                     inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                    ruleValue?: string | null;
+                    category?: string | null;
                 };
             };
         };
@@ -9930,8 +9983,10 @@ export interface operations {
                     enabled?: boolean | null;
                     allowPatterns?: string[] | null;
                     denyPatterns?: string[] | null;
-                    action?: ("BLOCK" | "FLAG") | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
                     inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                    ruleValue?: string | null;
+                    category?: string | null;
                 };
             };
         };
@@ -9988,8 +10043,10 @@ export interface operations {
                     enabled?: boolean | null;
                     allowPatterns?: string[] | null;
                     denyPatterns?: string[] | null;
-                    action?: ("BLOCK" | "FLAG") | null;
+                    action?: ("BLOCK" | "FLAG" | "MASK") | null;
                     inspect?: ("ALL_MESSAGES" | "USER_MESSAGES" | "LAST_USER_MESSAGE") | null;
+                    ruleValue?: string | null;
+                    category?: string | null;
                 };
             };
         };
@@ -10190,6 +10247,10 @@ export interface operations {
                         role: "SYSTEM" | "USER" | "ASSISTANT";
                         content: string;
                     }[] | null;
+                    content?: string | null;
+                    role?: (("system" | "user" | "assistant") | "") | null;
+                    position?: (("PREPEND" | "APPEND") | "") | null;
+                    category?: string | null;
                 };
             };
         };
@@ -10255,6 +10316,10 @@ export interface operations {
                         role: "SYSTEM" | "USER" | "ASSISTANT";
                         content: string;
                     }[] | null;
+                    content?: string | null;
+                    role?: (("system" | "user" | "assistant") | "") | null;
+                    position?: (("PREPEND" | "APPEND") | "") | null;
+                    category?: string | null;
                 };
             };
         };
@@ -10454,6 +10519,10 @@ export interface operations {
                         role: "SYSTEM" | "USER" | "ASSISTANT";
                         content: string;
                     }[] | null;
+                    content?: string | null;
+                    role?: (("system" | "user" | "assistant") | "") | null;
+                    position?: (("PREPEND" | "APPEND") | "") | null;
+                    category?: string | null;
                 };
             };
         };
@@ -10518,6 +10587,10 @@ export interface operations {
                         role: "SYSTEM" | "USER" | "ASSISTANT";
                         content: string;
                     }[] | null;
+                    content?: string | null;
+                    role?: (("system" | "user" | "assistant") | "") | null;
+                    position?: (("PREPEND" | "APPEND") | "") | null;
+                    category?: string | null;
                 };
             };
         };
@@ -19473,6 +19546,7 @@ export interface operations {
                     description?: string | null;
                     /** @default [] */
                     groups?: string[];
+                    relativePath?: string | null;
                     routing?: {
                         /**
                          * @default PRIORITY
@@ -19505,7 +19579,74 @@ export interface operations {
                         fallbackOnStatus?: number[];
                         /** @default 3 */
                         maxAttempts?: number;
+                        llmProviderRefName?: string | null;
+                        modelId?: string | null;
+                        streaming?: boolean | null;
+                        timeoutSeconds?: number | null;
+                        connectTimeoutSeconds?: number | null;
+                        streamTimeoutSeconds?: number | null;
+                        maxResponseBytes?: number | null;
+                        maxChunks?: number | null;
+                        retryCount?: number | null;
+                        retryDelayType?: ("NO_DELAY" | "FIXED" | "EXPONENTIAL_BACKOFF") | null;
+                        retryFixedDelayMs?: number | null;
+                        retryInitialDelayMs?: number | null;
+                        retryMaxDelayMs?: number | null;
+                        retryBackoffMultiplier?: number | null;
+                        failoverStrategy?: ("SEQUENTIAL" | "ROUND_ROBIN" | "CONDITIONAL") | null;
+                        providerFailoverChain?: {
+                            llmProviderRefName: string;
+                            modelId?: string | null;
+                            displayName?: string | null;
+                            timeoutMs?: number | null;
+                            orderIndex?: number | null;
+                        }[] | null;
+                        failoverStatusCodeList?: number[] | null;
+                        failoverRetryCount?: number | null;
+                        conditionalLatencyThresholdMs?: number | null;
+                        primaryPool?: {
+                            llmProviderRefName: string;
+                            modelId?: string | null;
+                            displayName?: string | null;
+                            weight?: number | null;
+                        }[] | null;
+                        enumAiRoutingAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "RANDOM" | "LEAST_COST" | "PREFIX_AFFINITY" | "LRU") | null;
+                        leastCostOutputRatio?: number | null;
+                        affinityKeyHeader?: string | null;
+                        affinityLoadFactor?: number | null;
+                        conditionalRoutes?: {
+                            name: string;
+                            condition?: string | null;
+                            llmProviderRefName?: string | null;
+                            modelId?: string | null;
+                            semanticUtterances?: string[] | null;
+                            semanticThreshold?: number | null;
+                        }[] | null;
+                        semanticEmbeddingModelId?: string | null;
+                        circuitBreakerEnabled?: boolean | null;
+                        errorWindow?: number | null;
+                        errorThresholdValue?: number | null;
+                        enumErrorThresholdType?: ("COUNT" | "PERCENTAGE") | null;
+                        sleepWindow?: number | null;
+                        halfOpenEnabled?: boolean | null;
+                        proxyEnabled?: boolean | null;
+                        proxyHost?: string | null;
+                        proxyPort?: number | null;
+                        proxyAuthorizationNeeded?: boolean | null;
+                        proxyUsername?: string | null;
+                        proxyPassword?: string | null;
+                        mTLSSettings?: {
+                            [key: string]: unknown;
+                        } | null;
+                        disableSslValidation?: boolean | null;
+                        blockAnonymousRequests?: boolean | null;
+                        anonymousBudget?: {
+                            [key: string]: unknown;
+                        } | null;
                     } | null;
+                    llmProviderName?: string | null;
+                    modelId?: string | null;
+                    streaming?: boolean | null;
                 };
             };
         };
@@ -19561,19 +19702,19 @@ export interface operations {
                     description?: string | null;
                     /** @default [] */
                     groups?: string[];
+                    relativePath?: string | null;
                     /** @enum {string} */
-                    routingMode: "PASSTHROUGH" | "AGGREGATE";
+                    routingMode: "PASSTHROUGH" | "AGGREGATE" | "TOOL_EXPOSE";
                     routing?: {
                         /**
                          * @default FAILOVER
                          * @enum {string}
                          */
                         loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                        /** @default [] */
                         backendServers?: {
                             name: string;
                             /** Format: uri */
-                            url: string;
+                            url?: string;
                             /** @default 1 */
                             weight?: number;
                             /** @default true */
@@ -19585,11 +19726,6 @@ export interface operations {
                                 name: string;
                                 value: string;
                             }[];
-                            /**
-                             * @default {
-                             *       "scheme": "NONE"
-                             *     }
-                             */
                             auth?: {
                                 /**
                                  * @default NONE
@@ -19601,15 +19737,103 @@ export interface operations {
                                 username?: string | null;
                                 password?: string | null;
                             };
+                            /** Format: uri */
+                            endpoint?: string;
+                            /** @enum {string} */
+                            authScheme?: "NONE" | "BEARER";
+                            bearerToken?: string | null;
+                            driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                            allowPrivateNetworkEgress?: boolean | null;
+                            id?: string | null;
                             /**
                              * @default STREAMABLE_HTTP
                              * @enum {string}
                              */
-                            transport?: "STREAMABLE_HTTP" | "SSE";
+                            transport?: "STREAMABLE_HTTP" | "SSE" | "HTTP_SSE";
                             /** @default null */
                             toolPrefix?: string | null;
                         }[];
+                        protocolVersion?: ("2024-11-05" | "2025-06-18" | "2026-07-28") | null;
+                        exposedTools?: {
+                            proxyId?: string | null;
+                            proxyName?: string | null;
+                            toolName: string;
+                            toolDescription?: string | null;
+                            overrideSchema?: {
+                                [key: string]: unknown;
+                            } | null;
+                            apiMethodHttpMethod?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS") | null;
+                            apiMethodPath?: string | null;
+                            /** @default [] */
+                            requiredScopes?: string[];
+                            /** @default [] */
+                            argumentConstraints?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[] | null;
+                        allowedToolNames?: string[] | null;
+                        toolOutputFilter?: {
+                            [key: string]: unknown;
+                        } | null;
+                        argumentConstraints?: {
+                            [key: string]: unknown;
+                        }[] | null;
+                        identityAcl?: ({
+                            /** @enum {string} */
+                            principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        callQuota?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tokenForwardSettings?: {
+                            [key: string]: unknown;
+                        } | null;
                     } | null;
+                    protocolVersion?: ("2024-11-05" | "2025-06-18" | "2026-07-28") | null;
+                    backendServers?: {
+                        name: string;
+                        /** Format: uri */
+                        url?: string;
+                        /** @default 1 */
+                        weight?: number;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @default 30000 */
+                        timeoutMs?: number;
+                        /** @default [] */
+                        headers?: {
+                            name: string;
+                            value: string;
+                        }[];
+                        auth?: {
+                            /**
+                             * @default NONE
+                             * @enum {string}
+                             */
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            headerName?: string | null;
+                            token?: string | null;
+                            username?: string | null;
+                            password?: string | null;
+                        };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
+                        /**
+                         * @default STREAMABLE_HTTP
+                         * @enum {string}
+                         */
+                        transport?: "STREAMABLE_HTTP" | "SSE" | "HTTP_SSE";
+                        /** @default null */
+                        toolPrefix?: string | null;
+                    }[] | null;
                 };
             };
         };
@@ -19665,6 +19889,7 @@ export interface operations {
                     description?: string | null;
                     /** @default [] */
                     groups?: string[];
+                    relativePath?: string | null;
                     /**
                      * @default AGENT_EXPOSE
                      * @enum {string}
@@ -19676,11 +19901,10 @@ export interface operations {
                          * @enum {string}
                          */
                         loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                        /** @default [] */
                         backendServers?: {
                             name: string;
                             /** Format: uri */
-                            url: string;
+                            url?: string;
                             /** @default 1 */
                             weight?: number;
                             /** @default true */
@@ -19692,11 +19916,6 @@ export interface operations {
                                 name: string;
                                 value: string;
                             }[];
-                            /**
-                             * @default {
-                             *       "scheme": "NONE"
-                             *     }
-                             */
                             auth?: {
                                 /**
                                  * @default NONE
@@ -19708,6 +19927,14 @@ export interface operations {
                                 username?: string | null;
                                 password?: string | null;
                             };
+                            /** Format: uri */
+                            endpoint?: string;
+                            /** @enum {string} */
+                            authScheme?: "NONE" | "BEARER";
+                            bearerToken?: string | null;
+                            driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                            allowPrivateNetworkEgress?: boolean | null;
+                            id?: string | null;
                             /**
                              * @default JSONRPC
                              * @enum {string}
@@ -19718,11 +19945,18 @@ export interface operations {
                         }[];
                         /** @default null */
                         agentCard?: {
-                            name: string;
+                            /** @default null */
+                            name?: string | null;
                             /** @default null */
                             description?: string | null;
                             /** @default null */
+                            descriptionOverride?: string | null;
+                            /** @default null */
                             version?: string | null;
+                            /** @default [] */
+                            inputModes?: string[];
+                            /** @default [] */
+                            outputModes?: string[];
                             /** @default [] */
                             skills?: {
                                 id: string;
@@ -19733,7 +19967,67 @@ export interface operations {
                                 tags?: string[];
                             }[];
                         } | null;
+                        protocolVersion?: string | null;
+                        pushSettings?: {
+                            [key: string]: unknown;
+                        } | null;
+                        allowedSkillNames?: string[] | null;
+                        identityAcl?: ({
+                            /** @enum {string} */
+                            principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        callQuota?: {
+                            [key: string]: unknown;
+                        } | null;
+                        tokenForwardSettings?: {
+                            [key: string]: unknown;
+                        } | null;
                     } | null;
+                    protocolVersion?: string | null;
+                    backendServers?: {
+                        name: string;
+                        /** Format: uri */
+                        url?: string;
+                        /** @default 1 */
+                        weight?: number;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @default 30000 */
+                        timeoutMs?: number;
+                        /** @default [] */
+                        headers?: {
+                            name: string;
+                            value: string;
+                        }[];
+                        auth?: {
+                            /**
+                             * @default NONE
+                             * @enum {string}
+                             */
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            headerName?: string | null;
+                            token?: string | null;
+                            username?: string | null;
+                            password?: string | null;
+                        };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
+                        /**
+                         * @default JSONRPC
+                         * @enum {string}
+                         */
+                        protocol?: "JSONRPC" | "HTTP_JSON";
+                        /** @default [] */
+                        skills?: string[];
+                    }[] | null;
                 };
             };
         };
@@ -19861,6 +20155,70 @@ export interface operations {
                     fallbackOnStatus?: number[];
                     /** @default 3 */
                     maxAttempts?: number;
+                    llmProviderRefName?: string | null;
+                    modelId?: string | null;
+                    streaming?: boolean | null;
+                    timeoutSeconds?: number | null;
+                    connectTimeoutSeconds?: number | null;
+                    streamTimeoutSeconds?: number | null;
+                    maxResponseBytes?: number | null;
+                    maxChunks?: number | null;
+                    retryCount?: number | null;
+                    retryDelayType?: ("NO_DELAY" | "FIXED" | "EXPONENTIAL_BACKOFF") | null;
+                    retryFixedDelayMs?: number | null;
+                    retryInitialDelayMs?: number | null;
+                    retryMaxDelayMs?: number | null;
+                    retryBackoffMultiplier?: number | null;
+                    failoverStrategy?: ("SEQUENTIAL" | "ROUND_ROBIN" | "CONDITIONAL") | null;
+                    providerFailoverChain?: {
+                        llmProviderRefName: string;
+                        modelId?: string | null;
+                        displayName?: string | null;
+                        timeoutMs?: number | null;
+                        orderIndex?: number | null;
+                    }[] | null;
+                    failoverStatusCodeList?: number[] | null;
+                    failoverRetryCount?: number | null;
+                    conditionalLatencyThresholdMs?: number | null;
+                    primaryPool?: {
+                        llmProviderRefName: string;
+                        modelId?: string | null;
+                        displayName?: string | null;
+                        weight?: number | null;
+                    }[] | null;
+                    enumAiRoutingAlgorithm?: ("ROUND_ROBIN" | "WEIGHTED" | "RANDOM" | "LEAST_COST" | "PREFIX_AFFINITY" | "LRU") | null;
+                    leastCostOutputRatio?: number | null;
+                    affinityKeyHeader?: string | null;
+                    affinityLoadFactor?: number | null;
+                    conditionalRoutes?: {
+                        name: string;
+                        condition?: string | null;
+                        llmProviderRefName?: string | null;
+                        modelId?: string | null;
+                        semanticUtterances?: string[] | null;
+                        semanticThreshold?: number | null;
+                    }[] | null;
+                    semanticEmbeddingModelId?: string | null;
+                    circuitBreakerEnabled?: boolean | null;
+                    errorWindow?: number | null;
+                    errorThresholdValue?: number | null;
+                    enumErrorThresholdType?: ("COUNT" | "PERCENTAGE") | null;
+                    sleepWindow?: number | null;
+                    halfOpenEnabled?: boolean | null;
+                    proxyEnabled?: boolean | null;
+                    proxyHost?: string | null;
+                    proxyPort?: number | null;
+                    proxyAuthorizationNeeded?: boolean | null;
+                    proxyUsername?: string | null;
+                    proxyPassword?: string | null;
+                    mTLSSettings?: {
+                        [key: string]: unknown;
+                    } | null;
+                    disableSslValidation?: boolean | null;
+                    blockAnonymousRequests?: boolean | null;
+                    anonymousBudget?: {
+                        [key: string]: unknown;
+                    } | null;
                 };
             };
         };
@@ -19957,17 +20315,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    routingMode?: ("PASSTHROUGH" | "AGGREGATE") | null;
+                    routingMode?: ("PASSTHROUGH" | "AGGREGATE" | "TOOL_EXPOSE") | null;
                     /**
                      * @default FAILOVER
                      * @enum {string}
                      */
                     loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                    /** @default [] */
                     backendServers?: {
                         name: string;
                         /** Format: uri */
-                        url: string;
+                        url?: string;
                         /** @default 1 */
                         weight?: number;
                         /** @default true */
@@ -19979,11 +20336,6 @@ export interface operations {
                             name: string;
                             value: string;
                         }[];
-                        /**
-                         * @default {
-                         *       "scheme": "NONE"
-                         *     }
-                         */
                         auth?: {
                             /**
                              * @default NONE
@@ -19995,14 +20347,59 @@ export interface operations {
                             username?: string | null;
                             password?: string | null;
                         };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
                         /**
                          * @default STREAMABLE_HTTP
                          * @enum {string}
                          */
-                        transport?: "STREAMABLE_HTTP" | "SSE";
+                        transport?: "STREAMABLE_HTTP" | "SSE" | "HTTP_SSE";
                         /** @default null */
                         toolPrefix?: string | null;
                     }[];
+                    protocolVersion?: ("2024-11-05" | "2025-06-18" | "2026-07-28") | null;
+                    exposedTools?: {
+                        proxyId?: string | null;
+                        proxyName?: string | null;
+                        toolName: string;
+                        toolDescription?: string | null;
+                        overrideSchema?: {
+                            [key: string]: unknown;
+                        } | null;
+                        apiMethodHttpMethod?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS") | null;
+                        apiMethodPath?: string | null;
+                        /** @default [] */
+                        requiredScopes?: string[];
+                        /** @default [] */
+                        argumentConstraints?: {
+                            [key: string]: unknown;
+                        }[];
+                    }[] | null;
+                    allowedToolNames?: string[] | null;
+                    toolOutputFilter?: {
+                        [key: string]: unknown;
+                    } | null;
+                    argumentConstraints?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    identityAcl?: ({
+                        /** @enum {string} */
+                        principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    callQuota?: {
+                        [key: string]: unknown;
+                    } | null;
+                    tokenForwardSettings?: {
+                        [key: string]: unknown;
+                    } | null;
                 };
             };
         };
@@ -20105,11 +20502,10 @@ export interface operations {
                      * @enum {string}
                      */
                     loadBalancing?: "FAILOVER" | "ROUND_ROBIN" | "WEIGHTED";
-                    /** @default [] */
                     backendServers?: {
                         name: string;
                         /** Format: uri */
-                        url: string;
+                        url?: string;
                         /** @default 1 */
                         weight?: number;
                         /** @default true */
@@ -20121,11 +20517,6 @@ export interface operations {
                             name: string;
                             value: string;
                         }[];
-                        /**
-                         * @default {
-                         *       "scheme": "NONE"
-                         *     }
-                         */
                         auth?: {
                             /**
                              * @default NONE
@@ -20137,6 +20528,14 @@ export interface operations {
                             username?: string | null;
                             password?: string | null;
                         };
+                        /** Format: uri */
+                        endpoint?: string;
+                        /** @enum {string} */
+                        authScheme?: "NONE" | "BEARER";
+                        bearerToken?: string | null;
+                        driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
+                        allowPrivateNetworkEgress?: boolean | null;
+                        id?: string | null;
                         /**
                          * @default JSONRPC
                          * @enum {string}
@@ -20147,11 +20546,18 @@ export interface operations {
                     }[];
                     /** @default null */
                     agentCard?: {
-                        name: string;
+                        /** @default null */
+                        name?: string | null;
                         /** @default null */
                         description?: string | null;
                         /** @default null */
+                        descriptionOverride?: string | null;
+                        /** @default null */
                         version?: string | null;
+                        /** @default [] */
+                        inputModes?: string[];
+                        /** @default [] */
+                        outputModes?: string[];
                         /** @default [] */
                         skills?: {
                             id: string;
@@ -20161,6 +20567,23 @@ export interface operations {
                             /** @default [] */
                             tags?: string[];
                         }[];
+                    } | null;
+                    protocolVersion?: string | null;
+                    pushSettings?: {
+                        [key: string]: unknown;
+                    } | null;
+                    allowedSkillNames?: string[] | null;
+                    identityAcl?: ({
+                        /** @enum {string} */
+                        principalType: "CREDENTIAL" | "ROLE" | "ORGANIZATION";
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    callQuota?: {
+                        [key: string]: unknown;
+                    } | null;
+                    tokenForwardSettings?: {
+                        [key: string]: unknown;
                     } | null;
                 };
             };

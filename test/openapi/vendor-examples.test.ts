@@ -23,29 +23,9 @@ const examples = JSON.parse(fs.readFileSync(new URL('./vendor-examples.json', im
 
 /** Validation refusals kept, by `page#index`: the reason ("open": not fixed yet, issue 32 §0; the list only shrinks). */
 const KEPT: Record<string, string> = {
-  'api-reference/ai-privacy-presets/create-ai-privacy-preset.mdx#0': 'patternType: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-privacy-presets/create-ai-privacy-preset.mdx#1': 'patternType: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-privacy-presets/update-ai-privacy-preset.mdx#0': 'patternType: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-decorator-presets/create-ai-prompt-decorator-preset.mdx#0': 'content: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-decorator-presets/update-ai-prompt-decorator-preset.mdx#0': 'content: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-guard-presets/create-ai-prompt-guard-preset.mdx#0': 'ruleValue: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/ai-prompt-guard-presets/update-ai-prompt-guard-preset.mdx#0': 'ruleValue: open: the preset family\'s newest fields (the spec leaves them "not shown") need storing and reading back, not only accepting',
-  'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#0': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#1': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-a2a-api-proxy.mdx#2': "backendServers: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-ai-api-proxy.mdx#0': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-ai-api-proxy.mdx#1': "relativePath: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
   'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#1': "routingInfo.routingAddressList[0].address: kept, a placeholder: the page's address http://backend-host:port has no port number, so it is no URL a gateway could route to; EMPTY_API itself is accepted (with a real address: test/apiproxies/automation-proxies-newest.test.ts)",
-  'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#0': "routingMode: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#1': "routingMode: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/crud/create-mcp-api-proxy.mdx#2': "backendServers: open: the routed-proxy create pages' newest fields (relativePath, backendServers, routingMode values) are not mapped onto the create input yet",
-  'api-reference/api-proxies/settings/update-a2a-routing.mdx#0': "agentCard.name: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
-  'api-reference/api-proxies/settings/update-a2a-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
-  'api-reference/api-proxies/settings/update-ai-routing.mdx#0': "llmProviderRefName: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/api-proxies/settings/update-cache-settings.mdx#1': 'not a request body: the page shows one variableList entry ({ name, type, dataType }) of cacheSettings; the full body (#0) is accepted',
   'api-reference/api-proxies/settings/update-json-error-template.mdx#1': 'not a request body: the page shows the content of jsonValue (the template itself); the full body (#0) is accepted',
-  'api-reference/api-proxies/settings/update-mcp-routing.mdx#0': "routingMode: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
-  'api-reference/api-proxies/settings/update-mcp-routing.mdx#1': "backendServers[0].url: open: the routing page's newest fields/values (agent card, backend server URLs, routing mode, llmProviderRefName) not mapped yet",
   'api-reference/knowledge-bases/create-knowledge-base.mdx#0': "embeddingProviderId: kept, the spec wins: §1 rule 2 makes a knowledge base's connection references stored ids (embeddingProviderId, vectorDbId), while the page names them (embeddingProviderRef, vectorDbRef)",
 }
 

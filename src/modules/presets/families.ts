@@ -68,6 +68,31 @@ const unique = (values: string[], field: string, what: string, key: (v: string) 
   })
 }
 
+/**
+ * Three families (privacy, prompt guard, prompt decorator) have two shapes, both accepted (clients of both exist):
+ * the older one (lists of entities, patterns or messages in one preset) and the newest vendor pages' one rule per
+ * preset. A body is in the shape whose fields it sends (null counts as not sent); a body sending fields of both is
+ * refused naming the first older field; a body sending neither keeps the stored preset's shape (the older shape for
+ * a new preset). Switching shape drops the stored fields of the other one.
+ */
+export type PresetShape = 'rule' | 'lists'
+export function shapeOf(
+  input: Record<string, unknown>, ruleKeys: readonly string[], listKeys: readonly string[], stored: object | undefined, storedIsRule: boolean,
+): PresetShape {
+  const sent = (keys: readonly string[]) => keys.filter((k) => input[k] !== undefined && input[k] !== null)
+  const rule = sent(ruleKeys)
+  const lists = sent(listKeys)
+  if (rule.length && lists.length) {
+    throw malformed(
+      `${lists[0]}: the older fields (${listKeys.join(', ')}) cannot be sent with the one-rule fields (${ruleKeys.join(', ')}); a preset is written in one shape`,
+      { field: lists[0], reason: 'mixedShapes' },
+    )
+  }
+  if (rule.length) return 'rule'
+  if (lists.length) return 'lists'
+  return stored && storedIsRule ? 'rule' : 'lists'
+}
+
 // ---------------------------------------------------------------- DLP (§2.10)
 
 export const DLP_ACTIONS = ['BLOCK', 'FLAG', 'MASK'] as const
@@ -133,7 +158,53 @@ export interface PrivacyContent {
   direction: (typeof DIRECTIONS)[number]
 }
 
-const privacy: PresetFamilyDef<PrivacyContent> = {
+export const PRIVACY_PATTERN_TYPES = ['ELEMENT_NAME', 'REGEX'] as const
+export const PRIVACY_OPERATIONS = ['MASK', 'DELETE', 'ENCRYPT', 'HASH', 'DETECT'] as const
+export const PRIVACY_MASK_MODES = ['FIXED', 'KEEP_FIRST', 'KEEP_LAST', 'MASK_FIRST'] as const
+/** The newest pages' shape: one pattern (a field name or a Java regular expression) and what to do with a match. */
+export interface PrivacyRuleContent {
+  patternType: (typeof PRIVACY_PATTERN_TYPES)[number]
+  elementName: string | null
+  regexPattern: string | null
+  operation: (typeof PRIVACY_OPERATIONS)[number]
+  /** MASK only (null otherwise) */
+  maskMode: (typeof PRIVACY_MASK_MODES)[number] | null
+  maskPattern: string | null
+  maskVisibleCharCount: number | null
+}
+const PRIVACY_RULE_KEYS = ['patternType', 'elementName', 'regexPattern', 'operation', 'maskMode', 'maskPattern', 'maskVisibleCharCount'] as const
+const PRIVACY_LIST_KEYS = ['entities', 'customPatterns', 'action', 'maskCharacter', 'restoreInResponse', 'direction'] as const
+
+function buildPrivacyRule(input: Record<string, unknown>, stored: Partial<PrivacyRuleContent> | undefined): PrivacyRuleContent {
+  const label = 'privacy preset'
+  const patternType = keep<PrivacyRuleContent['patternType'] | null>(input, 'patternType', stored?.patternType, null) ?? required('patternType', label)
+  const operation = keep<PrivacyRuleContent['operation'] | null>(input, 'operation', stored?.operation, null) ?? required('operation', label)
+  const elementName = keepText(input, 'elementName', stored?.elementName)
+  let regexPattern = keepText(input, 'regexPattern', stored?.regexPattern)
+  if (patternType === 'REGEX') {
+    if (!regexPattern) required('regexPattern', `${label} of patternType REGEX`)
+    javaRegexOrRefuse(regexPattern!, 'regexPattern')
+  } else {
+    if (!elementName) required('elementName', `${label} of patternType ELEMENT_NAME`)
+    if (input.regexPattern !== undefined && input.regexPattern !== null && String(input.regexPattern).trim() !== '') {
+      throw malformed('regexPattern: only a preset of patternType REGEX has a regular expression', { field: 'regexPattern' })
+    }
+    regexPattern = null
+  }
+  if (operation !== 'MASK') {
+    const sent = (['maskMode', 'maskPattern', 'maskVisibleCharCount'] as const).find((k) => input[k] !== undefined && input[k] !== null)
+    if (sent) throw malformed(`${sent}: only a preset of operation MASK has a mask shape`, { field: sent })
+    return { patternType, elementName, regexPattern, operation, maskMode: null, maskPattern: null, maskVisibleCharCount: null }
+  }
+  return {
+    patternType, elementName, regexPattern, operation,
+    maskMode: keep(input, 'maskMode', stored?.maskMode ?? undefined, 'FIXED'),
+    maskPattern: keep(input, 'maskPattern', stored?.maskPattern ?? undefined, '***'),
+    maskVisibleCharCount: keep(input, 'maskVisibleCharCount', stored?.maskVisibleCharCount ?? undefined, 4),
+  }
+}
+
+const privacy: PresetFamilyDef<PrivacyContent | PrivacyRuleContent> = {
   family: 'PRIVACY',
   path: 'ai-privacy-presets',
   label: 'privacy preset',
@@ -145,18 +216,31 @@ const privacy: PresetFamilyDef<PrivacyContent> = {
     maskCharacter: z.string().length(1, 'must be exactly one character').nullish(),
     restoreInResponse: z.boolean().nullish(),
     direction: enumOf(DIRECTIONS),
+    // the newest pages' one-rule shape
+    patternType: z.enum(PRIVACY_PATTERN_TYPES, { error: `must be one of ${PRIVACY_PATTERN_TYPES.join(', ')} (BUILTIN is no longer accepted: write its pattern as REGEX)` }).nullish(),
+    elementName: text(200).nullish(),
+    regexPattern: text(4096).nullish(),
+    operation: enumOf(PRIVACY_OPERATIONS),
+    maskMode: enumOf(PRIVACY_MASK_MODES),
+    maskPattern: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').nullish(),
+    maskVisibleCharCount: z.number().int('must be an integer').min(0, 'must be at least 0').max(1000, 'must be at most 1000').nullish(),
   },
   build(input, stored) {
+    const storedIsRule = !!stored && 'patternType' in stored
+    if (shapeOf(input, PRIVACY_RULE_KEYS, PRIVACY_LIST_KEYS, stored, storedIsRule) === 'rule') {
+      return buildPrivacyRule(input, storedIsRule ? (stored as PrivacyRuleContent) : undefined)
+    }
+    const old = storedIsRule ? undefined : (stored as PrivacyContent | undefined)
     const c: PrivacyContent = {
-      entities: keep(input, 'entities', stored?.entities, []),
-      customPatterns: keep(input, 'customPatterns', stored?.customPatterns, []),
-      action: keep(input, 'action', stored?.action, 'MASK'),
-      maskCharacter: keep(input, 'maskCharacter', stored?.maskCharacter, '*'),
-      restoreInResponse: keep(input, 'restoreInResponse', stored?.restoreInResponse, false),
-      direction: keep(input, 'direction', stored?.direction, 'REQUEST'),
+      entities: keep(input, 'entities', old?.entities, []),
+      customPatterns: keep(input, 'customPatterns', old?.customPatterns, []),
+      action: keep(input, 'action', old?.action, 'MASK'),
+      maskCharacter: keep(input, 'maskCharacter', old?.maskCharacter, '*'),
+      restoreInResponse: keep(input, 'restoreInResponse', old?.restoreInResponse, false),
+      direction: keep(input, 'direction', old?.direction, 'REQUEST'),
     }
     if (c.entities.length === 0 && c.customPatterns.length === 0) {
-      throw malformed('entities: a privacy preset needs at least one entity or custom pattern', { field: 'entities' })
+      throw malformed('entities: a privacy preset needs at least one entity or custom pattern (or, in one-rule form, patternType and operation)', { field: 'entities' })
     }
     unique(c.entities, 'entities', 'entity')
     unique(c.customPatterns.map((p) => p.name), 'customPatterns', 'pattern name', (n) => n.toLowerCase())
@@ -171,6 +255,8 @@ const privacy: PresetFamilyDef<PrivacyContent> = {
 // ---------------------------------------------------------------- prompt guard (allow and deny patterns)
 
 export const GUARD_ACTIONS = ['BLOCK', 'FLAG'] as const
+/** the one-rule shape adds MASK (the matched text masked, the prompt let through) */
+export const GUARD_RULE_ACTIONS = ['BLOCK', 'FLAG', 'MASK'] as const
 export const GUARD_INSPECT = ['ALL_MESSAGES', 'USER_MESSAGES', 'LAST_USER_MESSAGE'] as const
 export interface PromptGuardContent {
   allowPatterns: string[]
@@ -178,24 +264,48 @@ export interface PromptGuardContent {
   action: (typeof GUARD_ACTIONS)[number]
   inspect: (typeof GUARD_INSPECT)[number]
 }
+/** The newest pages' shape: one Java regular expression matched against the prompt, and what to do with a match. */
+export interface PromptGuardRuleContent { ruleValue: string; action: (typeof GUARD_RULE_ACTIONS)[number]; category: string | null }
+// `action` belongs to both shapes: it decides nothing
+const GUARD_RULE_KEYS = ['ruleValue', 'category'] as const
+const GUARD_LIST_KEYS = ['allowPatterns', 'denyPatterns', 'inspect'] as const
 
 const patternList = list(z.string().min(1, 'must not be empty'), 50)
 
-const promptGuard: PresetFamilyDef<PromptGuardContent> = {
+const promptGuard: PresetFamilyDef<PromptGuardContent | PromptGuardRuleContent> = {
   family: 'PROMPT_GUARD',
   path: 'ai-prompt-guard-presets',
   label: 'prompt guard preset',
   deployKind: 'AI_PROMPT_GUARD_PRESET',
-  fields: { allowPatterns: patternList, denyPatterns: patternList, action: enumOf(GUARD_ACTIONS), inspect: enumOf(GUARD_INSPECT) },
+  fields: {
+    allowPatterns: patternList,
+    denyPatterns: patternList,
+    action: enumOf(GUARD_RULE_ACTIONS),
+    inspect: enumOf(GUARD_INSPECT),
+    // the newest pages' one-rule shape
+    ruleValue: text(4096).nullish(),
+    category: text(100).nullish(),
+  },
   build(input, stored) {
+    const storedIsRule = !!stored && 'ruleValue' in stored
+    if (shapeOf(input, GUARD_RULE_KEYS, GUARD_LIST_KEYS, stored, storedIsRule) === 'rule') {
+      const old = storedIsRule ? (stored as PromptGuardRuleContent) : undefined
+      const ruleValue = keepText(input, 'ruleValue', old?.ruleValue) ?? required('ruleValue', this.label)
+      javaRegexOrRefuse(ruleValue, 'ruleValue')
+      const action = keep<PromptGuardRuleContent['action'] | null>(input, 'action', old?.action, null) ?? required('action', this.label)
+      return { ruleValue, action, category: keepText(input, 'category', old?.category) }
+    }
+    const old = storedIsRule ? undefined : (stored as PromptGuardContent | undefined)
+    const action = keep<string>(input, 'action', old?.action, 'BLOCK')
+    if (action === 'MASK') throw malformed('action: MASK applies to a one-rule preset (ruleValue), not to allow and deny patterns', { field: 'action' })
     const c: PromptGuardContent = {
-      allowPatterns: keep(input, 'allowPatterns', stored?.allowPatterns, []),
-      denyPatterns: keep(input, 'denyPatterns', stored?.denyPatterns, []),
-      action: keep(input, 'action', stored?.action, 'BLOCK'),
-      inspect: keep(input, 'inspect', stored?.inspect, 'USER_MESSAGES'),
+      allowPatterns: keep(input, 'allowPatterns', old?.allowPatterns, []),
+      denyPatterns: keep(input, 'denyPatterns', old?.denyPatterns, []),
+      action: action as PromptGuardContent['action'],
+      inspect: keep(input, 'inspect', old?.inspect, 'USER_MESSAGES'),
     }
     if (c.allowPatterns.length + c.denyPatterns.length === 0) {
-      throw malformed('denyPatterns: a prompt guard preset needs at least one allow or deny pattern', { field: 'denyPatterns' })
+      throw malformed('denyPatterns: a prompt guard preset needs at least one allow or deny pattern (or, in one-rule form, a ruleValue)', { field: 'denyPatterns' })
     }
     for (const field of ['allowPatterns', 'denyPatterns'] as const) c[field].forEach((p, k) => javaRegexOrRefuse(p, `${field}[${k}]`))
     return c
@@ -207,22 +317,55 @@ const promptGuard: PresetFamilyDef<PromptGuardContent> = {
 export const MESSAGE_ROLES = ['SYSTEM', 'USER', 'ASSISTANT'] as const
 export interface DecoratorMessage { role: (typeof MESSAGE_ROLES)[number]; content: string }
 export interface PromptDecoratorContent { prepend: DecoratorMessage[]; append: DecoratorMessage[] }
+/** The newest pages' roles are lower case; blank means system */
+export const DECORATOR_ROLES = ['system', 'user', 'assistant'] as const
+export const DECORATOR_POSITIONS = ['PREPEND', 'APPEND'] as const
+/** The newest pages' shape: one message, added before or after the caller's messages. */
+export interface PromptDecoratorRuleContent {
+  content: string
+  role: (typeof DECORATOR_ROLES)[number]
+  position: (typeof DECORATOR_POSITIONS)[number]
+  category: string | null
+}
+const DECORATOR_RULE_KEYS = ['content', 'role', 'position', 'category'] as const
+const DECORATOR_LIST_KEYS = ['prepend', 'append'] as const
 
+const messageContent = z.string().trim().min(1, 'must not be blank').max(10_000, 'must be at most 10000 characters')
 const message = z.strictObject({
   role: z.enum(MESSAGE_ROLES, { error: `must be one of ${MESSAGE_ROLES.join(', ')}` }),
-  content: z.string().trim().min(1, 'must not be blank').max(10_000, 'must be at most 10000 characters'),
+  content: messageContent,
 })
+/** blank (or omitted on create) normalizes to the default, as the page says */
+const blankOr = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.union([z.enum(values), z.literal('')], { error: `must be one of ${values.join(', ')} (blank: ${values[0]})` }).nullish()
 
-const promptDecorator: PresetFamilyDef<PromptDecoratorContent> = {
+const promptDecorator: PresetFamilyDef<PromptDecoratorContent | PromptDecoratorRuleContent> = {
   family: 'PROMPT_DECORATOR',
   path: 'ai-prompt-decorator-presets',
   label: 'prompt decorator preset',
   deployKind: 'AI_PROMPT_DECORATOR_PRESET',
-  fields: { prepend: list(message, 20), append: list(message, 20) },
+  fields: {
+    prepend: list(message, 20),
+    append: list(message, 20),
+    // the newest pages' one-rule shape
+    content: messageContent.nullish(),
+    role: blankOr(DECORATOR_ROLES),
+    position: blankOr(DECORATOR_POSITIONS),
+    category: text(100).nullish(),
+  },
   build(input, stored) {
-    const c = { prepend: keep(input, 'prepend', stored?.prepend, []), append: keep(input, 'append', stored?.append, []) }
+    const storedIsRule = !!stored && 'content' in stored
+    if (shapeOf(input, DECORATOR_RULE_KEYS, DECORATOR_LIST_KEYS, stored, storedIsRule) === 'rule') {
+      const old = storedIsRule ? (stored as PromptDecoratorRuleContent) : undefined
+      const content = keep<string | null>(input, 'content', old?.content, null) ?? required('content', this.label)
+      const role = (input.role === '' ? 'system' : keep(input, 'role', old?.role, 'system')) as PromptDecoratorRuleContent['role']
+      const position = (input.position === '' ? 'PREPEND' : keep(input, 'position', old?.position, 'PREPEND')) as PromptDecoratorRuleContent['position']
+      return { content, role, position, category: keepText(input, 'category', old?.category) }
+    }
+    const old = storedIsRule ? undefined : (stored as PromptDecoratorContent | undefined)
+    const c = { prepend: keep(input, 'prepend', old?.prepend, []), append: keep(input, 'append', old?.append, []) }
     if (c.prepend.length + c.append.length === 0) {
-      throw malformed('prepend: a prompt decorator preset needs at least one message to prepend or append', { field: 'prepend' })
+      throw malformed('prepend: a prompt decorator preset needs at least one message to prepend or append (or, in one-rule form, a content)', { field: 'prepend' })
     }
     return c
   },

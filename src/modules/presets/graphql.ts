@@ -3,7 +3,10 @@ import type { AiPresetFamily } from '../../generated/prisma/enums.js'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { DeploymentResultType, PageOf, PagingArgs } from '../../platform/graphql/types.js'
 import { parsePaging, toPage } from '../../platform/envelopes/paging.js'
-import { DIRECTIONS, DLP_ACTIONS, GUARD_ACTIONS, GUARD_INSPECT, MESSAGE_ROLES, PII_ENTITIES, PRIVACY_ACTIONS } from './families.js'
+import {
+  DECORATOR_POSITIONS, DIRECTIONS, DLP_ACTIONS, GUARD_ACTIONS, GUARD_INSPECT, GUARD_RULE_ACTIONS, MESSAGE_ROLES, PII_ENTITIES, PRIVACY_ACTIONS, PRIVACY_MASK_MODES,
+  PRIVACY_OPERATIONS, PRIVACY_PATTERN_TYPES,
+} from './families.js'
 import { deletePreset, getPreset, listPresets, PRESET_SORT, savePreset, type PresetDoor } from './service.js'
 
 const enumObject = <T extends readonly string[]>(values: T) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T[number]]: K }
@@ -22,6 +25,19 @@ registerEnumType(PresetDirection, { name: 'AiPresetDirection', description: 'Whi
 registerEnumType(GuardAction, { name: 'AiGuardAction' })
 registerEnumType(GuardInspect, { name: 'AiPromptGuardInspect', description: 'Which messages of a chat request are inspected' })
 registerEnumType(MessageRole, { name: 'AiMessageRole' })
+const PrivacyPatternType = enumObject(PRIVACY_PATTERN_TYPES)
+const PrivacyOperation = enumObject(PRIVACY_OPERATIONS)
+const PrivacyMaskMode = enumObject(PRIVACY_MASK_MODES)
+const GuardRuleAction = enumObject(GUARD_RULE_ACTIONS)
+const DecoratorPosition = enumObject(DECORATOR_POSITIONS)
+registerEnumType(PrivacyPatternType, { name: 'AiPrivacyPatternType', description: 'What a one-rule privacy preset matches: a field name or a Java regular expression' })
+registerEnumType(PrivacyOperation, { name: 'AiPrivacyOperation', description: 'What a one-rule privacy preset does with a match' })
+registerEnumType(PrivacyMaskMode, { name: 'AiPrivacyMaskMode', description: 'The mask shape of a one-rule privacy preset of operation MASK' })
+registerEnumType(GuardRuleAction, { name: 'AiPromptGuardAction', description: 'What a prompt guard preset does with a match (MASK: one-rule presets only)' })
+registerEnumType(DecoratorPosition, { name: 'AiPromptDecoratorPosition' })
+
+const OLDER = 'older shape (lists); null for a one-rule preset'
+const RULE = 'one-rule shape (the newest pages); null for a preset in the older shape'
 
 const SCOPE = 'null: the admin catalog (system administrators); a project name: that project\'s presets (AI_DEVELOPMENT VIEW/MANAGE), built-in and admin-shared ones included read-only'
 
@@ -82,12 +98,19 @@ class PrivacyCustomPatternInput {
 
 @ObjectType('AiPrivacyPreset', { description: 'Detection and masking of personal data' })
 class PrivacyPresetType extends PresetFields {
-  @Field(() => [PiiEntity]) entities: string[]
-  @Field(() => [PrivacyCustomPatternType]) customPatterns: PrivacyCustomPatternType[]
-  @Field(() => PrivacyAction) action: string
-  @Field(() => String) maskCharacter: string
-  @Field(() => Boolean, { description: 'put the masked values back into the response (MASK only)' }) restoreInResponse: boolean
-  @Field(() => PresetDirection) direction: string
+  @Field(() => [PiiEntity], { nullable: true, description: OLDER }) entities: string[] | null
+  @Field(() => [PrivacyCustomPatternType], { nullable: true, description: OLDER }) customPatterns: PrivacyCustomPatternType[] | null
+  @Field(() => PrivacyAction, { nullable: true, description: OLDER }) action: string | null
+  @Field(() => String, { nullable: true, description: OLDER }) maskCharacter: string | null
+  @Field(() => Boolean, { nullable: true, description: `put the masked values back into the response (MASK only); ${OLDER}` }) restoreInResponse: boolean | null
+  @Field(() => PresetDirection, { nullable: true, description: OLDER }) direction: string | null
+  @Field(() => PrivacyPatternType, { nullable: true, description: RULE }) patternType: string | null
+  @Field(() => String, { nullable: true, description: `the field name matched (ELEMENT_NAME); ${RULE}` }) elementName: string | null
+  @Field(() => String, { nullable: true, description: `Java regular expression (REGEX); ${RULE}` }) regexPattern: string | null
+  @Field(() => PrivacyOperation, { nullable: true, description: RULE }) operation: string | null
+  @Field(() => PrivacyMaskMode, { nullable: true, description: `operation MASK only; ${RULE}` }) maskMode: string | null
+  @Field(() => String, { nullable: true, description: `FIXED: the replacement; partial shapes: its first character masks; ${RULE}` }) maskPattern: string | null
+  @Field(() => Int, { nullable: true, description: `characters kept (masked, with MASK_FIRST) by the partial shapes; ${RULE}` }) maskVisibleCharCount: number | null
 }
 
 @InputType('AiPrivacyPresetInput')
@@ -98,24 +121,35 @@ class PrivacyPresetInput extends PresetInputFields {
   @Field(() => String, { nullable: true, description: "one character, default '*'" }) maskCharacter?: string
   @Field(() => Boolean, { nullable: true, description: 'default false' }) restoreInResponse?: boolean
   @Field(() => PresetDirection, { nullable: true, description: 'default REQUEST' }) direction?: string
+  @Field(() => PrivacyPatternType, { nullable: true, description: 'one-rule shape: required (not with the older fields)' }) patternType?: string
+  @Field(() => String, { nullable: true, description: 'required with ELEMENT_NAME' }) elementName?: string | null
+  @Field(() => String, { nullable: true, description: 'required with REGEX; a Java regular expression' }) regexPattern?: string | null
+  @Field(() => PrivacyOperation, { nullable: true, description: 'one-rule shape: required' }) operation?: string
+  @Field(() => PrivacyMaskMode, { nullable: true, description: 'operation MASK only; default FIXED' }) maskMode?: string
+  @Field(() => String, { nullable: true, description: "operation MASK only; default '***'" }) maskPattern?: string
+  @Field(() => Int, { nullable: true, description: 'operation MASK only; default 4' }) maskVisibleCharCount?: number
 }
 
 // ---------------------------------------------------------------- prompt guard
 
 @ObjectType('AiPromptGuardPreset', { description: 'Allow and deny patterns for prompts' })
 class PromptGuardPresetType extends PresetFields {
-  @Field(() => [String], { description: 'Java regular expressions; when any is given, a prompt must match one' }) allowPatterns: string[]
-  @Field(() => [String], { description: 'Java regular expressions; a match is refused (deny wins over allow)' }) denyPatterns: string[]
-  @Field(() => GuardAction) action: string
-  @Field(() => GuardInspect) inspect: string
+  @Field(() => [String], { nullable: true, description: `Java regular expressions; when any is given, a prompt must match one; ${OLDER}` }) allowPatterns: string[] | null
+  @Field(() => [String], { nullable: true, description: `Java regular expressions; a match is refused (deny wins over allow); ${OLDER}` }) denyPatterns: string[] | null
+  @Field(() => GuardRuleAction) action: string
+  @Field(() => GuardInspect, { nullable: true, description: OLDER }) inspect: string | null
+  @Field(() => String, { nullable: true, description: `Java regular expression matched against the prompt; ${RULE}` }) ruleValue: string | null
+  @Field(() => String, { nullable: true, description: `label; ${RULE}` }) category: string | null
 }
 
 @InputType('AiPromptGuardPresetInput')
 class PromptGuardPresetInput extends PresetInputFields {
   @Field(() => [String], { nullable: true, description: 'at most 50' }) allowPatterns?: string[]
   @Field(() => [String], { nullable: true, description: 'at most 50; at least one pattern overall' }) denyPatterns?: string[]
-  @Field(() => GuardAction, { nullable: true, description: 'default BLOCK' }) action?: string
+  @Field(() => GuardRuleAction, { nullable: true, description: 'older shape: BLOCK or FLAG, default BLOCK; one-rule shape: required' }) action?: string
   @Field(() => GuardInspect, { nullable: true, description: 'default USER_MESSAGES' }) inspect?: string
+  @Field(() => String, { nullable: true, description: 'one-rule shape: required (not with the older fields); a Java regular expression' }) ruleValue?: string
+  @Field(() => String, { nullable: true, description: 'one-rule shape: label, at most 100 characters; null clears' }) category?: string | null
 }
 
 // ---------------------------------------------------------------- prompt decorator
@@ -134,14 +168,22 @@ class PromptMessageInput {
 
 @ObjectType('AiPromptDecoratorPreset', { description: 'Messages added before and after the caller\'s chat messages' })
 class PromptDecoratorPresetType extends PresetFields {
-  @Field(() => [PromptMessageType]) prepend: PromptMessageType[]
-  @Field(() => [PromptMessageType]) append: PromptMessageType[]
+  @Field(() => [PromptMessageType], { nullable: true, description: OLDER }) prepend: PromptMessageType[] | null
+  @Field(() => [PromptMessageType], { nullable: true, description: OLDER }) append: PromptMessageType[] | null
+  @Field(() => String, { nullable: true, description: `the message added; ${RULE}` }) content: string | null
+  @Field(() => String, { nullable: true, description: `system, user or assistant; ${RULE}` }) role: string | null
+  @Field(() => DecoratorPosition, { nullable: true, description: RULE }) position: string | null
+  @Field(() => String, { nullable: true, description: `label; ${RULE}` }) category: string | null
 }
 
 @InputType('AiPromptDecoratorPresetInput')
 class PromptDecoratorPresetInput extends PresetInputFields {
   @Field(() => [PromptMessageInput], { nullable: true, description: 'at most 20' }) prepend?: PromptMessageInput[]
   @Field(() => [PromptMessageInput], { nullable: true, description: 'at most 20; at least one message overall' }) append?: PromptMessageInput[]
+  @Field(() => String, { nullable: true, description: 'one-rule shape: required (not with prepend/append); 1 to 10000 characters' }) content?: string
+  @Field(() => String, { nullable: true, description: "one-rule shape: system (default, also when blank), user or assistant" }) role?: string
+  @Field(() => DecoratorPosition, { nullable: true, description: 'one-rule shape: default PREPEND' }) position?: string
+  @Field(() => String, { nullable: true, description: 'one-rule shape: label, at most 100 characters; null clears' }) category?: string | null
 }
 
 // ---------------------------------------------------------------- topic categories

@@ -22,6 +22,11 @@ export interface SpecFetchOptions {
   maxBytes?: number
   /** a bound on connecting alone, within timeoutMs (default none but timeoutMs) */
   connectTimeoutMs?: number
+  /** POST sends `body` as application/json (a JSON-RPC probe); default GET */
+  method?: 'GET' | 'POST'
+  body?: string
+  /** the Accept header (default: JSON, YAML, anything) */
+  accept?: string
 }
 
 const MAX_REDIRECTS = 3
@@ -80,10 +85,11 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now()
     if (remaining <= 0) return reject(refused(`did not answer within ${opts.timeoutMs} ms`))
-    const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*' }
+    const headers: Record<string, string> = { accept: opts.accept ?? 'application/json, application/yaml, text/yaml, */*' }
+    if (opts.body !== undefined) headers['content-type'] = 'application/json'
     for (const h of opts.headers ?? []) headers[h.headerName] = h.headerValue
     const client = url.protocol === 'https:' ? https : http
-    const req = client.request(url, { method: 'GET', headers, lookup: guardedLookup(opts.allowPrivateAddresses) }, (res) => {
+    const req = client.request(url, { method: opts.method ?? 'GET', headers, lookup: guardedLookup(opts.allowPrivateAddresses) }, (res) => {
       const status = res.statusCode ?? 0
       if (status >= 300 && status < 400) {
         res.resume()
@@ -118,7 +124,7 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
       clearTimeout(timer)
       reject(refused(err.code === 'ENONPUBLIC' ? err.message : `could not be fetched: ${err.message}`))
     })
-    req.end()
+    req.end(opts.body)
   })
 }
 

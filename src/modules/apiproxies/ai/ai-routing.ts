@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { malformed } from '../../../platform/errors/domain-error.js'
 import { httpUrl, objectName } from '../../../platform/validation/common.js'
 import { CREDENTIALS_IN_URL, hasNoCredentials, isCredentialHeader } from '../shared/clear-secrets.js'
+import { relativePath as relativePathSchema } from '../proxies/automation/inputs.js'
 
 // Routing configs of AI, MCP and A2A proxies (spec §4.5; bodies "not shown": identifiers documented in docs/apiproxies.md).
 // One schema per config, shared by REST and GraphQL. Objects are strict: a misspelt field is refused, not ignored.
@@ -10,11 +11,13 @@ export const ROUTED_KINDS = ['AI', 'MCP', 'A2A'] as const
 export type RoutedKind = (typeof ROUTED_KINDS)[number]
 
 export const AI_STRATEGIES = ['PRIORITY', 'ROUND_ROBIN', 'WEIGHTED', 'LEAST_LATENCY', 'LEAST_COST'] as const
-export const MCP_ROUTING_MODES = ['PASSTHROUGH', 'AGGREGATE'] as const
+/** TOOL_EXPOSE: the newest pages' mode exposing the project's API proxies as MCP tools (exposedTools) */
+export const MCP_ROUTING_MODES = ['PASSTHROUGH', 'AGGREGATE', 'TOOL_EXPOSE'] as const
 export const A2A_ROUTING_MODES = ['AGENT_EXPOSE', 'PASSTHROUGH', 'SKILL_ROUTE'] as const
 export const A2A_DEFAULT_ROUTING_MODE = 'AGENT_EXPOSE'
 export const BACKEND_LOAD_BALANCING = ['FAILOVER', 'ROUND_ROBIN', 'WEIGHTED'] as const
-export const MCP_TRANSPORTS = ['STREAMABLE_HTTP', 'SSE'] as const
+/** HTTP_SSE: the newest pages' name, stored as sent */
+export const MCP_TRANSPORTS = ['STREAMABLE_HTTP', 'SSE', 'HTTP_SSE'] as const
 export const A2A_PROTOCOLS = ['JSONRPC', 'HTTP_JSON'] as const
 export const BACKEND_AUTH_SCHEMES = ['NONE', 'BEARER', 'API_KEY_HEADER', 'BASIC'] as const
 
@@ -53,26 +56,100 @@ const backendAuth = z
 
 const backendServerFields = {
   name: objectName,
-  url: httpUrl.refine(hasNoCredentials, CREDENTIALS_IN_URL),
+  url: httpUrl.refine(hasNoCredentials, CREDENTIALS_IN_URL).optional(),
   weight: weight(),
   enabled: z.boolean().default(true),
   timeoutMs: timeoutMs(30_000),
   headers: z.array(header).max(50, 'at most 50 headers').default([]),
-  auth: backendAuth.default({ scheme: 'NONE' }),
+  auth: backendAuth.optional(),
 }
 
-const mcpServer = z.strictObject({
-  ...backendServerFields,
-  transport: enumOf(MCP_TRANSPORTS).default('STREAMABLE_HTTP'),
-  /** AGGREGATE: prefix of this server's tool names, so that tools of several servers cannot collide */
-  toolPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -').nullish().default(null),
-})
+export const PAGE_AUTH_SCHEMES = ['NONE', 'BEARER'] as const
+export const DRIFT_POLICIES = ['WARN_ONLY', 'FAIL_CLOSED'] as const
+export const MCP_PROTOCOL_VERSIONS = ['2024-11-05', '2025-06-18', '2026-07-28'] as const
 
-const a2aServer = z.strictObject({
-  ...backendServerFields,
-  protocol: enumOf(A2A_PROTOCOLS).default('JSONRPC'),
-  /** SKILL_ROUTE: ids of the skills this agent serves */
-  skills: z.array(z.string().trim().min(1, 'must not be blank')).max(200).default([]),
+/**
+ * The newest pages' spelling of a backend server (update-mcp-routing.mdx, update-a2a-routing.mdx): `endpoint` for
+ * `url`, flat `authScheme` + `bearerToken` for `auth`, plus `driftPolicy` and `allowPrivateNetworkEgress`. `id` is
+ * server-managed there and ignored here (servers are matched by name). OAUTH2_CLIENT_CREDENTIALS and MTLS are not
+ * supported: the scheme is refused.
+ */
+const pageServerFields = {
+  endpoint: httpUrl.refine(hasNoCredentials, CREDENTIALS_IN_URL).optional(),
+  authScheme: enumOf(PAGE_AUTH_SCHEMES).optional(),
+  bearerToken: z.string().nullish(),
+  driftPolicy: enumOf(DRIFT_POLICIES).nullish(),
+  allowPrivateNetworkEgress: z.boolean().nullish(),
+  id: z.string().nullish(),
+}
+
+type ServerIn = { url?: string; endpoint?: string; auth?: z.output<typeof backendAuth>; authScheme?: string; bearerToken?: string | null }
+
+function checkServerSpelling(s: ServerIn, ctx: z.RefinementCtx) {
+  if (!s.url && !s.endpoint) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or endpoint)' })
+  if (s.url && s.endpoint && s.url !== s.endpoint) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'differs from url: send one of them' })
+  if (s.auth && (s.authScheme || s.bearerToken)) ctx.addIssue({ code: 'custom', path: ['authScheme'], message: 'cannot be sent with auth: send one of them' })
+}
+
+/** Both spellings onto one stored form: url, auth, and driftPolicy, allowPrivateNetworkEgress when sent. */
+function canonicalServer<T extends ServerIn & { driftPolicy?: string | null; allowPrivateNetworkEgress?: boolean | null; id?: string | null }>(s: T) {
+  const { endpoint, authScheme, bearerToken, id: _id, url, auth, driftPolicy, allowPrivateNetworkEgress, ...rest } = s
+  return {
+    ...rest,
+    url: (url ?? endpoint)!,
+    auth: auth ?? { scheme: (authScheme ?? 'NONE') as (typeof BACKEND_AUTH_SCHEMES)[number], token: bearerToken ?? null },
+    // stored when sent (the older shape's reads stay as they were)
+    ...(driftPolicy != null ? { driftPolicy: driftPolicy as (typeof DRIFT_POLICIES)[number] } : {}),
+    ...(allowPrivateNetworkEgress != null ? { allowPrivateNetworkEgress } : {}),
+  }
+}
+
+const mcpServer = z
+  .strictObject({
+    ...backendServerFields,
+    ...pageServerFields,
+    transport: enumOf(MCP_TRANSPORTS).default('STREAMABLE_HTTP'),
+    /** AGGREGATE: prefix of this server's tool names, so that tools of several servers cannot collide */
+    toolPrefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -').nullish().default(null),
+  })
+  .superRefine(checkServerSpelling)
+  .transform(canonicalServer)
+
+const a2aServer = z
+  .strictObject({
+    ...backendServerFields,
+    ...pageServerFields,
+    protocol: enumOf(A2A_PROTOCOLS).default('JSONRPC'),
+    /** SKILL_ROUTE: ids of the skills this agent serves */
+    skills: z.array(z.string().trim().min(1, 'must not be blank')).max(200).default([]),
+  })
+  .superRefine(checkServerSpelling)
+  .transform(canonicalServer)
+
+/** Objects the newest pages name without listing their fields: stored and pushed as sent. */
+const pageObject = z.record(z.string(), z.unknown())
+const identityAcl = z
+  .array(z.looseObject({ principalType: enumOf(['CREDENTIAL', 'ROLE', 'ORGANIZATION']) }))
+  .max(500, 'at most 500 entries')
+/** Governance fields both MCP and A2A routings carry on the newest pages. */
+const pageGovernanceFields = {
+  identityAcl: identityAcl.nullish(),
+  callQuota: pageObject.nullish(),
+  tokenForwardSettings: pageObject.nullish(),
+}
+
+const toolName = z.string().trim().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1 to 128 letters, digits, _, . or -')
+const exposedTool = z.strictObject({
+  /** the page's target proxy id, stored as sent (a proxy's id is not shown by our reads; proxyName is) */
+  proxyId: z.string().trim().min(1, 'must not be blank').nullish(),
+  proxyName: objectName.nullish(),
+  toolName,
+  toolDescription: z.string().max(2000, 'must be at most 2000 characters').nullish(),
+  overrideSchema: pageObject.nullish(),
+  apiMethodHttpMethod: enumOf(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']).nullish(),
+  apiMethodPath: z.string().trim().startsWith('/', "must start with '/'").max(500).nullish(),
+  requiredScopes: z.array(z.string().trim().min(1, 'must not be blank')).max(50).default([]),
+  argumentConstraints: z.array(pageObject).max(100).default([]),
 })
 
 const agentSkill = z.strictObject({
@@ -83,9 +160,14 @@ const agentSkill = z.strictObject({
 })
 
 const agentCard = z.strictObject({
-  name: z.string().trim().min(1, 'must not be blank'),
+  /** the newest pages take the agent's name from the proxy: optional */
+  name: z.string().trim().min(1, 'must not be blank').nullish().default(null),
   description: z.string().max(2000, 'must be at most 2000 characters').nullish().default(null),
+  /** the newest pages' name of description */
+  descriptionOverride: z.string().max(2000, 'must be at most 2000 characters').nullish().default(null),
   version: z.string().trim().min(1).nullish().default(null),
+  inputModes: z.array(z.string().trim().min(1, 'must not be blank')).max(50).default([]),
+  outputModes: z.array(z.string().trim().min(1, 'must not be blank')).max(50).default([]),
   skills: z.array(agentSkill).max(200).default([]),
 })
 
@@ -102,11 +184,90 @@ const aiTarget = z.strictObject({
 
 const statusList = z.array(int().min(400, 'must be an HTTP status 400..599').max(599, 'must be an HTTP status 400..599')).max(20)
 
+const seconds = (max: number) => int().min(1, 'must be at least 1').max(max, `must be at most ${max}`)
+const ms = () => int().min(0, 'must be at least 0').max(600_000, 'must be at most 600000')
+const providerName = z.string().trim().min(1, 'must not be blank')
+/** one provider of the newest page's failover chain or primary pool, by name (ids are not accepted) */
+const pageProviderEntry = {
+  llmProviderRefName: providerName,
+  modelId: z.string().trim().min(1, 'must not be blank').nullish(),
+  displayName: z.string().max(200).nullish(),
+}
+
+/**
+ * The newest AI routing page's fields (update-ai-routing.mdx), by name: the primary provider (llmProviderRefName,
+ * modelId), its failover chain and primary pool become the routing's targets; every field is stored and pushed.
+ * Ids (llmProviderRef, credentialRef, semanticEmbeddingProviderRef) are not accepted. The outbound proxy's password
+ * is sealed like a backend secret.
+ */
+export const AI_PAGE_FIELDS = {
+  llmProviderRefName: providerName.nullish(),
+  modelId: z.string().trim().min(1, 'must not be blank').nullish(),
+  streaming: z.boolean().nullish(),
+  timeoutSeconds: seconds(3600).nullish(),
+  connectTimeoutSeconds: seconds(600).nullish(),
+  streamTimeoutSeconds: seconds(3600).nullish(),
+  maxResponseBytes: int().nullish(),
+  maxChunks: int().nullish(),
+  retryCount: int().min(0, 'must be at least 0').max(10, 'must be at most 10').nullish(),
+  retryDelayType: enumOf(['NO_DELAY', 'FIXED', 'EXPONENTIAL_BACKOFF']).nullish(),
+  retryFixedDelayMs: ms().nullish(),
+  retryInitialDelayMs: ms().nullish(),
+  retryMaxDelayMs: ms().nullish(),
+  retryBackoffMultiplier: z.number().min(1, 'must be at least 1').max(10, 'must be at most 10').nullish(),
+  failoverStrategy: enumOf(['SEQUENTIAL', 'ROUND_ROBIN', 'CONDITIONAL']).nullish(),
+  providerFailoverChain: z
+    .array(z.strictObject({ ...pageProviderEntry, timeoutMs: ms().nullish(), orderIndex: int().min(0).max(1000).nullish() }))
+    .max(MAX_TARGETS, `at most ${MAX_TARGETS} entries`)
+    .nullish(),
+  failoverStatusCodeList: statusList.nullish(),
+  failoverRetryCount: int().min(0, 'must be at least 0').max(10, 'must be at most 10').nullish(),
+  conditionalLatencyThresholdMs: ms().nullish(),
+  primaryPool: z
+    .array(z.strictObject({ ...pageProviderEntry, weight: int().min(1, 'must be at least 1').max(1000, 'must be at most 1000').nullish() }))
+    .max(MAX_TARGETS, `at most ${MAX_TARGETS} entries`)
+    .nullish(),
+  enumAiRoutingAlgorithm: enumOf(['ROUND_ROBIN', 'WEIGHTED', 'RANDOM', 'LEAST_COST', 'PREFIX_AFFINITY', 'LRU']).nullish(),
+  leastCostOutputRatio: z.number().min(0, 'must be at least 0').nullish(),
+  affinityKeyHeader: z.string().trim().min(1, 'must not be blank').max(200).nullish(),
+  affinityLoadFactor: z.number().min(1, 'must be at least 1').nullish(),
+  conditionalRoutes: z
+    .array(z.strictObject({
+      name: z.string().trim().min(1, 'must not be blank'),
+      condition: z.string().nullish(),
+      llmProviderRefName: providerName.nullish(),
+      modelId: z.string().trim().min(1, 'must not be blank').nullish(),
+      semanticUtterances: z.array(z.string()).max(200).nullish(),
+      semanticThreshold: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').nullish(),
+    }))
+    .max(MAX_TARGETS, `at most ${MAX_TARGETS} entries`)
+    .nullish(),
+  semanticEmbeddingModelId: z.string().trim().min(1).nullish(),
+  circuitBreakerEnabled: z.boolean().nullish(),
+  errorWindow: int().min(1).max(3600).nullish(),
+  errorThresholdValue: int().min(1).max(1_000_000).nullish(),
+  enumErrorThresholdType: enumOf(['COUNT', 'PERCENTAGE']).nullish(),
+  sleepWindow: int().min(1).max(3600).nullish(),
+  halfOpenEnabled: z.boolean().nullish(),
+  proxyEnabled: z.boolean().nullish(),
+  proxyHost: z.string().trim().min(1, 'must not be blank').max(253).nullish(),
+  proxyPort: int().min(1, 'must be a port 1..65535').max(65535, 'must be a port 1..65535').nullish(),
+  proxyAuthorizationNeeded: z.boolean().nullish(),
+  proxyUsername: z.string().trim().min(1, 'must not be blank').max(200).nullish(),
+  /** secret: sealed, never returned (proxyPasswordSet); blank keeps the stored one */
+  proxyPassword: z.string().max(1000).nullish(),
+  mTLSSettings: pageObject.nullish(),
+  disableSslValidation: z.boolean().nullish(),
+  blockAnonymousRequests: z.boolean().nullish(),
+  anonymousBudget: pageObject.nullish(),
+}
+
 export const aiRoutingInput = z.strictObject({
   strategy: enumOf(AI_STRATEGIES).default('PRIORITY'),
   targets: z.array(aiTarget).max(MAX_TARGETS, `at most ${MAX_TARGETS} targets`).default([]),
   fallbackOnStatus: statusList.default(DEFAULT_FALLBACK_STATUSES),
   maxAttempts: int().min(1, 'must be at least 1').max(10, 'must be at most 10').default(3),
+  ...AI_PAGE_FIELDS,
 })
 
 export const mcpRoutingInput = z.strictObject({
@@ -114,6 +275,14 @@ export const mcpRoutingInput = z.strictObject({
   routingMode: enumOf(MCP_ROUTING_MODES).nullish(),
   loadBalancing: enumOf(BACKEND_LOAD_BALANCING).default('FAILOVER'),
   backendServers: z.array(mcpServer).max(MAX_BACKEND_SERVERS, `at most ${MAX_BACKEND_SERVERS} backend servers`).default([]),
+  protocolVersion: enumOf(MCP_PROTOCOL_VERSIONS).nullish(),
+  /** TOOL_EXPOSE: the tools served */
+  exposedTools: z.array(exposedTool).max(200, 'at most 200 tools').nullish(),
+  /** PASSTHROUGH: the backend tools exposed (all when omitted) */
+  allowedToolNames: z.array(toolName).max(500).nullish(),
+  toolOutputFilter: pageObject.nullish(),
+  argumentConstraints: z.array(pageObject).max(100).nullish(),
+  ...pageGovernanceFields,
 })
 
 export const a2aRoutingInput = z.strictObject({
@@ -121,6 +290,11 @@ export const a2aRoutingInput = z.strictObject({
   loadBalancing: enumOf(BACKEND_LOAD_BALANCING).default('FAILOVER'),
   backendServers: z.array(a2aServer).max(MAX_BACKEND_SERVERS, `at most ${MAX_BACKEND_SERVERS} backend servers`).default([]),
   agentCard: agentCard.nullish().default(null),
+  protocolVersion: z.string().trim().min(1, 'must not be blank').max(20).nullish(),
+  pushSettings: pageObject.nullish(),
+  /** PASSTHROUGH: the backend skills exposed (all when omitted) */
+  allowedSkillNames: z.array(z.string().trim().min(1, 'must not be blank')).max(500).nullish(),
+  ...pageGovernanceFields,
 })
 
 export type AiRoutingValues = z.output<typeof aiRoutingInput>
@@ -131,21 +305,44 @@ export type RoutingValues = AiRoutingValues | McpRoutingValues | A2aRoutingValue
 
 export const routingSchemaOf = { AI: aiRoutingInput, MCP: mcpRoutingInput, A2A: a2aRoutingInput } as const
 
-/** The proxy creation bodies: name (must equal the path name), description, groups, and an optional first routing. */
+/**
+ * The proxy creation bodies: name (must equal the path name), description, groups, and an optional first routing;
+ * or the newest pages' flat form (create-ai/mcp/a2a-api-proxy.mdx): `relativePath` (the client route), AI
+ * `llmProviderName`, `modelId`, `streaming`, MCP/A2A `protocolVersion` and `backendServers` (the first routing's,
+ * folded into `routing`). The flat routing fields cannot be sent with `routing`.
+ */
 const createFields = {
   name: z.string().nullish(),
   description: z.string().max(1000, 'must be at most 1000 characters').nullish(),
   groups: z.array(objectName).default([]),
+  relativePath: relativePathSchema.nullish(),
 }
 export const createInputOf = {
-  AI: z.strictObject({ ...createFields, routing: aiRoutingInput.nullish() }),
-  MCP: z.strictObject({ ...createFields, routingMode: enumOf(MCP_ROUTING_MODES), routing: mcpRoutingInput.omit({ routingMode: true }).nullish() }),
+  AI: z.strictObject({
+    ...createFields,
+    routing: aiRoutingInput.nullish(),
+    llmProviderName: providerName.nullish(),
+    modelId: z.string().trim().min(1, 'must not be blank').nullish(),
+    streaming: z.boolean().nullish(),
+  }),
+  MCP: z.strictObject({
+    ...createFields,
+    routingMode: enumOf(MCP_ROUTING_MODES),
+    routing: mcpRoutingInput.omit({ routingMode: true }).nullish(),
+    protocolVersion: enumOf(MCP_PROTOCOL_VERSIONS).nullish(),
+    backendServers: z.array(mcpServer).max(MAX_BACKEND_SERVERS, `at most ${MAX_BACKEND_SERVERS} backend servers`).nullish(),
+  }),
   A2A: z.strictObject({
     ...createFields,
     routingMode: enumOf(A2A_ROUTING_MODES).default(A2A_DEFAULT_ROUTING_MODE),
     routing: a2aRoutingInput.omit({ routingMode: true }).nullish(),
+    protocolVersion: z.string().trim().min(1, 'must not be blank').max(20).nullish(),
+    backendServers: z.array(a2aServer).max(MAX_BACKEND_SERVERS, `at most ${MAX_BACKEND_SERVERS} backend servers`).nullish(),
   }),
 } as const
+
+/** The flat fields of a creation body that belong to the first routing. */
+export const FLAT_ROUTING_FIELDS = { AI: ['llmProviderName', 'modelId', 'streaming'], MCP: ['protocolVersion', 'backendServers'], A2A: ['protocolVersion', 'backendServers'] } as const
 
 // ---------------------------------------------------------------------------------------------------------------
 // Standalone outbound MCP / A2A connections no longer exist (spec §4.5): a body that names one is refused with
@@ -198,6 +395,28 @@ function uniqueNames(servers: { name: string }[], field: string) {
   })
 }
 
+/**
+ * The targets of an AI routing sent in the newest page's form (llmProviderRefName, primaryPool,
+ * providerFailoverChain), each with the body field it came from; [] when none of those is sent. Sending them with
+ * `targets` is refused.
+ */
+export function pageTargetsOf(r: AiRoutingValues): { target: AiRoutingValues['targets'][number]; field: string }[] {
+  const sent = !!r.llmProviderRefName || !!r.primaryPool?.length || !!r.providerFailoverChain?.length
+  if (!sent) return []
+  if (r.targets.length) throw problem('targets', 'cannot be sent with llmProviderRefName, primaryPool or providerFailoverChain: send one form')
+  const target = (providerName: string, model: string | null | undefined, extra: Partial<AiRoutingValues['targets'][number]>) =>
+    ({ providerName, model: model ?? null, weight: 1, priority: 0, enabled: true, timeoutMs: (r.timeoutSeconds ?? 60) * 1000, ...extra })
+  const out: { target: AiRoutingValues['targets'][number]; field: string }[] = []
+  if (r.llmProviderRefName) out.push({ target: target(r.llmProviderRefName, r.modelId, {}), field: 'llmProviderRefName' })
+  r.primaryPool?.forEach((e, i) => out.push({ target: target(e.llmProviderRefName, e.modelId, { weight: e.weight ?? 1 }), field: `primaryPool[${i}].llmProviderRefName` }))
+  r.providerFailoverChain?.forEach((e, i) => out.push({
+    target: target(e.llmProviderRefName, e.modelId, { priority: e.orderIndex ?? i + 1, ...(e.timeoutMs ? { timeoutMs: e.timeoutMs } : {}) }),
+    field: `providerFailoverChain[${i}].llmProviderRefName`,
+  }))
+  if (!r.llmProviderRefName && r.modelId) throw problem('llmProviderRefName', 'is required with modelId')
+  return out
+}
+
 export function checkAiRouting(r: AiRoutingValues): void {
   const seen = new Set<string>()
   r.targets.forEach((t, i) => {
@@ -210,6 +429,14 @@ export function checkAiRouting(r: AiRoutingValues): void {
 
 export function checkMcpRouting(mode: string, r: McpRoutingValues): void {
   uniqueNames(r.backendServers, 'backendServers')
+  if (mode === 'TOOL_EXPOSE' && r.backendServers.length) throw problem('backendServers', 'TOOL_EXPOSE serves exposedTools, not backend servers')
+  if (mode !== 'TOOL_EXPOSE' && r.exposedTools?.length) throw problem('exposedTools', `only TOOL_EXPOSE exposes tools (the mode is ${mode})`)
+  const tools = new Set<string>()
+  r.exposedTools?.forEach((t, i) => {
+    if (tools.has(t.toolName.toLowerCase())) throw problem(`exposedTools[${i}].toolName`, `tool '${t.toolName}' is listed twice`)
+    tools.add(t.toolName.toLowerCase())
+    if (!t.proxyId && !t.proxyName) throw problem(`exposedTools[${i}].proxyName`, 'is required (or proxyId)')
+  })
   const enabled = r.backendServers.filter((s) => s.enabled)
   if (r.backendServers.length && !enabled.length) throw problem('backendServers', 'at least one backend server must be enabled')
   if (mode === 'AGGREGATE') {

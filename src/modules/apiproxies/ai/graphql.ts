@@ -1,16 +1,43 @@
 import { JSONResolver } from 'graphql-scalars'
-import { Arg, Ctx, Extensions, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql'
+import { Arg, Ctx, Extensions, Field, FieldResolver, Float, InputType, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql'
 import type { ApiProxy } from '../../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { createRoutedProxy, replaceRouting, type RoutedProxyWrite } from './service.js'
-import { A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_STRATEGIES, BACKEND_AUTH_SCHEMES, BACKEND_LOAD_BALANCING, MCP_ROUTING_MODES, MCP_TRANSPORTS } from './ai-routing.js'
+import {
+  A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_PAGE_FIELDS, AI_STRATEGIES, BACKEND_AUTH_SCHEMES, BACKEND_LOAD_BALANCING, DRIFT_POLICIES, MCP_PROTOCOL_VERSIONS, MCP_ROUTING_MODES,
+  MCP_TRANSPORTS, PAGE_AUTH_SCHEMES,
+} from './ai-routing.js'
 import { parseSkills, parseTools } from '../spec/discovery.js'
 import { ApiProxyType } from '../proxies/graphql.js'
 import { routingViewOf } from './routing-store.js'
 import { dropNullsDeep } from '../shared/inputs.js'
 
 const list = (values: readonly string[]) => values.join(', ')
+
+// ---------------------------------------------------------------------------------------------------------------
+// The newest AI routing page's fields (AI_PAGE_FIELDS, update-ai-routing.mdx), on the read type and the input alike:
+// the table is checked against the schema's keys at compile time.
+
+const AI_PAGE_FIELD_TYPES = {
+  llmProviderRefName: String, modelId: String, streaming: Boolean, timeoutSeconds: Int, connectTimeoutSeconds: Int, streamTimeoutSeconds: Int,
+  maxResponseBytes: Int, maxChunks: Int, retryCount: Int, retryDelayType: String, retryFixedDelayMs: Int, retryInitialDelayMs: Int,
+  retryMaxDelayMs: Int, retryBackoffMultiplier: Float, failoverStrategy: String, providerFailoverChain: [JSONResolver], failoverStatusCodeList: [Int],
+  failoverRetryCount: Int, conditionalLatencyThresholdMs: Int, primaryPool: [JSONResolver], enumAiRoutingAlgorithm: String,
+  leastCostOutputRatio: Float, affinityKeyHeader: String, affinityLoadFactor: Float, conditionalRoutes: [JSONResolver], semanticEmbeddingModelId: String,
+  circuitBreakerEnabled: Boolean, errorWindow: Int, errorThresholdValue: Int, enumErrorThresholdType: String, sleepWindow: Int, halfOpenEnabled: Boolean,
+  proxyEnabled: Boolean, proxyHost: String, proxyPort: Int, proxyAuthorizationNeeded: Boolean, proxyUsername: String, proxyPassword: String, mTLSSettings: JSONResolver, disableSslValidation: Boolean, blockAnonymousRequests: Boolean,
+  anonymousBudget: JSONResolver,
+} satisfies Record<keyof typeof AI_PAGE_FIELDS, unknown>
+
+/** The read type shows proxyPasswordSet, never the password; the input takes it (blank keeps the stored one). */
+function withAiPageFields(target: object, door: 'read' | 'input') {
+  for (const [name, type] of Object.entries(AI_PAGE_FIELD_TYPES)) {
+    if (door === 'read' && name === 'proxyPassword') continue
+    Field(() => type as never, { nullable: true, description: 'the newest AI routing page (update-ai-routing.mdx); null when not set' })(target, name)
+  }
+  if (door === 'read') Field(() => Boolean, { nullable: true, description: 'an outbound proxy password is stored (never returned)' })(target, 'proxyPasswordSet')
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Read types
@@ -32,6 +59,7 @@ export class AiRoutingType {
   @Field(() => [Int], { description: 'answers that move on to the next target' }) fallbackOnStatus: number[]
   @Field(() => Int) maxAttempts: number
 }
+withAiPageFields(AiRoutingType.prototype, 'read')
 
 @ObjectType('BackendHeader')
 export class BackendHeaderType {
@@ -59,6 +87,8 @@ export class McpBackendServerType {
   @Field(() => Int) timeoutMs: number
   @Field(() => [BackendHeaderType]) headers: BackendHeaderType[]
   @Field(() => BackendAuthType) auth: BackendAuthType
+  @Field(() => String, { nullable: true, description: `${list(DRIFT_POLICIES)}; null when not set` }) driftPolicy: string | null
+  @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress: boolean | null
 }
 
 @ObjectType('McpRouting')
@@ -66,6 +96,14 @@ export class McpRoutingType {
   @Field(() => String, { description: list(MCP_ROUTING_MODES) }) routingMode: string
   @Field(() => String, { description: list(BACKEND_LOAD_BALANCING) }) loadBalancing: string
   @Field(() => [McpBackendServerType]) backendServers: McpBackendServerType[]
+  @Field(() => String, { nullable: true, description: list(MCP_PROTOCOL_VERSIONS) }) protocolVersion: string | null
+  @Field(() => [JSONResolver], { nullable: true, description: 'TOOL_EXPOSE: the tools served' }) exposedTools: unknown[] | null
+  @Field(() => [String], { nullable: true }) allowedToolNames: string[] | null
+  @Field(() => JSONResolver, { nullable: true }) toolOutputFilter: unknown
+  @Field(() => [JSONResolver], { nullable: true }) argumentConstraints: unknown[] | null
+  @Field(() => [JSONResolver], { nullable: true }) identityAcl: unknown[] | null
+  @Field(() => JSONResolver, { nullable: true }) callQuota: unknown
+  @Field(() => JSONResolver, { nullable: true }) tokenForwardSettings: unknown
 }
 
 @ObjectType('A2aBackendServer', { description: 'An inline A2A agent server the proxy calls' })
@@ -79,6 +117,8 @@ export class A2aBackendServerType {
   @Field(() => Int) timeoutMs: number
   @Field(() => [BackendHeaderType]) headers: BackendHeaderType[]
   @Field(() => BackendAuthType) auth: BackendAuthType
+  @Field(() => String, { nullable: true, description: `${list(DRIFT_POLICIES)}; null when not set` }) driftPolicy: string | null
+  @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress: boolean | null
 }
 
 @ObjectType('AgentSkill')
@@ -91,8 +131,11 @@ export class AgentSkillType {
 
 @ObjectType('AgentCard', { description: 'The agent card the gateway publishes (AGENT_EXPOSE)' })
 export class AgentCardType {
-  @Field(() => String) name: string
+  @Field(() => String, { nullable: true, description: 'null: the proxy name' }) name: string | null
   @Field(() => String, { nullable: true }) description: string | null
+  @Field(() => String, { nullable: true }) descriptionOverride: string | null
+  @Field(() => [String], { nullable: true }) inputModes: string[] | null
+  @Field(() => [String], { nullable: true }) outputModes: string[] | null
   @Field(() => String, { nullable: true }) version: string | null
   @Field(() => [AgentSkillType]) skills: AgentSkillType[]
 }
@@ -103,6 +146,12 @@ export class A2aRoutingType {
   @Field(() => String, { description: list(BACKEND_LOAD_BALANCING) }) loadBalancing: string
   @Field(() => [A2aBackendServerType]) backendServers: A2aBackendServerType[]
   @Field(() => AgentCardType, { nullable: true }) agentCard: AgentCardType | null
+  @Field(() => String, { nullable: true }) protocolVersion: string | null
+  @Field(() => JSONResolver, { nullable: true }) pushSettings: unknown
+  @Field(() => [String], { nullable: true }) allowedSkillNames: string[] | null
+  @Field(() => [JSONResolver], { nullable: true }) identityAcl: unknown[] | null
+  @Field(() => JSONResolver, { nullable: true }) callQuota: unknown
+  @Field(() => JSONResolver, { nullable: true }) tokenForwardSettings: unknown
 }
 
 @ObjectType('ApiProxyWriteResult')
@@ -152,6 +201,7 @@ export class AiRoutingInput {
   @Field(() => [Int], { nullable: true, description: 'HTTP statuses 400..599; default 429, 500, 502, 503, 504' }) fallbackOnStatus?: number[]
   @Field(() => Int, { nullable: true, description: '1..10, default 3' }) maxAttempts?: number
 }
+withAiPageFields(AiRoutingInput.prototype, 'input')
 
 @InputType('BackendHeaderInput')
 export class BackendHeaderInput {
@@ -171,7 +221,7 @@ export class BackendAuthInput {
 @InputType('McpBackendServerInput')
 export class McpBackendServerInput {
   @Field(() => String, { description: 'unique in the routing (case-insensitive)' }) name: string
-  @Field(() => String, { description: 'http(s) URL of the MCP endpoint' }) url: string
+  @Field(() => String, { nullable: true, description: 'http(s) URL of the MCP endpoint (or endpoint)' }) url?: string
   @Field(() => String, { nullable: true, description: `${list(MCP_TRANSPORTS)}; default STREAMABLE_HTTP` }) transport?: string
   @Field(() => String, { nullable: true, description: 'AGGREGATE with several servers: required and unique' }) toolPrefix?: string
   @Field(() => Int, { nullable: true, description: '1..1000, default 1' }) weight?: number
@@ -179,18 +229,45 @@ export class McpBackendServerInput {
   @Field(() => Int, { nullable: true, description: '1..600000 ms, default 30000' }) timeoutMs?: number
   @Field(() => [BackendHeaderInput], { nullable: true }) headers?: BackendHeaderInput[]
   @Field(() => BackendAuthInput, { nullable: true }) auth?: BackendAuthInput
+  @Field(() => String, { nullable: true, description: 'the newest pages\' name of url' }) endpoint?: string
+  @Field(() => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}: the newest pages' flat credentials (not with auth)` }) authScheme?: string
+  @Field(() => String, { nullable: true, description: 'secret (authScheme BEARER); blank keeps the stored one' }) bearerToken?: string
+  @Field(() => String, { nullable: true, description: list(DRIFT_POLICIES) }) driftPolicy?: string
+  @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress?: boolean
+  @Field(() => String, { nullable: true, description: 'server-managed on the pages: ignored' }) id?: string
+}
+
+@InputType('McpExposedToolInput', { description: 'TOOL_EXPOSE: one tool served from an API proxy of the project' })
+export class McpExposedToolInput {
+  @Field(() => String, { nullable: true, description: 'the page\'s target proxy id, stored as sent' }) proxyId?: string
+  @Field(() => String, { nullable: true, description: 'the target proxy by name (or proxyId)' }) proxyName?: string
+  @Field(() => String) toolName: string
+  @Field(() => String, { nullable: true }) toolDescription?: string
+  @Field(() => JSONResolver, { nullable: true }) overrideSchema?: unknown
+  @Field(() => String, { nullable: true }) apiMethodHttpMethod?: string
+  @Field(() => String, { nullable: true }) apiMethodPath?: string
+  @Field(() => [String], { nullable: true }) requiredScopes?: string[]
+  @Field(() => [JSONResolver], { nullable: true }) argumentConstraints?: unknown[]
 }
 
 @InputType('McpRoutingInput', { description: 'The routing mode is a separate argument' })
 export class McpRoutingInput {
   @Field(() => String, { nullable: true, description: `${list(BACKEND_LOAD_BALANCING)}; default FAILOVER` }) loadBalancing?: string
   @Field(() => [McpBackendServerInput], { nullable: true, description: 'at most 50' }) backendServers?: McpBackendServerInput[]
+  @Field(() => String, { nullable: true, description: list(MCP_PROTOCOL_VERSIONS) }) protocolVersion?: string
+  @Field(() => [McpExposedToolInput], { nullable: true, description: 'TOOL_EXPOSE only' }) exposedTools?: McpExposedToolInput[]
+  @Field(() => [String], { nullable: true, description: 'PASSTHROUGH: the backend tools exposed' }) allowedToolNames?: string[]
+  @Field(() => JSONResolver, { nullable: true }) toolOutputFilter?: unknown
+  @Field(() => [JSONResolver], { nullable: true }) argumentConstraints?: unknown[]
+  @Field(() => [JSONResolver], { nullable: true, description: 'entries with principalType CREDENTIAL, ROLE or ORGANIZATION' }) identityAcl?: unknown[]
+  @Field(() => JSONResolver, { nullable: true }) callQuota?: unknown
+  @Field(() => JSONResolver, { nullable: true }) tokenForwardSettings?: unknown
 }
 
 @InputType('A2aBackendServerInput')
 export class A2aBackendServerInput {
   @Field(() => String) name: string
-  @Field(() => String) url: string
+  @Field(() => String, { nullable: true, description: 'or endpoint' }) url?: string
   @Field(() => String, { nullable: true, description: `${list(A2A_PROTOCOLS)}; default JSONRPC` }) protocol?: string
   @Field(() => [String], { nullable: true, description: 'SKILL_ROUTE: required, each skill served by one server' }) skills?: string[]
   @Field(() => Int, { nullable: true }) weight?: number
@@ -198,6 +275,12 @@ export class A2aBackendServerInput {
   @Field(() => Int, { nullable: true }) timeoutMs?: number
   @Field(() => [BackendHeaderInput], { nullable: true }) headers?: BackendHeaderInput[]
   @Field(() => BackendAuthInput, { nullable: true }) auth?: BackendAuthInput
+  @Field(() => String, { nullable: true, description: 'the newest pages\' name of url' }) endpoint?: string
+  @Field(() => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}: the newest pages' flat credentials (not with auth)` }) authScheme?: string
+  @Field(() => String, { nullable: true, description: 'secret (authScheme BEARER); blank keeps the stored one' }) bearerToken?: string
+  @Field(() => String, { nullable: true, description: list(DRIFT_POLICIES) }) driftPolicy?: string
+  @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress?: boolean
+  @Field(() => String, { nullable: true, description: 'server-managed on the pages: ignored' }) id?: string
 }
 
 @InputType('AgentSkillInput')
@@ -210,8 +293,11 @@ export class AgentSkillInput {
 
 @InputType('AgentCardInput')
 export class AgentCardInput {
-  @Field(() => String) name: string
+  @Field(() => String, { nullable: true, description: 'default: the proxy name' }) name?: string
   @Field(() => String, { nullable: true }) description?: string
+  @Field(() => String, { nullable: true }) descriptionOverride?: string
+  @Field(() => [String], { nullable: true }) inputModes?: string[]
+  @Field(() => [String], { nullable: true }) outputModes?: string[]
   @Field(() => String, { nullable: true }) version?: string
   @Field(() => [AgentSkillInput], { nullable: true }) skills?: AgentSkillInput[]
 }
@@ -221,6 +307,12 @@ export class A2aRoutingInput {
   @Field(() => String, { nullable: true }) loadBalancing?: string
   @Field(() => [A2aBackendServerInput], { nullable: true }) backendServers?: A2aBackendServerInput[]
   @Field(() => AgentCardInput, { nullable: true }) agentCard?: AgentCardInput
+  @Field(() => String, { nullable: true }) protocolVersion?: string
+  @Field(() => JSONResolver, { nullable: true }) pushSettings?: unknown
+  @Field(() => [String], { nullable: true, description: 'PASSTHROUGH: the backend skills exposed' }) allowedSkillNames?: string[]
+  @Field(() => [JSONResolver], { nullable: true }) identityAcl?: unknown[]
+  @Field(() => JSONResolver, { nullable: true }) callQuota?: unknown
+  @Field(() => JSONResolver, { nullable: true }) tokenForwardSettings?: unknown
 }
 
 @InputType('AiProxyInput')
@@ -228,6 +320,10 @@ export class AiProxyInput {
   @Field(() => String, { nullable: true, description: 'at most 1000 characters' }) description?: string
   @Field(() => [String], { nullable: true, description: 'API proxy group names; missing groups are created' }) groups?: string[]
   @Field(() => AiRoutingInput, { nullable: true }) routing?: AiRoutingInput
+  @Field(() => String, { nullable: true, description: 'the client route path (the newest create page)' }) relativePath?: string
+  @Field(() => String, { nullable: true, description: 'the first routing, flat (not with routing): the LLM provider by name' }) llmProviderName?: string
+  @Field(() => String, { nullable: true }) modelId?: string
+  @Field(() => Boolean, { nullable: true }) streaming?: boolean
 }
 
 @InputType('McpProxyInput')
@@ -236,6 +332,9 @@ export class McpProxyInput {
   @Field(() => String, { nullable: true }) description?: string
   @Field(() => [String], { nullable: true }) groups?: string[]
   @Field(() => McpRoutingInput, { nullable: true }) routing?: McpRoutingInput
+  @Field(() => String, { nullable: true, description: 'the client route path (the newest create page)' }) relativePath?: string
+  @Field(() => String, { nullable: true, description: list(MCP_PROTOCOL_VERSIONS) }) protocolVersion?: string
+  @Field(() => [McpBackendServerInput], { nullable: true, description: 'the first routing\'s servers, flat (not with routing)' }) backendServers?: McpBackendServerInput[]
 }
 
 @InputType('A2aProxyInput')
@@ -244,6 +343,9 @@ export class A2aProxyInput {
   @Field(() => String, { nullable: true }) description?: string
   @Field(() => [String], { nullable: true }) groups?: string[]
   @Field(() => A2aRoutingInput, { nullable: true }) routing?: A2aRoutingInput
+  @Field(() => String, { nullable: true, description: 'the client route path (the newest create page)' }) relativePath?: string
+  @Field(() => String, { nullable: true }) protocolVersion?: string
+  @Field(() => [A2aBackendServerInput], { nullable: true, description: 'the first routing\'s servers, flat (not with routing)' }) backendServers?: A2aBackendServerInput[]
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -321,9 +423,12 @@ export class AiProxyResolver {
     @Arg('projectName', () => String) projectName: string,
     @Arg('apiProxyName', () => String) apiProxyName: string,
     @Arg('policyName', () => String) policyName: string,
-    @Arg('document', () => String) document: string,
+    @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
+    @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
   ) {
-    return parseTools(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName, policyName, { document })
+    return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
   }
 
   @Mutation(() => [DiscoveredSkillType], { description: 'Preview: the skills an A2A agent card, skill list or SKILL.md defines; nothing is saved (API_MANAGEMENT MANAGE)' })
@@ -333,8 +438,11 @@ export class AiProxyResolver {
     @Arg('projectName', () => String) projectName: string,
     @Arg('apiProxyName', () => String) apiProxyName: string,
     @Arg('policyName', () => String) policyName: string,
-    @Arg('document', () => String) document: string,
+    @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
+    @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
   ) {
-    return parseSkills(ctx.deps.prisma, requireViewer(ctx), projectName, apiProxyName, policyName, { document })
+    return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
   }
 }

@@ -93,7 +93,7 @@ const discovery = (segment: 'parse-tools' | 'parse-skills'): RouteDef => ({
   async handle(ctx, input) {
     const p = input.params
     const parse = segment === 'parse-tools' ? parseTools : parseSkills
-    const items: unknown[] = await parse(ctx.deps.prisma, requireActor(ctx), p.projectName!, p.apiProxyName!, p.policyName!, input.body)
+    const items: unknown[] = await parse(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.policyName!, input.body)
     return { body: legacyList(items) }
   },
 })

@@ -33,7 +33,7 @@ const blank = (s: string | null | undefined) => s === undefined || s === null ||
  * name (case-insensitive) when the scheme still uses it; a non-blank one rotates it.
  */
 export function sealRouting(keyring: SecretKeyring, values: RoutingValues, previous: unknown): StoredRouting {
-  if (!('backendServers' in values)) return { ...values }
+  if (!('backendServers' in values)) return sealAiRouting(keyring, values, previous)
   const before = new Map<string, Server>()
   for (const s of ((previous as StoredRouting | null)?.backendServers ?? [])) before.set(s.name.toLowerCase(), s)
   const servers = values.backendServers.map((server, i): Server => {
@@ -54,6 +54,22 @@ export function sealRouting(keyring: SecretKeyring, values: RoutingValues, previ
   return { ...values, backendServers: servers }
 }
 
+/**
+ * An AI routing's outbound proxy password (the newest AI routing page): sealed as proxyPasswordCipher; a blank or
+ * absent one keeps the stored cipher while proxyAuthorizationNeeded holds; needed with none given or stored is 400.
+ */
+function sealAiRouting(keyring: SecretKeyring, values: RoutingValues, previous: unknown): StoredRouting {
+  const { proxyPassword, ...rest } = values as Record<string, unknown> & { proxyPassword?: string | null; proxyAuthorizationNeeded?: boolean | null; proxyUsername?: string | null }
+  if (!rest.proxyAuthorizationNeeded) {
+    if (!blank(proxyPassword)) throw malformed('proxyPassword: is only used with proxyAuthorizationNeeded true', { field: 'proxyPassword' })
+    return rest
+  }
+  if (!rest.proxyUsername) throw malformed('proxyUsername: is required with proxyAuthorizationNeeded true', { field: 'proxyUsername' })
+  const cipher = !blank(proxyPassword) ? keyring.encrypt(proxyPassword!) : ((previous as { proxyPasswordCipher?: string } | null)?.proxyPasswordCipher ?? null)
+  if (!cipher) throw malformed('proxyPassword: is required with proxyAuthorizationNeeded true', { field: 'proxyPassword' })
+  return { ...rest, proxyPasswordCipher: cipher }
+}
+
 const viewAuth = (a: StoredAuth): ViewAuth => ({
   scheme: a.scheme,
   headerName: a.headerName ?? null,
@@ -66,7 +82,11 @@ const viewAuth = (a: StoredAuth): ViewAuth => ({
 export function viewRouting(stored: unknown): Record<string, unknown> | null {
   if (!stored) return null
   const r = stored as StoredRouting
-  if (!r.backendServers) return { ...r }
+  if (!r.backendServers) {
+    if (!('proxyPasswordCipher' in r)) return { ...r }
+    const { proxyPasswordCipher, ...rest } = r
+    return { ...rest, proxyPasswordSet: !!proxyPasswordCipher }
+  }
   return { ...r, backendServers: r.backendServers.map((s) => ({ ...s, auth: viewAuth(s.auth) })) }
 }
 
@@ -74,7 +94,10 @@ export function viewRouting(stored: unknown): Record<string, unknown> | null {
 export function runtimeRouting(keyring: SecretKeyring, stored: unknown): Record<string, unknown> | null {
   if (!stored) return null
   const r = stored as StoredRouting
-  if (!r.backendServers) return { ...r }
+  if (!r.backendServers) {
+    const { proxyPasswordCipher, ...rest } = r as StoredRouting & { proxyPasswordCipher?: string }
+    return proxyPasswordCipher ? { ...rest, proxyPassword: keyring.decrypt(proxyPasswordCipher) } : { ...rest }
+  }
   return {
     ...r,
     backendServers: r.backendServers.map((s) => {

@@ -8,7 +8,7 @@ import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
 import {
-  checkA2aRouting, checkAiRouting, checkMcpRouting, createInputOf, refuseStandaloneConnectionReferences, routingSchemaOf,
+  checkA2aRouting, checkAiRouting, checkMcpRouting, createInputOf, FLAT_ROUTING_FIELDS, pageTargetsOf, refuseStandaloneConnectionReferences, routingSchemaOf,
   type A2aRoutingValues, type AiRoutingValues, type McpRoutingValues, type RoutedKind, type RoutingValues,
 } from './ai-routing.js'
 import { kindWithArticle } from '../shared/kinds.js'
@@ -40,17 +40,23 @@ async function checkRouting(db: Tx, projectId: string, kind: RoutedKind, mode: s
   if (kind === 'A2A') checkA2aRouting(mode ?? '', routing as A2aRoutingValues)
   if (kind !== 'AI') return []
   const ai = routing as AiRoutingValues
+  // the newest page's form names its providers in llmProviderRefName, primaryPool and providerFailoverChain
+  const page = pageTargetsOf(ai)
+  if (page.length) ai.targets = page.map((p) => p.target)
+  const fieldOf = (i: number) => page[i]?.field ?? `targets[${i}].providerName`
   checkAiRouting(ai)
   const keys = [...new Set(ai.targets.map((t) => t.providerName.toLowerCase()))]
   const providers = await db.llmProvider.findMany({ where: { projectId, nameKey: { in: keys } }, select: { name: true, nameKey: true, allowedModelIds: true } })
   const byKey = new Map(providers.map((p) => [p.nameKey, p]))
   ai.targets.forEach((t, i) => {
     const provider = byKey.get(t.providerName.toLowerCase())
-    if (!provider) throw notFound(`targets[${i}].providerName: LLM provider '${t.providerName}' not found in the project`, { field: `targets[${i}].providerName`, llmProvider: t.providerName })
+    if (!provider) throw notFound(`${fieldOf(i)}: LLM provider '${t.providerName}' not found in the project`, { field: fieldOf(i), llmProvider: t.providerName })
+    const modelField = page[i] ? fieldOf(i).replace(/llmProviderRefName$/, 'modelId') : `targets[${i}].model`
     if (t.model && provider.allowedModelIds.length && !provider.allowedModelIds.includes(t.model)) {
-      throw malformed(`targets[${i}].model: model '${t.model}' is not allowed by LLM provider '${provider.name}' (allowed: ${provider.allowedModelIds.join(', ')})`, { field: `targets[${i}].model` })
+      throw malformed(`${modelField}: model '${t.model}' is not allowed by LLM provider '${provider.name}' (allowed: ${provider.allowedModelIds.join(', ')})`, { field: modelField })
     }
     t.providerName = provider.name
+    if (page[i]?.field === 'llmProviderRefName') ai.llmProviderRefName = provider.name
   })
   return [...new Set(ai.targets.map((t) => t.providerName))]
 }
@@ -67,6 +73,7 @@ export async function pushRoutedProxy(deps: Deps, projectName: string, proxy: Ap
     config: {
       proxyKind: proxy.kind,
       description: proxy.description,
+      relativePath: proxy.relativePath,
       routingMode: proxy.routingMode,
       routing: runtimeRouting(deps.keyring, proxy.routing),
     },
@@ -74,11 +81,17 @@ export async function pushRoutedProxy(deps: Deps, projectName: string, proxy: Ap
 }
 
 /** Runs a check whose errors name fields relative to `prefix` (the routing inside a creation body). */
-async function nested<T>(prefix: string, check: () => Promise<T>): Promise<T> {
+async function nested<T>(prefix: string | null, check: () => Promise<T>): Promise<T> {
   try {
     return await check()
   } catch (err) {
     if (!(err instanceof DomainError) || typeof err.params.field !== 'string') throw err
+    if (prefix === null) {
+      // the newest create page's flat AI fields: the routing's llmProviderRefName is the body's llmProviderName
+      if (!err.params.field.startsWith('llmProviderRefName')) throw err
+      const field = err.params.field.replace(/^llmProviderRefName/, 'llmProviderName')
+      throw new DomainError(err.kind, err.errorKey, err.message.replace(/^llmProviderRefName/, 'llmProviderName'), { ...err.params, field })
+    }
     throw new DomainError(err.kind, err.errorKey, `${prefix}.${err.message}`, { ...err.params, field: `${prefix}.${err.params.field}` })
   }
 }
@@ -93,24 +106,33 @@ export async function createRoutedProxy(deps: Deps, actor: Actor, projectName: s
   refuseStandaloneConnectionReferences(body)
   const access = await manage(deps.prisma, actor, projectName)
   const name = pathName(rawName)
-  const input = parseInput(createInputOf[kind], body ?? {}) as { name?: string | null; description?: string | null; groups: string[]; routingMode?: string; routing?: RoutingValues | null }
+  const input = parseInput(createInputOf[kind], body ?? {}) as Record<string, unknown> & {
+    name?: string | null; description?: string | null; groups: string[]; routingMode?: string; routing?: RoutingValues | null; relativePath?: string | null
+  }
   if (input.name != null && input.name.trim() !== '' && input.name.trim().toLowerCase() !== name.toLowerCase()) {
     throw malformed(`name: '${input.name}' differs from the path name '${name}'`, { field: 'name' })
   }
+  const routingInput = firstRouting(kind, input)
   const projectId = access.project.id
   const mode = input.routingMode ?? null
+  const relativePath = input.relativePath ?? null
   const proxy = await deps.prisma.$transaction(async (tx) => {
     const clash = await tx.apiProxy.findFirst({ where: { projectId, name: { equals: name, mode: 'insensitive' } }, select: { name: true } })
     if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${clash.name}' already exists`, { field: 'name', apiProxy: clash.name })
-    const providerNames = input.routing ? await nested('routing', () => checkRouting(tx, projectId, kind, mode, input.routing!)) : []
+    if (relativePath) {
+      const taken = await tx.apiProxy.findFirst({ where: { projectId, relativePath }, select: { name: true } })
+      if (taken) throw new DomainError('conflict', 'relativePathAlreadyUsed', `relativePath: '${relativePath}' is already the relative path of API proxy '${taken.name}'`, { field: 'relativePath', apiProxy: taken.name })
+    }
+    const providerNames = routingInput ? await nested(routingInput.prefix, () => checkRouting(tx, projectId, kind, mode, routingInput.routing)) : []
     return tx.apiProxy.create({
       data: {
         projectId,
         name,
         kind,
         description: input.description ?? null,
+        relativePath,
         routingMode: mode,
-        routing: json(input.routing ? sealRouting(deps.keyring, input.routing, null) : null),
+        routing: json(routingInput ? sealRouting(deps.keyring, routingInput.routing, null) : null),
         revision: 1,
         groups: { connectOrCreate: input.groups.map((g) => ({ where: { projectId_name: { projectId, name: g } }, create: { projectId, name: g } })) },
         providerRefs: { create: providerNames.map((providerName) => ({ providerName })) },
@@ -122,6 +144,26 @@ export async function createRoutedProxy(deps: Deps, actor: Actor, projectName: s
     throw err
   })
   return { proxy, deploymentResult: await pushRoutedProxy(deps, access.project.name, proxy) }
+}
+
+/**
+ * The first routing of a creation: `routing` as sent, or the newest pages' flat fields folded into one (AI:
+ * llmProviderName → llmProviderRefName, modelId, streaming; MCP/A2A: protocolVersion, backendServers), whose errors
+ * then name the flat fields; both at once are refused.
+ */
+function firstRouting(kind: RoutedKind, input: Record<string, unknown>): { routing: RoutingValues; prefix: string | null } | null {
+  const flat = FLAT_ROUTING_FIELDS[kind].filter((f) => input[f] !== undefined && input[f] !== null)
+  if (flat.length && input.routing) throw malformed(`${flat[0]}: cannot be sent with routing: send the first routing in one form`, { field: flat[0] })
+  if (input.routing) return { routing: input.routing as RoutingValues, prefix: 'routing' }
+  if (!flat.length) return null
+  const defaults = parseInput(routingSchemaOf[kind], {}) as Record<string, unknown>
+  if (kind === 'AI') {
+    const { llmProviderName, modelId, streaming } = input as { llmProviderName?: string; modelId?: string; streaming?: boolean }
+    if (modelId && !llmProviderName) throw malformed('llmProviderName: is required with modelId', { field: 'llmProviderName' })
+    return { routing: { ...defaults, llmProviderRefName: llmProviderName ?? null, modelId: modelId ?? null, streaming: streaming ?? null } as RoutingValues, prefix: null }
+  }
+  const { protocolVersion, backendServers } = input as { protocolVersion?: string; backendServers?: unknown[] }
+  return { routing: { ...defaults, protocolVersion: protocolVersion ?? null, backendServers: backendServers ?? [] } as RoutingValues, prefix: null }
 }
 
 /**

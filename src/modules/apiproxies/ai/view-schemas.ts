@@ -11,6 +11,8 @@ const routedProxyFields = {
   name: z.string(),
   kind: z.string(),
   description: z.string().nullable(),
+  /** the client route's path (the newest create pages' relativePath); null when created without one */
+  relativePath: z.string().nullable(),
   routingMode: z.string().nullable(),
   groups: z.array(z.string()),
   // the kind's routing config (ai-routing.ts), backend secrets as tokenSet/passwordSet flags; null for an AI proxy without one

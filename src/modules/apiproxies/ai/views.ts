@@ -9,6 +9,7 @@ export async function routedProxyView(db: Tx, proxy: ApiProxy) {
     name: proxy.name,
     kind: proxy.kind,
     description: proxy.description,
+    relativePath: proxy.relativePath,
     routingMode: proxy.routingMode,
     groups: groups.map((g) => g.name),
     routing: routingViewOf(proxy),

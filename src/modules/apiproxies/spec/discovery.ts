@@ -1,15 +1,18 @@
 import { load as loadYaml } from 'js-yaml'
 import { z } from 'zod'
 import type { Actor } from '../../../platform/auth/actor.js'
-import type { Tx } from '../../../platform/context.js'
+import type { Deps } from '../../../platform/context.js'
 import { malformed, notFound } from '../../../platform/errors/domain-error.js'
+import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
-import { objectName } from '../../../platform/validation/common.js'
+import { httpUrl, objectName } from '../../../platform/validation/common.js'
 import { kindWithArticle } from '../shared/kinds.js'
-import { MAX_FETCHED_BYTES } from '../../../platform/http/outbound-fetch.js'
+import { fetchSpecDocument, MAX_FETCHED_BYTES } from '../../../platform/http/outbound-fetch.js'
 
-// parse-tools / parse-skills (spec §4.5): preview-only discovery. The body carries a definition document; the
-// answer is the parsed list. Nothing is read from a backend and nothing is saved.
+// parse-tools / parse-skills (spec §4.5): preview-only discovery. The body carries a definition document, or (the
+// newest pages, discover-mcp-policy-tools.mdx / discover-a2a-policy-skills.mdx) a probe: `{}` probes the proxy's
+// first enabled backend server, `{ endpoint, authScheme, bearerToken }` another address for this call only. The
+// answer is the parsed list; nothing is saved.
 
 export interface ParsedTool {
   name: string
@@ -91,6 +94,14 @@ const mcpTool = z.looseObject({
 const openApiDocument = (version: 'openapi' | 'swagger') =>
   z.looseObject({ [version]: z.string(), paths: z.record(z.string(), z.unknown()) }).describe(`${version === 'openapi' ? 'An OpenAPI 3' : 'A Swagger 2'} document: one tool per operation`)
 
+/** The newest pages' probe body: every field optional; `{}` probes the proxy's own backend server. */
+export const probeBody = z.strictObject({
+  endpoint: httpUrl.optional().describe("the address probed for this call only; default the proxy's first enabled backend server"),
+  authScheme: z.enum(['NONE', 'BEARER'], { error: 'must be one of NONE, BEARER' }).optional(),
+  bearerToken: z.string().optional().describe('omitted or blank: the stored token of the backend server at that address'),
+}).describe("A probe of a live server (the newest pages' body)")
+const PROBE_KEYS = Object.keys(probeBody.shape)
+
 /** POST …/parse-tools/: an MCP tools/list answer (bare, in a JSON-RPC result, or an array), an OpenAPI document, or its text. */
 export const toolDocumentBody = z.union([
   documentText,
@@ -99,6 +110,7 @@ export const toolDocumentBody = z.union([
   z.array(mcpTool).max(MAX_DISCOVERED).describe('The tools alone'),
   openApiDocument('openapi'),
   openApiDocument('swagger'),
+  probeBody,
 ]).meta({ id: 'ToolDefinitionDocument' })
 
 const a2aSkill = z.looseObject({
@@ -116,6 +128,7 @@ export const skillDocumentBody = z.union([
   documentText,
   z.looseObject({ skills: z.array(a2aSkill) }).describe('An A2A agent card'),
   z.array(a2aSkill).max(MAX_DISCOVERED).describe('The skills alone'),
+  probeBody,
 ]).meta({ id: 'SkillDefinitionDocument' })
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -233,23 +246,92 @@ function unique<T>(items: T[], keyOf: (t: T) => string, what: string): T[] {
 const TOOL_KINDS = ['MCP', 'AI']
 const SKILL_KINDS = ['A2A', 'AI']
 
-async function discoveryTarget(db: Tx, actor: Actor, projectName: string, proxyName: string, policyName: string, kinds: string[], what: string) {
+async function discoveryTarget(db: Deps['prisma'], actor: Actor, projectName: string, proxyName: string, policyName: string, kinds: string[], what: string) {
   const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')
   const policy = objectName.safeParse(policyName)
   if (!policy.success) throw malformed(`policyName: ${policy.error.issues[0]?.message ?? 'is invalid'}`, { field: 'policyName' })
-  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } }, select: { kind: true } })
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } }, select: { kind: true, routing: true } })
   if (!proxy) throw notFound(`API proxy '${proxyName}' not found`, { apiProxy: proxyName })
   if (!kinds.includes(proxy.kind)) throw malformed(`${what} applies to ${kinds.join(' and ')} proxies; API proxy '${proxyName}' is ${kindWithArticle(proxy.kind)} proxy`, { apiProxy: proxyName, kind: proxy.kind })
+  return proxy
 }
 
-/** POST …/policies/{policyName}/parse-tools/: the tools the document defines, nothing saved. */
-export async function parseTools(db: Tx, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedTool[]> {
-  await discoveryTarget(db, actor, projectName, proxyName, policyName, TOOL_KINDS, 'parse-tools')
+type StoredServer = { url: string; enabled?: boolean; auth?: { scheme?: string; tokenCipher?: string | null } }
+
+/** A probe body: an object (possibly empty) of the probe's fields only. */
+const isProbe = (body: unknown): body is z.infer<typeof probeBody> =>
+  body === undefined || body === null || (isObject(body) && Object.keys(body).every((k) => PROBE_KEYS.includes(k)))
+
+/** The address and token a probe uses: the body's, else the proxy's first enabled backend server's (token opened). */
+function probeTarget(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): { url: string; headers: { headerName: string; headerValue: string }[] } {
+  const servers = ((routing as { backendServers?: StoredServer[] } | null)?.backendServers ?? []).filter((s) => s.enabled !== false)
+  const url = body.endpoint ?? servers[0]?.url
+  if (!url) throw bad('a tool or skill definition document is required (or an endpoint to probe: the proxy has no backend server)')
+  const stored = servers.find((s) => s.url === url)
+  let token: string | null = null
+  if (body.authScheme !== 'NONE') {
+    if (body.bearerToken && body.bearerToken.trim() !== '') token = body.bearerToken
+    else if (stored?.auth?.scheme === 'BEARER' && stored.auth.tokenCipher) token = deps.keyring.decrypt(stored.auth.tokenCipher)
+    else if (body.authScheme === 'BEARER') throw malformed('bearerToken: is required for authScheme BEARER (no backend server at that address holds one)', { field: 'bearerToken' })
+  }
+  return { url, headers: token ? [{ headerName: 'authorization', headerValue: `Bearer ${token}` }] : [] }
+}
+
+const probeOptions = (deps: Deps, headers: { headerName: string; headerValue: string }[]) =>
+  ({ allowPrivateAddresses: deps.config.specFetch.allowPrivateAddresses, timeoutMs: deps.config.specFetch.timeoutMs, headers, field: 'endpoint' })
+
+/** The JSON of an answer, or of the last `data:` line of a server-sent event stream (MCP streamable HTTP). */
+function answerJson(text: string): unknown {
+  const trimmed = text.trim()
+  const candidates = /^[[{]/.test(trimmed) ? [trimmed] : trimmed.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).reverse()
+  for (const c of candidates) {
+    try {
+      return JSON.parse(c)
+    } catch {
+      // the next data line
+    }
+  }
+  throw bad('the server did not answer with JSON', 'endpoint')
+}
+
+/** MCP tools/list over JSON-RPC (POST), answered as JSON or as an event stream. */
+async function probeTools(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): Promise<ParsedTool[]> {
+  const { url, headers } = probeTarget(deps, routing, body)
+  const text = await fetchSpecDocument(url, {
+    ...probeOptions(deps, headers), method: 'POST', accept: 'application/json, text/event-stream',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  })
+  const answer = answerJson(text)
+  if (isObject(answer) && isObject(answer.error)) throw bad(`the server refused tools/list: ${String(answer.error.message ?? 'error')}`, 'endpoint')
+  return parseToolDocument(answer)
+}
+
+/** A2A: the agent card at the address, else at its standard discovery path below it (.well-known/agent-card.json). */
+async function probeSkills(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): Promise<ParsedSkill[]> {
+  const { url, headers } = probeTarget(deps, routing, body)
+  const card = async (at: string) => {
+    try {
+      return answerJson(await fetchSpecDocument(at, probeOptions(deps, headers)))
+    } catch {
+      return null
+    }
+  }
+  let found = await card(url)
+  if (!isObject(found) || !Array.isArray(found.skills)) found = await card(new URL('.well-known/agent-card.json', url.endsWith('/') ? url : `${url}/`).toString())
+  if (!isObject(found) || !Array.isArray(found.skills)) throw bad(`no agent card with skills at ${url} nor at its .well-known/agent-card.json`, 'endpoint')
+  return parseSkillDocument(found)
+}
+
+/** POST …/policies/{policyName}/parse-tools/: the tools the document defines (or a probed server lists), nothing saved. */
+export async function parseTools(deps: Deps, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedTool[]> {
+  const proxy = await discoveryTarget(deps.prisma, actor, projectName, proxyName, policyName, TOOL_KINDS, 'parse-tools')
+  if (isProbe(body)) return probeTools(deps, proxy.routing, parseInput(probeBody, body ?? {}) as z.infer<typeof probeBody>)
   return parseToolDocument(readDocument(body))
 }
 
-/** POST …/policies/{policyName}/parse-skills/: the skills the document defines, nothing saved. */
-export async function parseSkills(db: Tx, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedSkill[]> {
-  await discoveryTarget(db, actor, projectName, proxyName, policyName, SKILL_KINDS, 'parse-skills')
+/** POST …/policies/{policyName}/parse-skills/: the skills the document defines (or a probed agent card), nothing saved. */
+export async function parseSkills(deps: Deps, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedSkill[]> {
+  const proxy = await discoveryTarget(deps.prisma, actor, projectName, proxyName, policyName, SKILL_KINDS, 'parse-skills')
+  if (isProbe(body)) return probeSkills(deps, proxy.routing, parseInput(probeBody, body ?? {}) as z.infer<typeof probeBody>)
   return parseSkillDocument(readDocument(body))
 }
