@@ -23,7 +23,6 @@ const examples = JSON.parse(fs.readFileSync(new URL('./vendor-examples.json', im
 
 /** Validation refusals kept, by `page#index`: the reason ("open": not fixed yet, issue 32 §0; the list only shrinks). */
 const KEPT: Record<string, string> = {
-  'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#1': "routingInfo.routingAddressList[0].address: kept, a placeholder: the page's address http://backend-host:port has no port number, so it is no URL a gateway could route to; EMPTY_API itself is accepted (with a real address: test/apiproxies/automation-proxies-newest.test.ts)",
   'api-reference/api-proxies/settings/update-cache-settings.mdx#1': 'not a request body: the page shows one variableList entry ({ name, type, dataType }) of cacheSettings; the full body (#0) is accepted',
   'api-reference/api-proxies/settings/update-json-error-template.mdx#1': 'not a request body: the page shows the content of jsonValue (the template itself); the full body (#0) is accepted',
   'api-reference/knowledge-bases/create-knowledge-base.mdx#0': "embeddingProviderId: kept, the spec wins: §1 rule 2 makes a knowledge base's connection references stored ids (embeddingProviderId, vectorDbId), while the page names them (embeddingProviderRef, vectorDbRef)",
@@ -63,6 +62,13 @@ const PAGE_PARAMS: Record<string, Record<string, string>> = {
   'api-reference/export-import/export-objects.mdx#1': { type: 'CERTIFICATE' },
   'api-reference/policies/crud/discover-a2a-policy-skills.mdx': { apiProxyName: 'a2a-api', policyName: 'fixture-policy' },
   'api-reference/policies/crud/discover-mcp-policy-tools.mdx': { apiProxyName: 'mcp-api', policyName: 'fixture-policy' },
+  // the routed-proxy creates make proxies of their own; the routing pages edit the fixture's A2A and MCP proxies and
+  // the AI proxy the AI create page made
+  ...Object.fromEntries([['a2a', 3], ['ai', 2], ['mcp', 3]].flatMap(([kind, n]) => Array.from({ length: n as number }, (_, i) =>
+    [`api-reference/api-proxies/crud/create-${kind}-api-proxy.mdx#${i}`, { apiProxyName: `${kind}-page-${i}` }]))),
+  'api-reference/api-proxies/settings/update-a2a-routing.mdx': { apiProxyName: 'a2a-api' },
+  'api-reference/api-proxies/settings/update-mcp-routing.mdx': { apiProxyName: 'mcp-api' },
+  'api-reference/api-proxies/settings/update-ai-routing.mdx': { apiProxyName: 'ai-page-0' },
   // a grant or revoke of one access once: each example its own credential (the seed grants what the revokes take)
   'api-reference/credentials/access/grant-access.mdx#1': { username: 'api-user-1' },
   'api-reference/credentials/access/grant-access.mdx#2': { username: 'api-user-2' },
@@ -99,6 +105,15 @@ const SUBSTITUTE: Record<string, (body: any, ids: Record<string, string>) => unk
   // the pages' URLs, answered on loopback
   'api-reference/api-proxies/crud/update-api-proxy.mdx#0': (b) => ({ ...b, specUrl: local(b.specUrl) }),
   'api-reference/api-proxies/crud/update-api-proxy-from-url.mdx#0': (b) => ({ ...b, specUrl: local(b.specUrl) }),
+  // the page's backend address is a placeholder (http://backend-host:port, no port number): a real one of that host
+  'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#1': (b) => ({ ...b, routingInfo: { ...b.routingInfo, routingAddressList: b.routingInfo.routingAddressList.map((a: any) => ({ ...a, address: String(a.address).replace(':port', ':8080') })) } }),
+  // the AI create page's second example takes the first one's relative path: a path of its own
+  'api-reference/api-proxies/crud/create-ai-api-proxy.mdx#1': (b) => ({ ...b, relativePath: '/ai/chat-2' }),
+  // the agents and MCP servers the routing and discovery pages name, answered on loopback
+  'api-reference/api-proxies/settings/update-a2a-routing.mdx#1': (b) => ({ ...b, backendServers: b.backendServers.map((x: any) => ({ ...x, endpoint: local(x.endpoint) })) }),
+  'api-reference/api-proxies/settings/update-mcp-routing.mdx#1': (b) => ({ ...b, backendServers: b.backendServers.map((x: any) => ({ ...x, endpoint: local(x.endpoint) })) }),
+  'api-reference/policies/crud/discover-a2a-policy-skills.mdx#1': (b) => ({ ...b, endpoint: local(b.endpoint) }),
+  'api-reference/policies/crud/discover-mcp-policy-tools.mdx#1': (b) => ({ ...b, endpoint: local(b.endpoint) }),
   'api-reference/api-proxies/crud/update-api-proxy-from-url.mdx#1': (b) => ({ ...b, specUrl: local(b.specUrl) }),
   // the from-file page created petstore-api (and its route) already: this page's create gets a name and route of its own
   'api-reference/api-proxies/crud/create-api-proxy-from-url.mdx#0': (b) => ({ ...b, apiProxyName: 'petstore-from-url', specUrl: local(b.specUrl), clientRoute: { ...b.clientRoute, relativePathList: ['/petstore-from-url'] } }),
@@ -141,8 +156,7 @@ let proxyExport: ArrayBuffer | null = null
 
 /**
  * The examples that are not accepted, by `page#index`, with their reason: each is checked like KEPT (a new one fails
- * the test, and so does a listed one that starts passing: the list only shrinks). "open: h-ai" / "open: h-shapes":
- * a body shape of another family, fixed there.
+ * the test, and so does a listed one that starts passing: the list only shrinks).
  */
 const REFUSED: Record<string, string> = {
   'api-reference/ai-budgets/update-budget.mdx#0': 'budgetSource: the spec wins (§2.9: budgetSource only for target type CREDENTIAL_ALLOWED_API_PROXY), and the page sends it with CREDENTIAL_ORGANIZATION and ids of its own installation',
@@ -156,10 +170,6 @@ const REFUSED: Record<string, string> = {
  */
 const KEPT_REACHED: Record<string, string> = {
   'api-reference/knowledge-bases/update-knowledge-base.mdx#0': "embeddingProviderId: kept, the spec wins: §1 rule 2 makes a knowledge base's connection references stored ids (embeddingProviderId, vectorDbId), while the page names them (embeddingProviderRef, vectorDbRef)",
-  'api-reference/policies/crud/discover-a2a-policy-skills.mdx#0': "document: open: h-ai (the page's empty body discovers from the proxy's backend; we parse a given document only)",
-  'api-reference/policies/crud/discover-a2a-policy-skills.mdx#1': "document: open: h-ai (the page's endpoint/authScheme/bearerToken body discovers from a live agent; we parse a given document only)",
-  'api-reference/policies/crud/discover-mcp-policy-tools.mdx#0': "document: open: h-ai (the page's empty body discovers from the proxy's backend; we parse a given document only)",
-  'api-reference/policies/crud/discover-mcp-policy-tools.mdx#1': "document: open: h-ai (the page's endpoint/authScheme/bearerToken body discovers from a live MCP server; we parse a given document only)",
 }
 const keptReason = (key: string): string | undefined => KEPT[key] ?? KEPT_REACHED[key]
 
@@ -369,8 +379,17 @@ beforeAll(async () => {
   // the A2A and MCP proxies the discovery pages name (their create doors take a routing: h-ai's pages)
   bootstrap.projects[0]!.apiProxies!.push({ name: 'a2a-api', groups: [], kind: 'A2A' }, { name: 'mcp-api', groups: [], kind: 'MCP' })
   web = http.createServer((req, res) => {
-    const doc = WEB[req.url ?? '']
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' }).end(doc ?? '{}')
+    let text = ''
+    req.on('data', (c) => (text += c))
+    req.on('end', () => {
+      // an MCP server answers tools/list (JSON-RPC); an agent its card below .well-known
+      const rpc = req.method === 'POST' && /\/mcp$/.test(req.url ?? '') ? (JSON.parse(text) as { id: number; method: string }) : null
+      const doc = rpc?.method === 'tools/list'
+        ? JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { tools: [{ name: 'search', description: 'Full-text search', inputSchema: { type: 'object' } }] } })
+        : /\/a2a\/\.well-known\/agent-card\.json$/.test(req.url ?? '') ? JSON.stringify({ name: 'partner', skills: [{ id: 'translate', name: 'Translate', tags: ['lang'] }] })
+          : WEB[req.url ?? '']
+      res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' }).end(doc ?? '{}')
+    })
   })
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
   svc = await startTestService({ bootstrap, env: { SPEC_FETCH_ALLOW_PRIVATE: 'true' } })
