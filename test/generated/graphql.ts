@@ -801,21 +801,34 @@ export type LimitTargetInput = {
   type?: string | null | undefined;
 };
 
-/** Full replacement */
+/** Full replacement. With name: the vendor shape (providerCode and modelId required; name {providerCode}/{modelId}); without: modelId is the name */
 export type LlmCatalogModelInput = {
+  /** only false */
+  builtIn?: boolean | null | undefined;
   capabilities?: Array<string> | null | undefined;
   contextWindow?: number | null | undefined;
+  /** ISO 8601 */
+  deprecatedAt?: string | null | undefined;
   description?: string | null | undefined;
   displayName?: string | null | undefined;
   isDeprecated?: boolean | null | undefined;
   maxOutputTokens?: number | null | undefined;
   modality?: string | null | undefined;
-  /** must equal the modelId argument; defaults to it */
+  /** without name: must equal the modelId argument; defaults to it */
   modelId?: string | null | undefined;
+  /** must equal the modelId argument (the entry name); {providerCode}/{modelId} */
+  name?: string | null | undefined;
+  pricePerAudioMinute?: number | null | undefined;
+  pricePerCharacterTts?: number | null | undefined;
+  pricePerImage?: number | null | undefined;
   pricePerMillionCached?: number | null | undefined;
   pricePerMillionInput?: number | null | undefined;
   pricePerMillionOutput?: number | null | undefined;
+  providerCode?: string | null | undefined;
+  providerDefinitionId?: string | null | undefined;
   providerType?: string | null | undefined;
+  /** ISO 8601 */
+  sunsetAt?: string | null | undefined;
 };
 
 export type LlmMetadataInput = {
@@ -840,6 +853,8 @@ export type LlmModelDefinitionInput = {
 
 /** Full replacement; omitted fields take the provider type defaults */
 export type LlmProviderDefinitionInput = {
+  /** the provider type code */
+  code?: string | null | undefined;
   defaultApiVersion?: string | null | undefined;
   defaultAudioSpeechPath?: string | null | undefined;
   defaultAudioTranscriptionPath?: string | null | undefined;
@@ -853,6 +868,10 @@ export type LlmProviderDefinitionInput = {
   deploymentType?: string | null | undefined;
   description?: string | null | undefined;
   displayName?: string | null | undefined;
+  /** http(s) URL */
+  docsUrl?: string | null | undefined;
+  /** http(s) URL */
+  iconUrl?: string | null | undefined;
   name?: string | null | undefined;
   /** default OTHER */
   providerType?: string | null | undefined;
@@ -1035,37 +1054,61 @@ export type UpdateUserInput = {
 
 /** The create body of spec §2.11 without _class (implied). Full replacement */
 export type VectorDbInput = {
-  /** PGVECTOR, QDRANT, WEAVIATE, PINECONE, MILVUS, CHROMA, ELASTICSEARCH, OTHER */
+  /** PGVECTOR, QDRANT, WEAVIATE, MILVUS, CHROMA, PINECONE, REDIS, OTHER */
   dbType: string;
   defaultCollectionName?: string | null | undefined;
   description?: string | null | undefined;
+  /** COSINE, EUCLIDEAN, DOT_PRODUCT; default COSINE */
   distanceMetric?: string | null | undefined;
   embeddingDimension?: number | null | undefined;
+  /** default true */
+  enabled?: boolean | null | undefined;
+  /** default 100 */
+  maxBatchSize?: number | null | undefined;
   name?: string | null | undefined;
   transport: VectorDbTransportInput;
+};
+
+/** jdbc: HikariCP settings (null: the pool default) */
+export type VectorDbPoolInput = {
+  connectionTimeoutMs?: number | null | undefined;
+  idleTimeoutMs?: number | null | undefined;
+  maxLifetimeMs?: number | null | undefined;
+  maximumPoolSize?: number | null | undefined;
+  minimumIdle?: number | null | undefined;
 };
 
 /** Set the fields of the chosen family only */
 export type VectorDbTransportInput = {
   /** http; secret, write-only; blank keeps the stored value on update */
   apiKey?: string | null | undefined;
+  /** http; secret, write-only; blank keeps the stored value on update */
+  apiSecret?: string | null | undefined;
   /** http */
   apiVersion?: string | null | undefined;
   /** http */
   authHeaderName?: string | null | undefined;
   /** http; BEARER, API_KEY_HEADER, BASIC, NONE, CUSTOM; default BEARER */
   authScheme?: string | null | undefined;
-  /** jdbc; default 10000 */
+  /** all families; jdbc default 10000 */
   connectTimeoutMs?: number | null | undefined;
   /** http; required */
   endpoint?: string | null | undefined;
-  /** jdbc or http */
+  /** jdbc, http or redis (the family dbType is reached with; OTHER takes any) */
   family: string;
   /** jdbc; required */
   jdbcUrl?: string | null | undefined;
-  /** jdbc; secret, write-only; blank keeps the stored value on update */
+  /** jdbc, redis; secret, write-only; blank keeps the stored value on update */
   password?: string | null | undefined;
   /** jdbc */
+  pool?: VectorDbPoolInput | null | undefined;
+  /** http */
+  regionCode?: string | null | undefined;
+  /** all families */
+  requestTimeoutMs?: number | null | undefined;
+  /** redis; required: redis://, rediss:// or host:port */
+  uri?: string | null | undefined;
+  /** jdbc, redis */
   username?: string | null | undefined;
 };
 

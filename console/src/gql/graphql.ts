@@ -4,8 +4,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-/** The body of PATCH …/apiProxies/{name}/settings/cors/ */
-export type ApiProxyCorsSettingsInput = {
+export type ApiProxyCorsSettingsCorsSettingsInput = {
   /** one of true, false */
   allowCredentials?: string | null | undefined;
   allowHeaderList?: Array<string> | null | undefined;
@@ -15,7 +14,27 @@ export type ApiProxyCorsSettingsInput = {
   description?: string | null | undefined;
   exposeHeaderList?: Array<string> | null | undefined;
   maxAge?: number | null | undefined;
-  name: string;
+  name?: string | null | undefined;
+};
+
+/** The body of PATCH …/apiProxies/{name}/settings/cors/ */
+export type ApiProxyCorsSettingsInput = {
+  /** one of true, false */
+  allowCredentials?: string | null | undefined;
+  allowHeaderList?: Array<string> | null | undefined;
+  allowMethodList?: Array<string> | null | undefined;
+  allowOriginList?: Array<string> | null | undefined;
+  corsActive?: boolean | null | undefined;
+  /** the section's fields (newest pages); or send them at the top level */
+  corsSettings?: ApiProxyCorsSettingsCorsSettingsInput | null | undefined;
+  /** true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+  deploy?: boolean | null | undefined;
+  /** environments of the project to push to when deploy is true */
+  deployTargetEnvironmentNameList?: Array<string> | null | undefined;
+  description?: string | null | undefined;
+  exposeHeaderList?: Array<string> | null | undefined;
+  maxAge?: number | null | undefined;
+  name?: string | null | undefined;
 };
 
 export type ApiProxyInput = {
@@ -28,6 +47,11 @@ export type ApiProxyInput = {
 
 /** The body of PATCH …/apiProxies/{name}/settings/routing-status/ */
 export type ApiProxyRoutingStatusSettingsInput = {
+  /** true: after saving, push the proxy to deployTargetEnvironmentNameList (or where it is deployed now when that is empty) */
+  deploy?: boolean | null | undefined;
+  /** environments of the project to push to when deploy is true */
+  deployTargetEnvironmentNameList?: Array<string> | null | undefined;
+  echoEnabled?: boolean | null | undefined;
   mirrorEnabled?: boolean | null | undefined;
   routingEnabled?: boolean | null | undefined;
 };
