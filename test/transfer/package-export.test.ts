@@ -33,7 +33,7 @@ describe('the type registry', () => {
     expect(errors).toBeUndefined()
     const byType = Object.fromEntries(data!.transferObjectTypes.map((t) => [t.type, t]))
     expect(Object.keys(byType).sort()).toEqual([
-      'AI_BUDGET', 'AI_PROXY', 'API_CREATOR', 'API_PROXY', 'API_PROXY_GROUP', 'APPLICATION', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'ENVIRONMENT_VARIABLE', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LIMIT_PLAN', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
+      'AI_BUDGET', 'AI_PROXY', 'API_CREATOR', 'API_PROXY', 'API_PROXY_GROUP', 'APPLICATION', 'CERTIFICATE', 'CONNECTION', 'CREDENTIAL', 'ENVIRONMENT_VARIABLE', 'GLOBAL_POLICY', 'IDENTITY_SERVICE', 'IP_GROUP', 'KNOWLEDGE_BASE', 'LIMIT_ASSIGNMENT', 'LIMIT_PLAN', 'LLM_PROVIDER', 'RLCL', 'WEBHOOK_CONNECTION',
     ])
     expect(byType.CERTIFICATE).toEqual({ type: 'CERTIFICATE', category: 'CERTIFICATE', kinds: ['CERTIFICATE', 'KEY_STORE', 'CRYPTO_KEY_INFO', 'JWK'], secretFields: ['privateKey', 'secretKey', 'password', 'keyPassword', 'privateJwk', 'file'], scope: 'PROJECT', source: 'stored-objects' })
     expect(byType.CREDENTIAL).toMatchObject({ kinds: null, secretFields: ['password'], source: 'credentials' })

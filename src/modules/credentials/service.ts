@@ -1,3 +1,4 @@
+import { apiClientsToUndeploy, undeployRemovedApiClients } from '../../platform/deploy/api-client-undeploy.js'
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { Prisma } from '../../generated/prisma/client.js'
@@ -223,8 +224,16 @@ export const passwordChange = z.object({
 export async function deleteCredential(deps: Deps, actor: Actor, projectName: string, username: string): Promise<DeploymentOutcome> {
   const projectAccess = await access(deps.prisma, actor, projectName, 'MANAGE')
   const credential = await findCredential(deps.prisma, projectAccess, username)
-  await deps.prisma.credential.delete({ where: { id: credential.id } })
-  return deploy(deps, projectAccess, credential, 'UNDEPLOY')
+  // the API clients the credential owns as a consumer go with it (cascade): read first, undeployed after the commit
+  const clients = await deps.prisma.$transaction(async (tx) => {
+    const owned = await apiClientsToUndeploy(tx, { credentialId: credential.id })
+    await tx.credential.delete({ where: { id: credential.id } })
+    return owned
+  })
+  const outcome = await deploy(deps, projectAccess, credential, 'UNDEPLOY')
+  const failed = (await undeployRemovedApiClients(deps, clients)).filter((u) => !u.success)
+  if (failed.length) deps.logger.warn({ project: projectName, credential: username, apiClients: failed }, 'API client undeploy not acknowledged (the outbox retries it)')
+  return outcome
 }
 
 /**

@@ -150,6 +150,17 @@ const aiProxyFields = z
   })
   .strict()
 
+// the assignment body of spec §2.13 without its bindingKey and version: plans by planKey, subject and target by natural key
+const limitAssignmentFields = z
+  .object({
+    subject: z.object({ type: z.enum(['PLATFORM', 'PROJECT', 'API_PROXY', 'ORGANIZATION', 'CONSUMER', 'APPLICATION', 'API_CLIENT']), key: z.string().nullish() }).strict().describe('the subject: its type and natural key (consumer username, application name, clientId, organization code, API proxy name)'),
+    family: z.enum(FAMILIES).describe('REQUEST_RATE or AI_TOKEN_BUDGET'),
+    actorScope: z.string().optional().describe('ANY (default), AUTHENTICATED or ANONYMOUS'),
+    target: z.record(z.string(), z.unknown()).optional().describe('the target: type, apiProxyName, apiProxyGroupName, environmentName, targetKey, httpMethods'),
+    status: z.enum(['DRAFT', 'ACTIVE']).optional().describe('DRAFT (default) or ACTIVE; an ACTIVE one never goes back to DRAFT'),
+  })
+  .catchall(z.unknown())
+
 const rlclFields = z
   .object({
     description: z.string().nullish(),
@@ -235,6 +246,10 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   {
     key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,
     createDefaults: { description: null, apiProxies: [] }, normalize: normalizeGroup,
+  },
+  {
+    key: 'limitAssignments', type: 'LIMIT_ASSIGNMENT', kind: null, nameField: 'name', fields: limitAssignmentFields,
+    createDefaults: { actorScope: 'ANY', status: 'DRAFT', customRuleSpec: null, validFrom: null, validUntil: null },
   },
   {
     key: 'budgets', type: 'AI_BUDGET', kind: null, nameField: 'name', fields: budgetFields, createDefaults: { budget: {} },

@@ -12,6 +12,9 @@ import { removeApplication, updateApplication } from '../identity/applications.j
 import { apiClientsToUndeploy, undeployRemovedApiClients, type ApiClientUndeploy } from '../identity/api-client-runtime.js'
 import { removeRlcl, undeployRemovedRlcl } from '../rlcl/service.js'
 import { deletePlan } from '../limits/plans/service.js'
+import { endAssignmentInTx, pushAssignments } from '../limits/assignments/service.js'
+import { liveAssignmentNamed } from '../limits/assignments/transfer-adapter.js'
+import { actorName } from '../../platform/auth/actor.js'
 
 /**
  * What the transfer engine's adapters do not do (an import only creates and replaces): deleting and renaming an
@@ -169,6 +172,23 @@ const limitPlan: Lifecycle = {
   },
 }
 
+/** As the end action does (the REST door's endAssignmentInTx): the live assignment the scope names is ENDED (a DRAFT one too), then undeployed. No rename: the scope is the name. */
+const limitAssignment: Lifecycle = {
+  async remove(ctx, _kind, name) {
+    const row = await liveAssignmentNamed(ctx, name)
+    if (!row) throw new Error(`no live limit assignment '${name}'`)
+    const { wasActive } = await endAssignmentInTx(ctx.db, { id: row.id, endedBy: actorName(ctx.actor), reason: 'REMOVED_BY_DECLARATIVE_SYNC', allowDraft: true })
+    return {
+      type: 'LIMIT_ASSIGNMENT', name,
+      async undeploy(deps) {
+        if (!wasActive) return []
+        const summary = await pushAssignments(deps, [row.id])
+        return [{ success: summary.failedEnvironmentPushes === 0, message: `limit assignment ${name}: ${summary.failedEnvironmentPushes ? 'an environment did not acknowledge the undeploy (the outbox retries it)' : 'undeployed'}`, responseTimeMs: 0, environmentResults: [] }]
+      },
+    }
+  },
+}
+
 /**
  * As the API proxy DELETE does for an AI, MCP or A2A proxy (deleteApiProxyAndUndeploy): the proxy goes, then it is
  * undeployed from every environment of the project (a routed proxy is pushed to all of them on each write). No rename.
@@ -198,6 +218,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   ENVIRONMENT_VARIABLE: environmentVariable,
   API_PROXY_GROUP: apiProxyGroup,
   LIMIT_PLAN: limitPlan,
+  LIMIT_ASSIGNMENT: limitAssignment,
   AI_PROXY: aiProxy,
 }
 

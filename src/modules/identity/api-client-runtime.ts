@@ -3,8 +3,8 @@ import type { RuntimeDeploymentState } from '../../generated/prisma/enums.js'
 import type { Deps, Tx } from '../../platform/context.js'
 import { enqueueDeliveries, supersedeDeliveries, type DeliveredHandler } from '../../platform/deploy/outbox.js'
 import { projectEnvironments } from '../../platform/deploy/project.js'
-import { pushBatchWithOutbox, type BatchItem } from '../../platform/deploy/batch.js'
 import type { DeploymentOutcome, DeployMessage } from '../../platform/deploy/pusher.js'
+import { API_CLIENT_SUBJECT_KIND as SUBJECT_KIND, apiClientSubjectPrefix as subjectPrefix } from '../../platform/deploy/api-client-undeploy.js'
 
 /** One environment's answer in the runtime deployment envelope (spec §2.6). */
 export interface EnvironmentAck { name: string; acknowledged: boolean; detail?: string }
@@ -63,8 +63,6 @@ export const acksOf = (outcome: DeploymentOutcome): EnvironmentAck[] =>
 
 export const stateOf = (acks: EnvironmentAck[]): RuntimeDeploymentState => (acks.every((a) => a.acknowledged) ? 'IN_SYNC' : 'DEGRADED')
 
-const SUBJECT_KIND = 'apiClient'
-const subjectPrefix = (apiClientId: string) => `${SUBJECT_KIND}:${apiClientId}:`
 const asJson = (acks: EnvironmentAck[]) => acks as unknown as Prisma.InputJsonValue
 
 /** Serialises writers of one client's runtime record across instances (row lock until the transaction ends). */
@@ -139,44 +137,4 @@ export async function readApiClientRuntime(deps: Deps, apiClientId: string): Pro
   return { state: record.state, revision: record.revision, environments: record.environments as unknown as EnvironmentAck[] }
 }
 
-/** An API client a delete removes, as read before the delete: what its undeploy after the commit needs. */
-export interface RemovedApiClient { id: string; apiClientKey: string; clientId: string; projectId: string; projectName: string; revision: number }
-
-/**
- * The API clients a delete is about to remove (read in the delete's transaction, before it): an API client delete,
- * an application's (its clients go with it), a declared application's list that leaves a client out.
- */
-export async function apiClientsToUndeploy(db: Tx, where: Prisma.ApiClientWhereInput): Promise<RemovedApiClient[]> {
-  const rows = await db.apiClient.findMany({
-    where, orderBy: { clientId: 'asc' },
-    select: { id: true, apiClientKey: true, clientId: true, projectId: true, project: { select: { name: true } }, runtime: { select: { revision: true } } },
-  })
-  return rows.map((r) => ({ id: r.id, apiClientKey: r.apiClientKey, clientId: r.clientId, projectId: r.projectId, projectName: r.project.name, revision: r.runtime?.revision ?? 0 }))
-}
-
-/** One removed client's undeploy: success when every environment acknowledged it (the others are in the outbox). */
-export interface ApiClientUndeploy { clientId: string; success: boolean; message: string }
-
-/**
- * After the delete committed: an UNDEPLOY of each removed client to every environment of its project, as a revoke
- * undeploys it. What an environment did not acknowledge is handed to the retry outbox (subject `apiClient:<id>:…`,
- * its older undelivered rows retired first: a pending DEPLOY of a deleted client must not be delivered after it).
- */
-export async function undeployRemovedApiClients(deps: Pick<Deps, 'prisma' | 'deployer'>, removed: RemovedApiClient[]): Promise<ApiClientUndeploy[]> {
-  const out: ApiClientUndeploy[] = []
-  const byProject = new Map<string, RemovedApiClient[]>()
-  for (const r of removed) byProject.set(r.projectId, [...(byProject.get(r.projectId) ?? []), r])
-  for (const [projectId, clients] of byProject) {
-    const environments = await projectEnvironments(deps.prisma, projectId)
-    const items: BatchItem[] = clients.map((c) => {
-      const message: DeployMessage = { action: 'UNDEPLOY', project: c.projectName, kind: 'API_CLIENT', name: c.clientId, revision: c.revision + 1, config: { apiClientKey: c.apiClientKey, clientId: c.clientId } }
-      return { message, subject: `${subjectPrefix(c.id)}${c.revision + 1}`, supersedePrefix: subjectPrefix(c.id) }
-    })
-    const outcome = await pushBatchWithOutbox(deps, environments, items)
-    clients.forEach((c, i) => {
-      const failed = outcome.environmentResults.filter((r) => r.errors[i] !== null && r.errors[i] !== undefined)
-      out.push({ clientId: c.clientId, success: !failed.length, message: failed.length ? failed.map((r) => `${r.environmentName}: ${r.errors[i]} (retried by the outbox)`).join('; ') : 'undeployed' })
-    })
-  }
-  return out
-}
+export { apiClientsToUndeploy, undeployRemovedApiClients, type ApiClientUndeploy, type RemovedApiClient } from '../../platform/deploy/api-client-undeploy.js'

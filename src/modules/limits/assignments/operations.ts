@@ -90,7 +90,7 @@ export async function getAssignment(db: Tx, actor: Actor, projectName: string, b
 }
 
 /** Every check create runs, in order, without writing: body, licence, subject, plans and target, scope. */
-async function checkNewAssignment(db: Tx, projectId: string, body: AssignmentBody) {
+export async function checkNewAssignment(db: Tx, projectId: string, body: AssignmentBody) {
   await requireFamilyLicensed(db, body.content.family)
   const subject = await resolveSubject(db, projectId, body.subject)
   const prepared = await prepareAssignmentContent(db, projectId, body.content)
@@ -133,7 +133,7 @@ export async function validateAssignment(db: Tx, actor: Actor, projectName: stri
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Subject, family, target and actorScope cannot change on update (spec §2.13, §7.4). */
-function refuseImmutableChanges(row: AssignmentRow, body: AssignmentBody) {
+export function refuseImmutableChanges(row: AssignmentRow, body: AssignmentBody) {
   if (body.bindingKey !== null && body.bindingKey !== row.bindingKey) {
     throw lifecycleConflict('limit.binding.keyImmutable', 'The bindingKey of an assignment cannot change', { field: 'bindingKey' })
   }
@@ -178,27 +178,34 @@ export async function updateAssignment(deps: Deps, actor: Actor, projectName: st
   if (body.version !== null && body.version !== stored.version) throw versionConflict(body.version, stored.version)
   refuseImmutableChanges(stored, body)
   await requireFamilyLicensed(deps.prisma, body.content.family)
-  const row = await deps.prisma.$transaction(async (tx) => {
-    const prepared = await prepareAssignmentContent(tx, access.project.id, body.content)
-    const { count } = await tx.limitAssignment.updateMany({
-      where: { id: stored.id, version: stored.version, status: { not: 'ENDED' } },
-      data: {
-        ...contentColumns(body.content, body.audienceRule),
-        version: { increment: 1 },
-        ...(stored.status === 'ACTIVE' ? { runtimeRevision: { increment: 1 } } : {}),
-      },
-    })
-    if (count === 0) {
-      const now = await tx.limitAssignment.findUniqueOrThrow({ where: { id: stored.id }, select: { version: true, status: true } })
-      if (now.status === 'ENDED') throw lifecycleConflict('limit.binding.endedIsFinal', `Assignment '${bindingKey}' is ENDED and cannot change`)
-      throw versionConflict(body.version ?? stored.version, now.version)
-    }
-    await tx.limitAssignmentPlan.deleteMany({ where: { assignmentId: stored.id } })
-    await tx.limitAssignmentPlan.createMany({ data: prepared.planIds.map((planId, position) => ({ assignmentId: stored.id, planId, position })) })
-    return tx.limitAssignment.findUniqueOrThrow({ where: { id: stored.id }, include: assignmentInclude })
-  })
+  const row = await deps.prisma.$transaction((tx) => updateAssignmentInTx(tx, access.project.id, stored, body))
   if (row.status === 'ACTIVE') await pushAssignment(deps, row, access.project.name)
   return row
+}
+
+/**
+ * The write of an update inside the caller's transaction (the PUT and a declarative sync): the content replaced, the
+ * version fenced on the stored one. The caller has refused ENDED rows and immutable changes (refuseImmutableChanges);
+ * push an ACTIVE row after the commit.
+ */
+export async function updateAssignmentInTx(tx: Tx, projectId: string, stored: AssignmentRow, body: AssignmentBody): Promise<AssignmentRow> {
+  const prepared = await prepareAssignmentContent(tx, projectId, body.content)
+  const { count } = await tx.limitAssignment.updateMany({
+    where: { id: stored.id, version: stored.version, status: { not: 'ENDED' } },
+    data: {
+      ...contentColumns(body.content, body.audienceRule),
+      version: { increment: 1 },
+      ...(stored.status === 'ACTIVE' ? { runtimeRevision: { increment: 1 } } : {}),
+    },
+  })
+  if (count === 0) {
+    const now = await tx.limitAssignment.findUniqueOrThrow({ where: { id: stored.id }, select: { version: true, status: true } })
+    if (now.status === 'ENDED') throw lifecycleConflict('limit.binding.endedIsFinal', `Assignment '${stored.bindingKey}' is ENDED and cannot change`)
+    throw versionConflict(body.version ?? stored.version, now.version)
+  }
+  await tx.limitAssignmentPlan.deleteMany({ where: { assignmentId: stored.id } })
+  await tx.limitAssignmentPlan.createMany({ data: prepared.planIds.map((planId, position) => ({ assignmentId: stored.id, planId, position })) })
+  return tx.limitAssignment.findUniqueOrThrow({ where: { id: stored.id }, include: assignmentInclude })
 }
 
 export const actionBody = z.strictObject({ version: z.number().int().min(1).nullish() })

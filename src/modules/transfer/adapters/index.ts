@@ -7,6 +7,7 @@ import { applicationTransferAdapter } from '../../apiclients/application-transfe
 import { environmentVariableTransferAdapter } from '../../envvars/transfer-adapter.js'
 import { apiProxyGroupTransferAdapter } from '../../apiproxies/groups/transfer-adapter.js'
 import { limitPlanTransferAdapter } from '../../limits/plans/transfer-adapter.js'
+import { limitAssignmentTransferAdapter } from '../../limits/assignments/transfer-adapter.js'
 import { aiBudgetTransferAdapter } from '../../budgets/transfer-adapter.js'
 import { aiProxyTransferAdapter } from '../../apiproxies/ai/transfer-adapter.js'
 import { findAdapter, registerTransferAdapter, type TransferAdapter } from '../../../platform/transfer/registry.js'
@@ -19,7 +20,7 @@ import { webhookConnectionAdapter } from './webhooks.js'
  * stored-object fallback of its type (registered first), so a type moves from the opaque objects to its
  * module by adding its module's adapters here.
  */
-const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter, environmentVariableTransferAdapter, apiProxyGroupTransferAdapter, limitPlanTransferAdapter, aiBudgetTransferAdapter, aiProxyTransferAdapter]
+const CONTRIBUTED: TransferAdapter[] = [credentialAdapter, webhookConnectionAdapter, connectionTransferAdapter, ...llmTransferAdapters, apiProxyTransferAdapter, rlclTransferAdapter, creatorTransferAdapter, applicationTransferAdapter, environmentVariableTransferAdapter, apiProxyGroupTransferAdapter, limitPlanTransferAdapter, limitAssignmentTransferAdapter, aiBudgetTransferAdapter, aiProxyTransferAdapter]
 
 let loading: Promise<void> | null = null
 
