@@ -96,7 +96,12 @@ describe('AI proxies: the newest create and routing pages', () => {
     await provider('deepseek-backup')
     const chain = await call('PUT', 'support-chat/ai-routing/', { llmProviderRefName: 'openai-prod', providerFailoverChain: [{ llmProviderRefName: 'deepseek-backup', modelId: 'deepseek-chat' }] })
     expect(chain.body.resultList[0].routing.targets).toMatchObject([{ providerName: 'openai-prod', priority: 0 }, { providerName: 'deepseek-backup', model: 'deepseek-chat', priority: 1 }])
-    await refused('PUT', 'support-chat/ai-routing/', { llmProviderRefName: 'openai-prod', targets: [{ providerName: 'openai-prod' }] }, 'targets', /cannot be sent with llmProviderRefName/)
+    await refused('PUT', 'support-chat/ai-routing/', { llmProviderRefName: 'openai-prod', targets: [{ providerName: 'deepseek-backup' }] }, 'targets', /cannot be sent with llmProviderRefName/)
+    // the routing as read back (the page's form beside the targets it derives) may be sent again as it is
+    const { proxyPasswordSet: _set, ...readBack } = chain.body.resultList[0].routing
+    const again = await call('PUT', 'support-chat/ai-routing/', readBack)
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+    expect(again.body.resultList[0].routing.targets).toEqual(chain.body.resultList[0].routing.targets)
     await refused('PUT', 'support-chat/ai-routing/', { llmProviderRefName: 'openai-prod', providerFailoverChain: [{ llmProviderRefName: 'ghost' }] }, 'providerFailoverChain[0].llmProviderRefName', /LLM provider 'ghost' not found/)
     await refused('PUT', 'support-chat/ai-routing/', { llmProviderRefName: 'openai-prod', failoverStrategy: 'RANDOM' }, 'failoverStrategy', /must be one of SEQUENTIAL, ROUND_ROBIN, CONDITIONAL/)
   })

@@ -131,4 +131,45 @@ describe('AI, MCP and A2A proxies as a declarative collection', { timeout: 180_0
     expect(bed.dev.received).toEqual([expect.objectContaining({ action: 'UNDEPLOY', kind: 'API_PROXY', name: 'team-gw', config: { proxyKind: 'A2A' } })])
     expect((await routed('payments')).map((p) => p.name)).toEqual(['chat-gw', 'tools-gw'])
   })
+
+  it('carries an AI proxy\'s relativePath and its outbound proxy password (a secret: never dumped, a reference with --secrets refs, sealed on the way in)', async () => {
+    await bed.svc.graphql('mutation { createProject(input: { name: "ai-page", environments: ["dev"] }) { name } }', {}, bed.root)
+    const page = '/apiops/projects/ai-page'
+    expect((await call('POST', `${page}/llm-providers/openai-main/`, { _class: 'llm', name: 'openai-main', providerType: 'OPENAI', allowedModelIds: [] })).status).toBe(200)
+    const made = await call('POST', `${page}/apiProxies/ai/page-gw/`, { relativePath: '/ai/page', llmProviderName: 'openai-main', modelId: 'gpt-4.1' })
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
+    const outbound = { llmProviderRefName: 'openai-main', proxyEnabled: true, proxyHost: 'egress.example.com', proxyPort: 3128, proxyAuthorizationNeeded: true, proxyUsername: 'gw', proxyPassword: 'outbound-pw-77' }
+    expect((await call('PUT', `${page}/apiProxies/page-gw/ai-routing/`, outbound)).status).toBe(200)
+
+    const dump = await call('GET', `${page}/declarative-state?collections=llmProviders,aiProxies`)
+    expect(dump.status, JSON.stringify(dump.body)).toBe(200)
+    expect(JSON.stringify(dump.body)).not.toMatch(/outbound-pw-77|Cipher|proxyPassword/)
+    expect(dump.body.aiProxies[0]).toMatchObject({ name: 'page-gw', relativePath: '/ai/page', routing: expect.objectContaining({ proxyUsername: 'gw' }) })
+    expect((await plan(dump.body, 'sync', 'ai-page')).body.summary).toEqual({ create: 0, update: 0, delete: 0 })
+
+    const refs = await call('GET', `${page}/declarative-state?collections=llmProviders,aiProxies&secrets=refs`)
+    const ref = refs.body.aiProxies[0].routing.proxyPassword as string
+    expect(ref).toMatch(/^\$\{env:AI_PROXIES_PAGE_GW_[A-Z_]*PROXY_PASSWORD\}$/)
+    // into a second project: the relative path is its own there; the password is the reference's value
+    await bed.svc.graphql('mutation { createProject(input: { name: "ai-page-copy", environments: ["dev"] }) { name } }', {}, bed.root)
+    const copy = JSON.parse(JSON.stringify({ ...refs.body, project: 'ai-page-copy' }).replace(ref, 'outbound-pw-copy'))
+    const p = await plan(copy, 'sync', 'ai-page-copy')
+    expect(p.status, JSON.stringify(p.body)).toBe(200)
+    expect(JSON.stringify(p.body)).not.toContain('outbound-pw-copy')
+    bed.dev.received.length = 0
+    const applied = await apply(p.body.id, 'ai-page-copy')
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200)
+    const stored = await db().apiProxy.findFirstOrThrow({ where: { name: 'page-gw', project: { name: 'ai-page-copy' } } })
+    expect(stored.relativePath).toBe('/ai/page')
+    expect(JSON.stringify(stored.routing)).not.toContain('outbound-pw-copy')
+    expect(bed.dev.received).toContainEqual(expect.objectContaining({ project: 'ai-page-copy', name: 'page-gw', action: 'DEPLOY', config: expect.objectContaining({ routing: expect.objectContaining({ proxyPassword: 'outbound-pw-copy' }) }) }))
+    // a relative path another proxy of the project holds is refused with its field, nothing written
+    const before = await counts()
+    const clash = await plan({ formatVersion: 1, project: 'ai-page-copy', aiProxies: [{ name: 'other-gw', kind: 'AI', relativePath: '/ai/page' }] }, 'apply', 'ai-page-copy')
+    const refused = clash.status === 200 ? await apply(clash.body.id, 'ai-page-copy') : clash
+    expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400)
+    expect(JSON.stringify(refused.body)).toContain('relativePath')
+    expect(await counts()).toEqual(before)
+  })
 })
+

@@ -145,8 +145,9 @@ const aiProxyFields = z
   .object({
     kind: z.enum(['AI', 'MCP', 'A2A']).optional().describe('AI, MCP or A2A (required to create; never changes)'),
     description: z.string().max(1000).nullish(),
+    relativePath: z.string().max(1000).nullish().describe('the path the gateway serves the proxy under, unique in the project'),
     routingMode: z.string().nullish().describe('MCP: PASSTHROUGH or AGGREGATE; A2A: AGENT_EXPOSE (default), PASSTHROUGH or SKILL_ROUTE; AI: none'),
-    routing: z.record(z.string(), z.unknown()).nullish().describe('the routing body of the kind (targets, or backendServers…); a backend server\'s auth token and password are secrets (${env:NAME} or ${file:path} references; left out = keep the stored one)'),
+    routing: z.record(z.string(), z.unknown()).nullish().describe('the routing body of the kind (targets, or backendServers…); a backend server\'s auth token and password and an AI routing\'s proxyPassword are secrets (${env:NAME} or ${file:path} references; left out = keep the stored one)'),
   })
   .strict()
 
@@ -241,7 +242,7 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   { key: 'apiProxies', type: 'API_PROXY', kind: null, nameField: 'name', fields: proxyFields, createDefaults: { kind: 'REST', endpoints: [], policies: [] }, accepts: (d) => d.kind === 'REST', normalize: normalizeProxy },
   {
     key: 'aiProxies', type: 'AI_PROXY', kind: null, nameField: 'name', fields: aiProxyFields,
-    createDefaults: { description: null, routingMode: null, routing: null }, splitSecrets: splitBackendSecrets, placeSecret: placeBackendSecret, normalize: normalizeRoutedProxy,
+    createDefaults: { description: null, relativePath: null, routingMode: null, routing: null }, splitSecrets: splitBackendSecrets, placeSecret: placeBackendSecret, normalize: normalizeRoutedProxy,
   },
   {
     key: 'apiProxyGroups', type: 'API_PROXY_GROUP', kind: null, nameField: 'name', fields: groupFields,

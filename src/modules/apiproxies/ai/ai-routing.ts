@@ -398,12 +398,11 @@ function uniqueNames(servers: { name: string }[], field: string) {
 /**
  * The targets of an AI routing sent in the newest page's form (llmProviderRefName, primaryPool,
  * providerFailoverChain), each with the body field it came from; [] when none of those is sent. Sending them with
- * `targets` is refused.
+ * other `targets` than those they derive is refused.
  */
 export function pageTargetsOf(r: AiRoutingValues): { target: AiRoutingValues['targets'][number]; field: string }[] {
   const sent = !!r.llmProviderRefName || !!r.primaryPool?.length || !!r.providerFailoverChain?.length
   if (!sent) return []
-  if (r.targets.length) throw problem('targets', 'cannot be sent with llmProviderRefName, primaryPool or providerFailoverChain: send one form')
   const target = (providerName: string, model: string | null | undefined, extra: Partial<AiRoutingValues['targets'][number]>) =>
     ({ providerName, model: model ?? null, weight: 1, priority: 0, enabled: true, timeoutMs: (r.timeoutSeconds ?? 60) * 1000, ...extra })
   const out: { target: AiRoutingValues['targets'][number]; field: string }[] = []
@@ -414,6 +413,13 @@ export function pageTargetsOf(r: AiRoutingValues): { target: AiRoutingValues['ta
     field: `providerFailoverChain[${i}].llmProviderRefName`,
   }))
   if (!r.llmProviderRefName && r.modelId) throw problem('llmProviderRefName', 'is required with modelId')
+  // a routing read back (the page's form beside the targets derived from it) may be sent again as it is; targets
+  // that say something else than the page's form are refused
+  const same = (a: AiRoutingValues['targets'][number], b: AiRoutingValues['targets'][number]) =>
+    a.providerName.toLowerCase() === b.providerName.toLowerCase() && (a.model ?? null) === (b.model ?? null) && a.weight === b.weight && a.priority === b.priority && a.enabled === b.enabled && a.timeoutMs === b.timeoutMs
+  if (r.targets.length && (r.targets.length !== out.length || r.targets.some((t, i) => !same(t, out[i]!.target)))) {
+    throw problem('targets', 'cannot be sent with llmProviderRefName, primaryPool or providerFailoverChain unless they are the targets those derive (as read back): send one form')
+  }
   return out
 }
 

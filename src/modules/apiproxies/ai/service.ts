@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { ApiProxy, Prisma } from '../../../generated/prisma/client.js'
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Deps, Tx } from '../../../platform/context.js'
@@ -12,6 +13,7 @@ import {
   type A2aRoutingValues, type AiRoutingValues, type McpRoutingValues, type RoutedKind, type RoutingValues,
 } from './ai-routing.js'
 import { kindWithArticle } from '../shared/kinds.js'
+import { relativePath as relativePathSchema } from '../proxies/automation/inputs.js'
 import { runtimeRouting, sealRouting } from './routing-store.js'
 
 // AI, MCP and A2A proxies (spec §4.5): creation with an optional first routing, routing replacement. Every write
@@ -102,6 +104,12 @@ const json = (v: unknown) => (v === null ? undefined : (v as Prisma.InputJsonVal
  * Creates an AI, MCP or A2A proxy named by the path. MCP needs `routingMode`; A2A defaults it to AGENT_EXPOSE;
  * AI proxies have no mode. A body naming a standalone outbound connection is refused.
  */
+/** A routed proxy's relativePath is unique in its project (another proxy than `exceptId` holding it is a 409). */
+async function requireFreeRelativePath(tx: Tx, projectId: string, relativePath: string, exceptId?: string) {
+  const taken = await tx.apiProxy.findFirst({ where: { projectId, relativePath, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { name: true } })
+  if (taken) throw new DomainError('conflict', 'relativePathAlreadyUsed', `relativePath: '${relativePath}' is already the relative path of API proxy '${taken.name}'`, { field: 'relativePath', apiProxy: taken.name })
+}
+
 export async function createRoutedProxy(deps: Deps, actor: Actor, projectName: string, kind: RoutedKind, rawName: string, body: unknown): Promise<RoutedProxyWrite> {
   refuseStandaloneConnectionReferences(body)
   const access = await manage(deps.prisma, actor, projectName)
@@ -119,10 +127,7 @@ export async function createRoutedProxy(deps: Deps, actor: Actor, projectName: s
   const proxy = await deps.prisma.$transaction(async (tx) => {
     const clash = await tx.apiProxy.findFirst({ where: { projectId, name: { equals: name, mode: 'insensitive' } }, select: { name: true } })
     if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${clash.name}' already exists`, { field: 'name', apiProxy: clash.name })
-    if (relativePath) {
-      const taken = await tx.apiProxy.findFirst({ where: { projectId, relativePath }, select: { name: true } })
-      if (taken) throw new DomainError('conflict', 'relativePathAlreadyUsed', `relativePath: '${relativePath}' is already the relative path of API proxy '${taken.name}'`, { field: 'relativePath', apiProxy: taken.name })
-    }
+    if (relativePath) await requireFreeRelativePath(tx, projectId, relativePath)
     const providerNames = routingInput ? await nested(routingInput.prefix, () => checkRouting(tx, projectId, kind, mode, routingInput.routing)) : []
     return tx.apiProxy.create({
       data: {
@@ -213,7 +218,7 @@ export async function getRoutedProxy(db: Tx, actor: Actor, projectName: string, 
 // ---- declarative state (issue 29): AI, MCP and A2A proxies as a collection, written with the rules above ----
 
 /** A routed proxy as a state file declares it: kind, description, routingMode and routing (backend secrets apart). */
-export interface DeclaredRoutedProxy { kind?: unknown; description?: unknown; routingMode?: unknown; routing?: unknown }
+export interface DeclaredRoutedProxy { kind?: unknown; description?: unknown; relativePath?: unknown; routingMode?: unknown; routing?: unknown }
 
 /**
  * Creates (existing false) or replaces (existing true) an AI, MCP or A2A proxy inside the caller's transaction: the
@@ -235,15 +240,16 @@ export async function writeDeclaredRoutedProxy(
   const routing = d.routing == null ? null : withSecrets(d.routing)
   if (!existing) {
     pathName(name)
-    const body = { description: d.description ?? null, ...(kind !== 'AI' && d.routingMode != null ? { routingMode: d.routingMode } : {}), ...(routing ? { routing } : {}) }
-    const input = parseInput(createInputOf[kind], body) as { description?: string | null; routingMode?: string; routing?: RoutingValues | null }
+    const body = { description: d.description ?? null, ...(d.relativePath != null ? { relativePath: d.relativePath } : {}), ...(kind !== 'AI' && d.routingMode != null ? { routingMode: d.routingMode } : {}), ...(routing ? { routing } : {}) }
+    const input = parseInput(createInputOf[kind], body) as { description?: string | null; relativePath?: string | null; routingMode?: string; routing?: RoutingValues | null }
     const clash = await tx.apiProxy.findFirst({ where: { projectId, name: { equals: name, mode: 'insensitive' } }, select: { name: true } })
     if (clash) throw new DomainError('conflict', 'nameAlreadyExists', `API proxy '${clash.name}' already exists`, { field: 'name', apiProxy: clash.name })
+    if (input.relativePath) await requireFreeRelativePath(tx, projectId, input.relativePath)
     const mode = input.routingMode ?? null
     const providerNames = input.routing ? await nested('routing', () => checkRouting(tx, projectId, kind, mode, input.routing!)) : []
     return tx.apiProxy.create({
       data: {
-        projectId, name, kind, description: input.description ?? null, routingMode: mode,
+        projectId, name, kind, description: input.description ?? null, relativePath: input.relativePath ?? null, routingMode: mode,
         routing: json(input.routing ? sealRouting(keyring, input.routing, null) : null), revision: 1,
         providerRefs: { create: providerNames.map((providerName) => ({ providerName })) },
       },
@@ -254,6 +260,11 @@ export async function writeDeclaredRoutedProxy(
   if (current.kind !== kind) throw malformed(`kind: API proxy '${name}' is ${kindWithArticle(current.kind)} proxy; its kind never changes`, { field: 'kind' })
   const description = d.description === undefined ? current.description : (parseInput(createInputOf.AI.pick({ description: true }), { description: d.description }).description ?? null)
   let data: Prisma.ApiProxyUpdateInput = { description, revision: { increment: 1 } }
+  if (d.relativePath !== undefined) {
+    const relativePath = parseInput(z.object({ relativePath: relativePathSchema.nullish() }), { relativePath: d.relativePath }).relativePath ?? null
+    if (relativePath && relativePath !== current.relativePath) await requireFreeRelativePath(tx, projectId, relativePath, current.id)
+    data = { ...data, relativePath }
+  }
   if (routing) {
     const input = await nested('routing', async () => parseInput(routingSchemaOf[kind], { ...(routing as object), ...(kind !== 'AI' ? { routingMode: d.routingMode ?? current.routingMode } : {}) }) as RoutingValues & { routingMode?: string | null })
     const { routingMode, ...values } = input

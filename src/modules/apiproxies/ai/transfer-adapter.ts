@@ -10,13 +10,16 @@ import { routingSchemaOf, type RoutedKind } from './ai-routing.js'
  * of the routing body applied), each backend server's auth without its secrets; secrets: a backend server's token and
  * password, `routing/backendServers/<server>/token|password` (left out: the stored one is kept). Group membership is
  * the groups' (apiProxyGroups). Writes go through the AI proxy service (writeDeclaredRoutedProxy: the creation and
- * routing bodies' schemas, modes and LLM providers checked); each written proxy is pushed after the commit, as its
+ * routing bodies' schemas, modes and LLM providers checked); relativePath travels as data, an AI routing's outbound
+ * proxy password as the secret `routing/proxyPassword`; each written proxy is pushed after the commit, as its
  * writes push it.
  */
 const TYPE = 'AI_PROXY'
 const ROUTED = ['AI', 'MCP', 'A2A']
 const SECRET = /^routing\/backendServers\/(.+)\/(token|password)$/
 export const backendSecretKey = (server: string, field: 'token' | 'password') => `routing/backendServers/${server}/${field}`
+/** The AI routing's outbound proxy password (the newest AI routing page's proxyPassword). */
+const PROXY_PASSWORD = 'routing/proxyPassword'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
 
@@ -34,13 +37,25 @@ function toPortable(keyring: SecretKeyring, p: ApiProxy): PortableObject {
       }),
     }
   }
-  return { type: TYPE, kind: null, name: p.name, secrets, dependencies: [], data: { kind: p.kind, description: p.description, routingMode: p.routingMode, routing } }
+  // an AI routing's outbound proxy password (sealed as proxyPasswordCipher) travels as a secret, never as data
+  if (isRecord(routing) && 'proxyPasswordCipher' in routing) {
+    const { proxyPasswordCipher, ...rest } = routing
+    if (typeof proxyPasswordCipher === 'string' && keyring.knows(proxyPasswordCipher)) secrets[PROXY_PASSWORD] = keyring.decrypt(proxyPasswordCipher)
+    routing = rest
+  }
+  return { type: TYPE, kind: null, name: p.name, secrets, dependencies: [], data: { kind: p.kind, description: p.description, relativePath: p.relativePath, routingMode: p.routingMode, routing } }
 }
 
 /** A file's backend secrets taken out of its routing (backendSecretKey); the rest is data. */
 export function splitBackendSecrets(obj: Record<string, unknown>): { data: Record<string, unknown>; secrets: Record<string, string> } {
   const secrets: Record<string, string> = {}
-  const routing = obj.routing
+  let routing = obj.routing
+  if (isRecord(routing) && typeof routing.proxyPassword === 'string') {
+    const { proxyPassword, ...rest } = routing
+    if (proxyPassword !== '') secrets[PROXY_PASSWORD] = proxyPassword
+    routing = rest
+    obj = { ...obj, routing }
+  }
   if (!isRecord(routing) || !Array.isArray(routing.backendServers)) return { data: obj, secrets }
   const backendServers = routing.backendServers.map((s) => {
     if (!isRecord(s) || !isRecord(s.auth)) return s
@@ -56,6 +71,10 @@ export function splitBackendSecrets(obj: Record<string, unknown>): { data: Recor
 export function placeBackendSecret(obj: Record<string, unknown>, key: string, ref: string) {
   const m = SECRET.exec(key)
   const routing = obj.routing
+  if (key === PROXY_PASSWORD && isRecord(routing)) {
+    obj.routing = { ...routing, proxyPassword: ref }
+    return
+  }
   if (!m || !isRecord(routing) || !Array.isArray(routing.backendServers)) return
   obj.routing = { ...routing, backendServers: routing.backendServers.map((s) => (isRecord(s) && s.name === m[1] ? { ...s, auth: { ...(isRecord(s.auth) ? s.auth : {}), [m[2]!]: ref } } : s)) }
 }
@@ -67,7 +86,7 @@ export const aiProxyTransferAdapter: TransferAdapter = {
   type: TYPE,
   category: 'API_MANAGEMENT',
   kinds: null,
-  secretFields: ['routing/backendServers/<server>/token', 'routing/backendServers/<server>/password'],
+  secretFields: ['routing/backendServers/<server>/token', 'routing/backendServers/<server>/password', PROXY_PASSWORD],
   scope: 'project',
   source: 'apiproxies',
 
@@ -87,7 +106,9 @@ export const aiProxyTransferAdapter: TransferAdapter = {
       const m = SECRET.exec(k)
       if (m) secrets[m[1]!.toLowerCase()] = { ...secrets[m[1]!.toLowerCase()], [m[2]!]: v }
     }
-    await writeDeclaredRoutedProxy(ctx.db, ctx.deps.keyring, ctx.access.project.id, object.name, object.data, secrets, existing)
+    const proxyPassword = object.secrets[PROXY_PASSWORD]
+    const data = proxyPassword !== undefined && isRecord(object.data.routing) ? { ...object.data, routing: { ...object.data.routing, proxyPassword } } : object.data
+    await writeDeclaredRoutedProxy(ctx.db, ctx.deps.keyring, ctx.access.project.id, object.name, data, secrets, existing)
     return []
   },
 
