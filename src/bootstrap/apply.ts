@@ -10,7 +10,7 @@ import { newCredentialRow } from '../modules/credentials/service.js'
 import { CREDENTIAL_BATCH, insertCredentialRows } from '../modules/credentials/bulk.js'
 import { findOrganization } from '../modules/projects/organizations.js'
 import { insertApiClient } from '../modules/identity/api-clients.js'
-import { insertApplication } from '../modules/identity/applications.js'
+import { insertApplications } from '../modules/identity/applications.js'
 import { insertApiProxy } from '../modules/apiproxies/proxies/service.js'
 import { insertStoredObject } from '../modules/objects/service.js'
 import { createEnvironment } from '../modules/projects/environments.js'
@@ -235,8 +235,22 @@ async function applyProject(deps: Deps, tx: Tx, p: BootstrapProject, index: numb
   const clientIds = p.applications.flatMap((a) => a.apiClients.map((c) => c.clientId))
   const knownApps = keysOf(appRows, (r) => r.name)
   const knownClients = keysOf(clientIds.length ? await tx.apiClient.findMany({ where: { clientId: { in: clientIds } }, select: { clientId: true } }) : [], (r) => r.clientId)
+  // the new applications set-based (insertApplications: each one's rules, one query per check for them all; one by
+  // one, each looked up its consumers by username, which PostgreSQL plans on the trigram index: minutes for a
+  // thousand applications); the first refused one in file order names its path
+  const fresh = p.applications.map((entry, i) => ({ entry, path: `${at}.applications[${i}]` })).filter(({ entry }, i, all) =>
+    !knownApps.has(entry.name) && all.findIndex((o) => o.entry.name === entry.name) === i)
+  summary.kept += p.applications.length - fresh.length
+  if (fresh.length) {
+    const { refused } = await insertApplications(tx, pid, fresh.map(({ entry }) => entry))
+    const first = [...refused.keys()].sort((a, b) => a - b)[0]
+    if (first !== undefined) await atPath(fresh[first]!.path, () => Promise.reject(refused.get(first)))
+    for (const f of fresh) {
+      knownApps.add(f.entry.name)
+      recordCreated(summary, { ...f, project: p.name })
+    }
+  }
   for (const [i, a] of p.applications.entries()) {
-    await applyEach(summary, [{ entry: a, path: `${at}.applications[${i}]` }], p.name, knownApps, (x) => x.name, (x) => insertApplication(tx, pid, x))
     await applyEach(summary, withPaths(a.apiClients, `${at}.applications[${i}].apiClients`), p.name, knownClients, (c) => c.clientId,
       (c) => insertApiClient(tx, pid, { ...c, applicationName: a.name }))
   }

@@ -260,6 +260,8 @@ describe('a bootstrap file that does not validate', () => {
     ['an unknown member', (b: any) => (b.projects[0].members[0].username = 'ghost'), '$.projects[0].members[0]', /User 'ghost' not found/],
     ['an unknown parent organization', (b: any) => (b.projects[0].organizations[1].parentCode = 'nope'), '$.projects[0].organizations[1]', /Organization 'nope' not found/],
     ['an unknown consumer of an application', (b: any) => (b.projects[0].applications[0].consumers = ['ghost']), '$.projects[0].applications[0]', /Credential 'ghost' not found/],
+    // the applications are written set-based: the first refused one in file order is named, after a good one
+    ['an unknown consumer of a later application', (b: any) => b.projects[0].applications.push({ name: 'second-app', consumers: [] }, { name: 'third-app', consumers: ['ghost'] }, { name: 'fourth-app', organizationCode: 'nope' }), '$.projects[0].applications[2]', /Credential 'ghost' not found/],
     ['an unknown organization of a credential', (b: any) => (b.projects[0].credentials[1].organizationCode = 'nope'), '$.projects[0].credentials[1]', /Organization 'nope' not found/],
     ['a credential username used twice', (b: any) => (b.projects[1].credentials = [{ username: 'shop-frontend' }]), '$.projects[1].credentials[0]', /Credential username 'shop-frontend' is already taken/],
   ])('refuses start-up for %s, names the path, and writes nothing', async (_case, mutate, path, message) => {
