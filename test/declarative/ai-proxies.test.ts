@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
+import { declarativeDoors } from './support.js'
 
 // Issue 29 §1–§4 for the `aiProxies` collection (AI, MCP and A2A proxies, spec §4.5): by name, routing as stored, a
 // backend server's token and password as secrets (never dumped; `${env:…}` with --secrets refs; kept when absent;
@@ -12,12 +13,7 @@ const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' } })
 const base = '/apiops/projects/payments'
 const TOKEN_VAR = 'AI_PROXIES_TOOLS_GW_ROUTING_BACKEND_SERVERS_SRV1_TOKEN'
 
-async function call(method: string, pathname: string, body?: unknown) {
-  const res = await bed.svc.http(pathname, { method, headers: { authorization: `Bearer ${bed.root}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
-}
-const plan = (document: unknown, mode = 'apply', project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans`, { mode, document })
-const apply = (id: string, project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans/${id}/apply`)
+const { call, plan, apply } = declarativeDoors(bed)
 const db = () => bed.svc.deps.prisma
 
 /** A project's routed proxies as the routing reads answer them (secrets as presence flags). */

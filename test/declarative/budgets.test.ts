@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
+import { declarativeDoors } from './support.js'
 
 // Issue 29 §1–§4 for the `budgets` collection (AI budgets, spec §2.9): named by their target's natural key (`project`,
 // `apiProxy/<name>`, `organization/<code>`, `binding/<username>/<proxy>`), never by the target's stored id; written
@@ -11,12 +12,7 @@ import { useTestbed } from '../support/testbed.js'
 const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' } })
 const base = '/apiops/projects/payments'
 
-async function call(method: string, pathname: string, body?: unknown) {
-  const res = await bed.svc.http(pathname, { method, headers: { authorization: `Bearer ${bed.root}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
-}
-const plan = (document: unknown, mode = 'apply', project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans`, { mode, document })
-const apply = (id: string, project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans/${id}/apply`)
+const { call, plan, apply } = declarativeDoors(bed)
 const db = () => bed.svc.deps.prisma
 
 /** A project's budgets by target kind and name, as stored (what the effective-limit reads use). */

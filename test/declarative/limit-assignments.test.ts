@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { useTestbed } from '../support/testbed.js'
 import { key, limitsBootstrap, rateSpec } from '../limits/limit-plans-helpers.js'
+import { declarativeDoors } from './support.js'
 
 // Issue 29 for the `limitAssignments` collection: a project's live assignments named by the scope they occupy
 // (subject, family, actorScope, target), never by the bindingKey minted per installation; plans by planKey and
@@ -11,12 +12,7 @@ import { key, limitsBootstrap, rateSpec } from '../limits/limit-plans-helpers.js
 const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' }, bootstrap: (w) => limitsBootstrap(sampleBootstrap(w)) })
 const base = '/apiops/projects/payments'
 
-async function call(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await bed.svc.http(pathname, { method, headers: { authorization: `Bearer ${bed.root}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
-}
-const plan = (document: unknown, mode = 'apply', project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans`, { mode, document })
-const apply = (id: string, project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans/${id}/apply`)
+const { call, plan, apply } = declarativeDoors(bed)
 
 /** The live assignments of a project as the REST list answers them, without what an installation mints. */
 async function assignments(project: string) {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { useTestbed } from '../support/testbed.js'
 import { key, limitsBootstrap, rateSpec } from '../limits/limit-plans-helpers.js'
+import { declarativeDoors } from './support.js'
 
 // Issue 29 §1–§4 for the `limitPlans` collection: a project's limit plans by plan key (the key assignments name them
 // by), with their lifecycle and the rule spec they enforce, written through the plans service (its create and update
@@ -13,12 +14,7 @@ import { key, limitsBootstrap, rateSpec } from '../limits/limit-plans-helpers.js
 const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' }, bootstrap: (w) => limitsBootstrap(sampleBootstrap(w)) })
 const base = '/apiops/projects/payments'
 
-async function call(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await bed.svc.http(pathname, { method, headers: { authorization: `Bearer ${bed.root}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined })
-  return { status: res.status, body: (await res.json().catch(() => null)) as any }
-}
-const plan = (document: unknown, mode = 'apply', project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans`, { mode, document })
-const apply = (id: string, project = 'payments') => call('POST', `/apiops/projects/${project}/declarative-plans/${id}/apply`)
+const { call, plan, apply } = declarativeDoors(bed)
 
 /** The plans of a project as the REST list and the enforced revision answer them. */
 async function plans(project: string) {

@@ -10,8 +10,9 @@ import {
   HttpHeaderType, KnowledgeBaseInputType, KnowledgeBasePage, KnowledgeBaseType, KnowledgeBaseWriteType, KnowledgeDocumentPage, KnowledgeDocumentType,
   KnowledgeDocumentWriteType, LlmCatalogModelInputType, LlmCatalogModelPage, LlmCatalogModelType, LlmCatalogModelWriteType, LlmProviderDefinitionInputType,
   LlmProviderConnectionTestType, LlmProviderDefinitionType, LlmProviderDefinitionWriteType, LlmProviderInputType, LlmProviderPage, LlmProviderType, LlmProviderWriteType,
-  ResolvedProviderUrlType, VectorDbConnectionTestType, VectorDbInputType, VectorDbPage, VectorDbType, VectorDbWriteType,
+  ResolvedProviderUrlType,
 } from './graphql-types.js'
+import { VectorDbConnectionTestType, VectorDbInputType, VectorDbPage, VectorDbType, VectorDbWriteType } from './vector-dbs/graphql-types.js'
 import { deleteDocument, getDocument, MAX_DOCUMENT_BYTES, pageDocuments, reindexDocument, reindexKnowledgeBase, uploadDocument } from './knowledge/documents.js'
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-minimal'
 import { readUpload } from '../../platform/graphql/upload.js'

@@ -8,8 +8,9 @@ import { DomainError, malformed, notFound } from '../../../platform/errors/domai
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { objectName } from '../../../platform/validation/common.js'
+import { checkA2aRouting, checkAiRouting, checkMcpRouting, pageTargetsOf } from './routing-rules.js'
 import {
-  checkA2aRouting, checkAiRouting, checkMcpRouting, createInputOf, FLAT_ROUTING_FIELDS, pageTargetsOf, refuseStandaloneConnectionReferences, routingSchemaOf,
+  createInputOf, FLAT_ROUTING_FIELDS, refuseStandaloneConnectionReferences, routingSchemaOf,
   type A2aRoutingValues, type AiRoutingValues, type McpRoutingValues, type RoutedKind, type RoutingValues,
 } from './ai-routing.js'
 import { kindWithArticle } from '../shared/kinds.js'
