@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import { startAuditRetention } from './platform/audit/recorder.js'
-import { applyBootstrap, parseBootstrap, readBootstrapFile, StreamedBootstrap } from './bootstrap/apply.js'
+import { applyBootstrap, CredentialLookAhead, parseBootstrap, readBootstrapFile, StreamedBootstrap } from './bootstrap/apply.js'
 import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
 import { openDatabase } from './platform/db/database.js'
@@ -55,8 +55,10 @@ export async function startService(config: Config, logger: Logger = createLogger
     // without a file this still creates the platform project, under the same lock
     const bootstrapStarted = Date.now()
     // a file is read as a stream twice: validated whole first, its credentials then applied in batches
-    const source = config.bootstrapFile ? await readBootstrapFile(config.bootstrapFile) : parseBootstrap('{}')
-    const summary = await applyBootstrap(deps, source)
+    // (a restart with the same file reads it once: its credentials are looked up as they are validated)
+    const lookAhead = new CredentialLookAhead(deps.prisma)
+    const source = config.bootstrapFile ? await readBootstrapFile(config.bootstrapFile, lookAhead.sink) : parseBootstrap('{}')
+    const summary = await applyBootstrap(deps, source, source instanceof StreamedBootstrap ? await lookAhead.stored(source) : undefined)
     // a file of many credentials leaves much behind to let go of (below); a small one is not worth a full collection
     const largeFile = source instanceof StreamedBootstrap && source.credentialCounts.reduce((n, c) => n + c, 0) >= LARGE_BOOTSTRAP
     if (config.bootstrapFile) {

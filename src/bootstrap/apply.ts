@@ -17,10 +17,12 @@ import { createEnvironment } from '../modules/projects/environments.js'
 import { createOrganization } from '../modules/projects/organizations.js'
 import { createProject, ensurePlatformProject, setMemberPermissions } from '../modules/projects/projects.js'
 import { applyBootstrapLicense } from '../modules/licence/service.js'
-import { BootstrapError, issueError, StreamedBootstrap, type CredentialBatch } from './read.js'
+import { stillStored, type StoredProjects } from './existing.js'
+import { BootstrapError, issueError, StreamedBootstrap, type CredentialBatch, type CredentialReader } from './read.js'
 import { bootstrapSchema, type BootstrapCredential, type BootstrapFile, type BootstrapProject } from './schema.js'
 
 export { BootstrapError, readBootstrapFile, StreamedBootstrap } from './read.js'
+export { CredentialLookAhead } from './existing.js'
 
 /** A document already in memory (a small file, a test, a benchmark): validated as a whole. */
 export function parseBootstrap(text: string): BootstrapFile {
@@ -146,11 +148,13 @@ async function applyCredentials(deps: Deps, tx: Tx, p: BootstrapProject, index: 
     next = batches.next()
     next.catch(() => undefined)
     // Only the usernames that need attention come back: missing ones (no row) and ones another project holds. A
-    // re-applied file whose credentials all exist reads no rows at all, however long it is.
+    // re-applied file whose credentials all exist reads no rows at all, however long it is. Each username is probed
+    // on its unique index (LATERAL … LIMIT 1 keeps the planner from hashing the whole table per batch: with 10,000
+    // usernames against 200,000 credentials it chose a hash join, 320 ms a batch against 45 ms probed).
     const attention = await tx.$queryRaw<{ username: string; projectId: string | null; projectName: string | null }[]>`
       SELECT u.username, c."projectId", p.name AS "projectName"
       FROM unnest(${batch.map((c) => c.entry.username)}::text[]) AS u(username)
-        LEFT JOIN "Credential" c ON c.username = u.username
+        LEFT JOIN LATERAL (SELECT id, "projectId" FROM "Credential" WHERE username = u.username LIMIT 1) c ON true
         LEFT JOIN "Project" p ON p.id = c."projectId"
       WHERE c.id IS NULL OR c."projectId" <> ${projectId}`
     const missing = new Set(attention.filter((r) => r.projectId === null).map((r) => r.username))
@@ -272,9 +276,10 @@ async function* inMemoryBatches(p: BootstrapProject): AsyncGenerator<CredentialB
 /**
  * Applies the bootstrap file in one transaction: whatever exists (same natural key) is left as it is,
  * whatever is missing is created, and a problem anywhere applies nothing. A streamed file (readBootstrapFile)
- * validated as a whole before; its credentials are read again here, batch by batch.
+ * validated as a whole before; its credentials are read again here, batch by batch, but for the projects `stored`
+ * names (all their credentials found stored while it validated, CredentialLookAhead) whose list has not moved since.
  */
-export async function applyBootstrap(deps: Deps, input: BootstrapFile | StreamedBootstrap): Promise<BootstrapSummary> {
+export async function applyBootstrap(deps: Deps, input: BootstrapFile | StreamedBootstrap, stored: StoredProjects = new Map()): Promise<BootstrapSummary> {
   const correlationId = `bootstrap-${crypto.randomUUID()}`
   const streamed = input instanceof StreamedBootstrap ? input : undefined
   const file = streamed ? streamed.skeleton : (input as BootstrapFile)
@@ -282,7 +287,7 @@ export async function applyBootstrap(deps: Deps, input: BootstrapFile | Streamed
   let kept = 0
   await deps.prisma.$transaction(
     async (tx) => {
-      const reader = streamed?.reader(READ_BATCH)
+      let reader: CredentialReader | undefined
       const summary: Run = {
         created: 0, kept: 0, correlationId, tx, audit: [],
         credentials: (index, p) => (reader ? (streamed!.credentialCounts[index] ? reader.batches(index) : inMemoryBatches(p)) : inMemoryBatches(p)),
@@ -290,6 +295,17 @@ export async function applyBootstrap(deps: Deps, input: BootstrapFile | Streamed
       try {
         // instances starting together apply one after the other; the second then finds everything in place
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})::text AS locked`
+        if (streamed) {
+          // a project whose credentials the validation pass found all stored (and still are) is not read again
+          const unchanged = await stillStored(tx, stored)
+          const credentials = summary.credentials
+          summary.credentials = (index, p) => {
+            if (!unchanged.has(index)) return credentials(index, p)
+            summary.kept += streamed.credentialCounts[index]
+            return inMemoryBatches({ ...p, credentials: [] })
+          }
+          if (streamed.credentialCounts.some((n, i) => n > 0 && !unchanged.has(i))) reader = streamed.reader(READ_BATCH)
+        }
         await ensurePlatformProject(tx)
         if (file.license) await applyBootstrapLicense(tx, file.license)
         const envRows = file.environments.length ? await tx.environment.findMany({ where: { name: { in: file.environments.map((e) => e.name) } }, select: { name: true } }) : []

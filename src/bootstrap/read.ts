@@ -18,7 +18,9 @@ import { bootstrapCredential, bootstrapSchema, type BootstrapCredential, type Bo
  *
  * Two passes: `readBootstrapFile` validates the whole file before anything is written (a file that does not
  * validate is refused as a whole, with the JSON path of its first problem); the apply then reads the credentials
- * again, in bounded batches, inside its transaction, and refuses a file that changed in between.
+ * again, in bounded batches, inside its transaction, and refuses a file that changed in between. A project whose
+ * credentials were all found stored during the first pass (a restart with the same file) is not read again
+ * (existing.ts).
  */
 
 /** A bootstrap file that cannot be applied; the message starts with the JSON path of the first problem. */
@@ -145,20 +147,29 @@ export class StreamedBootstrap {
   }
 }
 
+/** A valid credential of the file as the validation pass sees it: its project's index and its username. */
+export interface SeenCredential { project: number; username: string }
+/** Told of each block's valid credentials during the validation pass (the apply's look-ahead, existing.ts). */
+export type CredentialSink = (found: SeenCredential[]) => Promise<void>
+
 /**
  * Validation pass: the whole file against the bootstrap schema, one credential at a time. The first problem is the
  * one a parse of the whole document would report: the skeleton is parsed with each project's first invalid
  * credential (if any) standing for its list, and the path given that credential's own index.
  */
-export async function readBootstrapFile(file: string): Promise<StreamedBootstrap> {
+export async function readBootstrapFile(file: string, seen?: CredentialSink): Promise<StreamedBootstrap> {
   const walked: Walked = {}
   const firstInvalid = new Map<number, CredentialAt>()
   const counts: number[] = []
   for await (const found of walk(file, walked)) {
+    const valid: SeenCredential[] = []
     for (const at of found) {
       counts[at.project] = at.index + 1
-      if (!firstInvalid.has(at.project) && !bootstrapCredential.safeParse(at.raw).success) firstInvalid.set(at.project, at)
+      const parsed = bootstrapCredential.safeParse(at.raw)
+      if (parsed.success) valid.push({ project: at.project, username: parsed.data.username })
+      else if (!firstInvalid.has(at.project)) firstInvalid.set(at.project, at)
     }
+    if (seen && valid.length) await seen(valid)
   }
   const skeleton = walked.skeleton as { projects: { credentials: unknown[] }[] }
   for (const [p, at] of firstInvalid) skeleton.projects[p].credentials = [at.raw]
@@ -188,7 +199,13 @@ export class CredentialReader {
   }
 
   private async fill(project: number) {
-    while (!this.ended && (this.pending.length === 0 || (this.pending[this.pending.length - 1].project === project && this.pending.length < this.batchSize))) {
+    for (;;) {
+      // the credentials of projects before this one that were not asked for (all stored already) are passed over
+      let passed = 0
+      while (passed < this.pending.length && this.pending[passed].project < project) passed++
+      if (passed) this.pending.splice(0, passed)
+      const last = this.pending[this.pending.length - 1]
+      if (this.ended || (last && (last.project !== project || this.pending.length >= this.batchSize))) return
       const next = await this.chunks.next()
       if (next.done) this.ended = true
       else for (const at of next.value) this.pending.push(at)

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { applyBootstrap, BootstrapError, parseBootstrap, readBootstrapFile } from '../../src/bootstrap/apply.js'
+import { applyBootstrap, BootstrapError, CredentialLookAhead, parseBootstrap, readBootstrapFile } from '../../src/bootstrap/apply.js'
 import { startTestService } from '../support/app.js'
 import { freshDatabase } from '../support/database.js'
 import { sampleBootstrap } from '../support/fixtures.js'
@@ -179,6 +179,68 @@ describe('a large bootstrap file applied in batches', () => {
       expect(summary.created).toBe(sampleBootstrapEvents + N)
       const c = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'fleet-2222' } })
       expect(svc.deps.keyring.decrypt(c.passwordCipher!)).toBe('changed')
+    } finally {
+      await svc.close()
+    }
+  })
+})
+
+describe('a restart with the same large file', () => {
+  /** A service whose database holds largeBootstrap(), applied at its start. */
+  async function applied() {
+    const b = largeBootstrap()
+    const svc = await startTestService({ bootstrap: b })
+    return { b, svc, file: writeFile(JSON.stringify(b)) }
+  }
+
+  it('finds every credential stored while it validates, and applies without reading the file again', async () => {
+    const { svc, file } = await applied()
+    try {
+      const before = await svc.deps.prisma.credential.findMany({ orderBy: { username: 'asc' } })
+      const lookAhead = new CredentialLookAhead(svc.deps.prisma)
+      const streamed = await readBootstrapFile(file, lookAhead.sink)
+      const stored = await lookAhead.stored(streamed)
+      // payments (2 credentials, stored) and fleet; `other` lists none
+      expect([...stored.keys()].sort()).toEqual([0, FLEET])
+      fs.rmSync(file) // a second read would fail
+      const summary = await applyBootstrap(svc.deps, streamed, stored)
+      expect(summary.created).toBe(0)
+      expect(summary.kept).toBe(sampleBootstrapEvents + N) // every entry of the file
+      expect(await svc.deps.prisma.credential.findMany({ orderBy: { username: 'asc' } })).toEqual(before)
+    } finally {
+      await svc.close()
+    }
+  })
+
+  it('reads a project again when a credential of it was deleted after the look-ahead, and creates it again', async () => {
+    const { svc, file } = await applied()
+    try {
+      const lookAhead = new CredentialLookAhead(svc.deps.prisma)
+      const streamed = await readBootstrapFile(file, lookAhead.sink)
+      const stored = await lookAhead.stored(streamed)
+      expect(stored.has(FLEET)).toBe(true)
+      await svc.deps.prisma.credential.delete({ where: { username: 'fleet-2001' } })
+      const summary = await applyBootstrap(svc.deps, streamed, stored)
+      expect(summary.created).toBe(1)
+      const again = await svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'fleet-2001' } })
+      expect(svc.deps.keyring.decrypt(again.passwordCipher!)).toBe('pw-2001')
+      expect(await svc.deps.prisma.credential.count({ where: { project: { name: 'fleet' } } })).toBe(N)
+    } finally {
+      await svc.close()
+    }
+  })
+
+  it('looks a project up no further than its first missing credential, and applies the missing ones', async () => {
+    const { b, svc } = await applied()
+    try {
+      b.projects[FLEET].credentials.push({ username: 'fleet-new', password: 'pw-new' })
+      const lookAhead = new CredentialLookAhead(svc.deps.prisma)
+      const streamed = await readBootstrapFile(writeFile(JSON.stringify(b)), lookAhead.sink)
+      const stored = await lookAhead.stored(streamed)
+      expect([...stored.keys()]).toEqual([0])
+      const summary = await applyBootstrap(svc.deps, streamed, stored)
+      expect(summary.created).toBe(1)
+      expect(await svc.deps.prisma.credential.count({ where: { project: { name: 'fleet' } } })).toBe(N + 1)
     } finally {
       await svc.close()
     }
