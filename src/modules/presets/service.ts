@@ -12,7 +12,8 @@ import { parseInput } from '../../platform/errors/validation.js'
 import { mintPublicKey } from '../../platform/keys.js'
 import { authorizeInProject, PLATFORM_PROJECT, resolveProjectAccess } from '../../platform/scope/project-scope.js'
 import { objectName } from '../../platform/validation/common.js'
-import { familyDef, type PresetFamilyDef } from './families.js'
+import { familyDef } from './families.js'
+import type { PresetFamilyDef } from './family-fields.js'
 
 /**
  * Where a preset call comes from: the admin catalog (/apiops/settings/…, system administrators only,

@@ -1,7 +1,8 @@
 import { JSONResolver } from 'graphql-scalars'
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
-import { changeCondition, changeCredentials, changeEndpoints, createRlcl, deleteRlcl, getRlcl, listRlcls, updateRlcl, type ListChange, type RlclView } from './service.js'
+import { changeCondition, changeCredentials, changeEndpoints, createRlcl, deleteRlcl, getRlcl, listRlcls, updateRlcl, type ListChange } from './service.js'
+import type { RlclView } from './views.js'
 
 // The GraphQL door of the rate-limit control lists: the same service as the /apiops routes (rest.ts), so both doors
 // share every rule, permission (reads API_MANAGEMENT VIEW, writes MANAGE), deploy and audit event. Bodies are the

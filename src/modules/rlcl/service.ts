@@ -9,9 +9,9 @@ import { DomainError, malformed, notFound } from '../../platform/errors/domain-e
 import { parseInput } from '../../platform/errors/validation.js'
 import { authorizeInProject } from '../../platform/scope/project-scope.js'
 import { pathName } from '../apiproxies/proxies/automation/inputs.js'
-import { compileCustomRule } from '../limits/assignments/compile.js'
 import { validateRuleSpec } from '../limits/shared/rule-spec.js'
-import { conditionInput, credentialListInput, currentConditionRules, endpointDeleteInput, endpointListInput, rlclInput, type EndpointEntryInput, type RlclInput } from './inputs.js'
+import { compileRlcl, generalQuotaSpec, rlclInclude, rlclView, ALL, type EntrySettings, type RlclRow, type RlclView } from './views.js'
+import { conditionInput, credentialListInput, endpointDeleteInput, endpointListInput, rlclInput, type EndpointEntryInput, type RlclInput } from './inputs.js'
 
 // Rate-limit control lists (vendor 12-rlcl, issue 17 §4). An RLCL is the limits engine's request-rate rule bound to
 // credentials and endpoints: each endpoint entry's rate (permittedMessageCount, timeInterval,
@@ -22,7 +22,6 @@ import { conditionInput, credentialListInput, currentConditionRules, endpointDel
 
 export const DEPLOY_KIND = 'RLCL'
 const json = (v: unknown) => v as Prisma.InputJsonValue
-const ALL = 'ALL'
 
 const authorize = (db: Tx, actor: Actor, projectName: string, level: 'VIEW' | 'MANAGE') => authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', level)
 
@@ -35,86 +34,6 @@ async function findRlcl(db: Tx, projectId: string, rawName: string) {
   return row
 }
 
-const rlclInclude = {
-  credentials: { include: { credential: { select: { username: true } } } },
-  endpoints: { include: { apiProxy: { select: { name: true } }, endpoint: { select: { method: true, path: true } } }, orderBy: { position: 'asc' } },
-} satisfies Prisma.RlclInclude
-type RlclRow = Prisma.RlclGetPayload<{ include: typeof rlclInclude }>
-
-interface EntrySettings {
-  cacheConnectionTimeoutInSeconds: number
-  cacheErrorHandlingType: string
-  timeIntervalWindowType: string
-  targetVariable: unknown
-  targetIdentityValue: string | null
-  showRateLimitStatisticsInResponseHeader: boolean
-  enabled: boolean
-}
-type Window = { permittedMessageCount: number; interval: string; periodLength?: number; windowType?: string }
-const windowOf = (ruleSpec: unknown) => (ruleSpec as { requestRate: { windows: Window[] } }).requestRate.windows[0]!
-
-function entryView(e: RlclRow['endpoints'][number]) {
-  const w = windowOf(e.ruleSpec)
-  const s = e.settings as unknown as EntrySettings
-  return {
-    apiProxyName: e.apiProxy.name,
-    /** the newest read page's endpointId: the endpoint's id, null for an ALL entry */
-    endpointId: e.endpointId,
-    endpointName: e.endpoint?.path ?? ALL,
-    endpointHTTPMethod: e.endpoint?.method ?? ALL,
-    permittedMessageCount: w.permittedMessageCount,
-    timeIntervalPeriodLength: w.periodLength ?? 1,
-    timeInterval: w.interval,
-    ...s,
-  }
-}
-
-/** The stored RLCL in the vendor's field names, with its credentials, endpoint entries and condition. */
-export function rlclView(r: RlclRow) {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    enabled: r.enabled,
-    executionOrder: r.executionOrder,
-    cacheConnectionTimeoutInSeconds: r.cacheConnectionTimeoutInSeconds,
-    cacheErrorHandlingType: r.cacheErrorHandlingType,
-    timeIntervalWindowType: r.timeIntervalWindowType,
-    showRateLimitStatisticsInResponseHeader: r.showRateLimitStatisticsInResponseHeader,
-    targetVariable: r.targetVariable ?? null,
-    identitySource: r.identitySource,
-    targetAudienceRuleList: (r.targetAudienceRuleList ?? []) as { operator: string; value: string }[],
-    outOfTargetAction: r.outOfTargetAction,
-    generalQuotaMode: r.generalQuotaMode,
-    generalQuotaPermittedMessageCount: r.generalQuotaPermittedMessageCount,
-    generalQuotaTimeIntervalPeriodLength: r.generalQuotaTimeIntervalPeriodLength,
-    generalQuotaTimeInterval: r.generalQuotaTimeInterval,
-    // in the current vocabulary, conditions stored in the earlier pages' words too
-    condition: r.condition ? { conditionRuleList: currentConditionRules(r.condition) } : null,
-    credentialNameList: r.credentials.map((c) => c.credential.username).sort(),
-    endpointRateLimitList: r.endpoints.map(entryView),
-  }
-}
-export type RlclView = ReturnType<typeof rlclView>
-
-/** The deploy message's config: the list with its credentials and, per entry, the engine's compiled rules. */
-export function compileRlcl(r: RlclRow) {
-  const view: Partial<RlclView> = rlclView(r)
-  delete view.id
-  delete view.endpointRateLimitList
-  const quota = r.outOfTargetAction === 'GENERAL_QUOTA' && r.generalQuotaPermittedMessageCount && r.generalQuotaTimeInterval && r.generalQuotaTimeIntervalPeriodLength
-  return {
-    ...view,
-    // the general quota compiled as an endpoint entry's rate is (out-of-target requests; TOTAL or PER_IDENTITY)
-    generalQuotaRules: quota
-      ? compileCustomRule(generalQuotaSpec(r.generalQuotaPermittedMessageCount!, r.generalQuotaTimeInterval!, r.generalQuotaTimeIntervalPeriodLength!, r.timeIntervalWindowType))
-      : null,
-    endpoints: r.endpoints.map((e) => {
-      const v = entryView(e)
-      return { apiProxyName: v.apiProxyName, endpointName: v.endpointName, endpointHTTPMethod: v.endpointHTTPMethod, ...(e.settings as unknown as EntrySettings), rules: compileCustomRule(e.ruleSpec) }
-    }),
-  }
-}
 
 /** The deploy message of one stored RLCL, as its batch item (a newer push supersedes an older one in the outbox). */
 function deployItem(access: ProjectAccess, row: RlclRow) {
@@ -201,18 +120,6 @@ function rlclFields(input: RlclInput) {
   }
 }
 
-/** The general quota as the limits engine's request-rate rule spec, validated by the engine (fields named as the page's). */
-function generalQuotaSpec(permittedMessageCount: number, interval: string, periodLength: number, windowType: string) {
-  const spec = { requestRate: { windows: [{ permittedMessageCount, interval, periodLength, windowType }] } }
-  try {
-    return validateRuleSpec('REQUEST_RATE', spec, 'generalQuota')
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err
-    const member = { permittedMessageCount: 'generalQuotaPermittedMessageCount', interval: 'generalQuotaTimeInterval', periodLength: 'generalQuotaTimeIntervalPeriodLength' }[String(err.params.field ?? '').split('.').pop() ?? ''] ?? 'generalQuotaPermittedMessageCount'
-    const problem = err.message.includes(': ') ? err.message.slice(err.message.lastIndexOf(': ') + 2) : err.message
-    throw malformed(`${member}: ${problem}`, { field: member })
-  }
-}
 
 const exists = (name: string) => new DomainError('conflict', 'nameAlreadyExists', `An RLCL with same name (${name}) already exists in project!`, { field: 'name', rlcl: name })
 
@@ -404,7 +311,7 @@ export async function changeCondition(deps: Deps, actor: Actor, projectName: str
 
 // ---- transfer (export/import packages: modules/rlcl/transfer-adapter.ts) ----
 
-export type { RlclRow }
+
 
 /** The project's RLCLs named `names` (exact names), with what their portable form needs. */
 export function findRlclsByName(db: Tx, projectId: string, names: string[]): Promise<RlclRow[]> {

@@ -1,6 +1,7 @@
 import { DomainError, malformedReason } from '../../platform/errors/domain-error.js'
 import { lookupsByName, type AdapterContext, type ObjectRef, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
-import { deployImportedRlcls, findRlclsByName, rlclView, writeImportedRlcl, type RlclRow } from './service.js'
+import { deployImportedRlcls, findRlclsByName, writeImportedRlcl } from './service.js'
+import { rlclView, type RlclRow } from './views.js'
 
 /**
  * Rate-limit control lists travel as RLCL objects (category API_MANAGEMENT, like their pages). `data` is the

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { describes } from '../../platform/http/response-schemas.js'
-import type { RlclView } from './service.js'
+import type { RlclView } from './views.js'
 
 // The answer schema of the RLCL read surface (vendor pages 02-api-reference/12-rlcl), tied at compile time to rlclView.
 
