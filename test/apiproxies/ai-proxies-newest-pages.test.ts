@@ -65,6 +65,8 @@ describe('AI proxies: the newest create and routing pages', () => {
     expect(listed.body.resultList).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'support-chat', type: 'AI', relativePath: '/ai/chat' })]))
     const detail = await call('GET', 'support-chat/')
     expect(detail.body).toMatchObject({ status: 'SUCCESS', name: 'support-chat', relativePath: '/ai/chat' })
+    // created with a relativePath only: its route reads as the default route on that path (the get page's clientRoute)
+    expect(detail.body.clientRoute).toEqual({ relativePathList: ['/ai/chat'], hostList: [], virtualHostList: [], methodList: [], headerList: [], bufferRequest: true, bufferResponse: true })
     expect(bed.dev.received.at(-1)).toMatchObject({ action: 'DEPLOY', kind: 'API_PROXY', name: 'support-chat', config: { proxyKind: 'AI', relativePath: '/ai/chat', routing: { llmProviderRefName: 'openai-prod' } } })
     expect(await audits('support-chat')).toMatchObject([{ outcome: 'SUCCEEDED', objectType: 'API_PROXY' }])
     // the minimal example: a path and nothing routed yet

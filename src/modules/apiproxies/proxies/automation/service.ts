@@ -209,6 +209,8 @@ export async function proxyDetail(db: Tx, actor: Actor, projectName: string, nam
   return proxyDetailOf(db, access, proxy)
 }
 
+const clientRouteView = (route: ProxySettings['clientRoute'] | null) => (route ? { ...route, virtualHostList: route.hostList } : null)
+
 export async function proxyDetailOf(db: Tx, access: ProjectAccess, proxy: ApiProxy) {
   const settings = settingsOf(proxy)
   const [endpointCount, deploymentList] = await Promise.all([db.gatewayEndpoint.count({ where: { apiProxyId: proxy.id } }), deploymentListOf(db, access.project.id, proxy)])
@@ -220,7 +222,8 @@ export async function proxyDetailOf(db: Tx, access: ProjectAccess, proxy: ApiPro
     categoryList: settings?.categoryList ?? [],
     sharingType: (settings as { sharingType?: string } | null)?.sharingType ?? 'PROJECT',
     relativePath: proxy.relativePath,
-    clientRoute: settings?.clientRoute ? { ...settings.clientRoute, virtualHostList: settings.clientRoute.hostList } : null,
+    // a proxy created with only a relativePath (the AI/MCP/A2A pages) reads its route as the default one on that path
+    clientRoute: clientRouteView(settings?.clientRoute ?? (proxy.relativePath ? clientRouteOf({ relativePathList: [proxy.relativePath] }) : null)),
     routing: ['AI', 'MCP', 'A2A'].includes(proxy.kind) ? routingViewOf(proxy) : (settings?.routing ?? null),
     specUrl: settings?.specUrl ?? null,
     backendApiVersion: settings?.backendApiVersion ?? null,
