@@ -20,6 +20,10 @@ const example = (page: string, index: number) => structuredClone(examples.find((
 
 const STORED_TOKEN = 'stored-mcp-token-4411'
 const seenAuth: string[] = []
+/** what /mcp was asked, in order: method, session id and protocol version header */
+const mcpCalls: { method: string; session: string; version: string }[] = []
+const initialized = new Set<string>()
+let sessions = 0
 let server: http.Server
 let base: string
 
@@ -33,9 +37,22 @@ beforeAll(async () => {
     req.on('end', () => {
       seenAuth.push(req.headers.authorization ?? '')
       const rpc = req.method === 'POST' ? (JSON.parse(body) as { id: number; method: string }) : null
-      if (req.url === '/mcp' && rpc?.method === 'tools/list') {
+      // /mcp keeps MCP's lifecycle (streamable HTTP): initialize opens a session, notifications/initialized completes
+      // it, and tools/list is answered only inside a completed session
+      if (req.url === '/mcp' && rpc) {
         if (req.headers.authorization !== `Bearer ${STORED_TOKEN}`) return res.writeHead(401).end()
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: TOOLS }))
+        const session = String(req.headers['mcp-session-id'] ?? '')
+        mcpCalls.push({ method: rpc.method, session, version: String(req.headers['mcp-protocol-version'] ?? '') })
+        if (rpc.method === 'initialize') {
+          const id = `sess-${++sessions}`
+          return res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': id })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1' } } }))
+        }
+        if (rpc.method === 'notifications/initialized') return initialized.add(session), res.writeHead(202).end()
+        if (rpc.method === 'tools/list') {
+          if (!initialized.has(session)) return res.writeHead(400).end('no initialized session')
+          return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: TOOLS }))
+        }
       }
       if (req.url === '/mcp-sse' && rpc?.method === 'tools/list') {
         res.writeHead(200, { 'content-type': 'text/event-stream' })
@@ -78,6 +95,14 @@ describe('parse-tools probing an MCP server (discover-mcp-policy-tools.mdx)', ()
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ status: 'SUCCESS', resultCount: 1, resultList: [{ name: 'search', description: 'Full-text search', source: 'MCP', inputSchema: { properties: { query: { type: 'string' } } } }] })
     expect(seenAuth.at(-1)).toBe(`Bearer ${STORED_TOKEN}`)
+    // in a session, as MCP's lifecycle has it: the version the server chose, its session id on every later call
+    const session = mcpCalls.at(-1)!.session
+    expect(session).toMatch(/^sess-\d+$/)
+    expect(mcpCalls.slice(-3)).toEqual([
+      { method: 'initialize', session: '', version: '' },
+      { method: 'notifications/initialized', session, version: '2025-03-26' },
+      { method: 'tools/list', session, version: '2025-03-26' },
+    ])
     expect(res.text).not.toContain(STORED_TOKEN)
   })
 

@@ -27,6 +27,8 @@ export interface SpecFetchOptions {
   body?: string
   /** the Accept header (default: JSON, YAML, anything) */
   accept?: string
+  /** told the headers of the answer read (after redirects), e.g. an MCP server's session id */
+  answerHeaders?: (headers: http.IncomingHttpHeaders) => void
 }
 
 const MAX_REDIRECTS = 3
@@ -95,6 +97,7 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
         res.resume()
         return resolve({ status, location: res.headers.location ?? null, body: Buffer.alloc(0) })
       }
+      opts.answerHeaders?.(res.headers)
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (c: Buffer) => {

@@ -294,14 +294,37 @@ function answerJson(text: string): unknown {
   throw bad('the server did not answer with JSON', 'endpoint')
 }
 
-/** MCP tools/list over JSON-RPC (POST), answered as JSON or as an event stream. */
+/** The MCP revision the probe asks for; the server's answer to initialize names the one used. */
+const MCP_PROTOCOL_VERSION = '2025-06-18'
+
+/**
+ * MCP tools/list over JSON-RPC (POST), answered as JSON or as an event stream, in a session as the protocol's
+ * lifecycle has it: initialize, notifications/initialized, then tools/list with the session id the server gave (if
+ * any) and the negotiated protocol version. A server that does not take initialize (a stateless tools endpoint) is
+ * asked tools/list alone.
+ */
 async function probeTools(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): Promise<ParsedTool[]> {
   const { url, headers } = probeTarget(deps, routing, body)
-  const text = await fetchSpecDocument(url, {
-    ...probeOptions(deps, headers), method: 'POST', accept: 'application/json, text/event-stream',
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  })
-  const answer = answerJson(text)
+  const rpc = (message: object, extra: { headerName: string; headerValue: string }[] = [], answerHeaders?: (h: Record<string, string | string[] | undefined>) => void) =>
+    fetchSpecDocument(url, {
+      ...probeOptions(deps, [...headers, ...extra]), method: 'POST', accept: 'application/json, text/event-stream', body: JSON.stringify(message), answerHeaders,
+    })
+  let session: { headerName: string; headerValue: string }[] = []
+  try {
+    let sessionId: string | undefined
+    const init = answerJson(await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'gateway-management-api', version: '1' } } },
+      [], (h) => (sessionId = typeof h['mcp-session-id'] === 'string' ? h['mcp-session-id'] : undefined),
+    ))
+    if (isObject(init) && isObject(init.result)) {
+      const version = typeof init.result.protocolVersion === 'string' ? init.result.protocolVersion : MCP_PROTOCOL_VERSION
+      session = [{ headerName: 'mcp-protocol-version', headerValue: version }, ...(sessionId ? [{ headerName: 'mcp-session-id', headerValue: sessionId }] : [])]
+      await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)
+    }
+  } catch {
+    // no initialize here (or refused): tools/list alone says what the server has, or why not
+  }
+  const answer = answerJson(await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, session))
   if (isObject(answer) && isObject(answer.error)) throw bad(`the server refused tools/list: ${String(answer.error.message ?? 'error')}`, 'endpoint')
   return parseToolDocument(answer)
 }
