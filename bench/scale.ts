@@ -128,7 +128,12 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
     const prof = process.env.BENCH_CPU_PROF
     // profiled: the unbundled build (dist/main.js, names as in the sources), as the start script's node flags run it
     // the bulk case reads the database beside the service afterwards (PGlite: through the embedded wire server)
-    const svc = await start(bulk ? { ...base, EMBEDDED_PG_PORT: '0' } : base, prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', 'dist/main.js'] : undefined)
+    // BENCH_NODE_ARGS: node flags for the measured service (e.g. `--trace-gc`), run like BENCH_CPU_PROF on dist/main.js
+    const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+    const startFlags = ['--max-semi-space-size=2', '--v8-pool-size=1', '--wasm-lazy-compilation', '--expose-gc']
+    const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', ...extra, 'dist/main.js']
+      : extra.length ? [...startFlags, ...extra, 'dist/main.js'] : undefined
+    const svc = await start(bulk ? { ...base, EMBEDDED_PG_PORT: '0', ...(nodeArgs ? { MALLOC_ARENA_MAX: '2' } : {}) } : base, nodeArgs)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
     console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
@@ -193,6 +198,7 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
       console.log(`RSS after the load: ${rssMb(svc.proc).toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`)
       if (worker) await bulkRun(svc, headers, worker, idle, () => seedWith(svc.wire), consumers)
     } finally {
+      if (process.env.BENCH_SERVICE_LOG) fs.writeFileSync(process.env.BENCH_SERVICE_LOG, svc.proc.output())
       await stop(svc.proc)
     }
   } finally {
@@ -227,9 +233,17 @@ async function bulkRun(svc: { proc: ServiceProcess; url: string }, headers: Reco
   const t1 = performance.now()
   const receipt = await call('POST', `${base}/limit-assignment-runs`, { ...body, previewFingerprint: preview.selectorFingerprint, expectedCount: preview.expectedCount }, { 'idempotency-key': crypto.randomUUID() })
   let run: any
+  // BENCH_HEAP_SNAPSHOT_AT=0.5 (with BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2): a heap snapshot once that share is processed
+  const snapshotAt = Number(process.env.BENCH_HEAP_SNAPSHOT_AT ?? 0)
+  let snapped = !snapshotAt
   do {
     await new Promise((r) => setTimeout(r, 25))
     run = await call('GET', `${base}/limit-assignment-runs/${receipt.runId}`)
+    if (!snapped && run.processedCount >= consumers * snapshotAt) {
+      snapped = true
+      console.log(`heap snapshot requested at ${run.processedCount} processed, RSS ${rssMb(svc.proc).toFixed(0)} MB`)
+      svc.proc.child.kill('SIGUSR2')
+    }
   } while (run.runStatus === 'QUEUED' || run.runStatus === 'RUNNING')
   const finishedMs = performance.now() - t1
   while (worker.counts.messages - messagesBefore < consumers && performance.now() - t1 < finishedMs + 60_000) await new Promise((r) => setTimeout(r, 5))

@@ -2,6 +2,7 @@ import type { LimitBulkRun, LimitBulkOutcome, LimitBulkRunSubject } from '../../
 import { Prisma } from '../../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../../platform/context.js'
 import type { DeployEnvironment } from '../../../platform/deploy/pusher.js'
+import { HeapBudget } from '../../../platform/heap-budget.js'
 import { DomainError } from '../../../platform/errors/domain-error.js'
 import { deploymentRecordsSql, type DeploymentRecordRow } from '../../environments/deployment-records.js'
 import { currentLicense } from '../../licence/service.js'
@@ -134,6 +135,8 @@ async function closeChunk(tx: Tx, claimed: Claimed, issueCountBefore: number, re
  */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+const HEAP_BUDGET_MIN_SUBJECTS = 10_000
+
 async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, claimed: Claimed, ctx: RunContext): Promise<ApplyEnd> {
   const { prisma } = deps
   const { chunkSize, chunkPauseMs } = claimed.settings
@@ -167,9 +170,13 @@ async function applyAll(deps: Pick<Deps, 'prisma' | 'deployer' | 'logger'>, clai
       }
     })
   }
+  // a large run's garbage collected at chunk boundaries once it outgrows a budget (peak RSS, issue 31 §3); a run
+  // of fewer subjects leaves too little (a few KB each) to be worth a full collection
+  const heap = ctx.total - cursor >= HEAP_BUDGET_MIN_SUBJECTS ? new HeapBudget() : null
   try {
     while (cursor < ctx.total) {
       if (claimed.stopping()) return 'STOPPED'
+      heap?.check()
       // a licence revoked while the run goes on ends it here, at a chunk boundary; written rows stay
       if (ctx.licensedAtStart && !(await licenceState(deps, ctx))) return 'LICENSE_REVOKED'
       const from = cursor
