@@ -46,6 +46,15 @@ async function drift() {
      WHERE coalesce(a.n, 0) <> coalesce(c.n, 0) OR c.n = 0`)
 }
 
+/** Every (project, day) whose per-day counter (the sum of its slots) disagrees with its events, or is kept at 0. */
+async function dayDrift() {
+  return db().$queryRawUnsafe<unknown[]>(`
+    WITH actual AS (SELECT coalesce("projectName", '') AS scope, at::date AS day, count(*)::int AS n FROM "AuditEvent" GROUP BY 1, 2),
+         kept AS (SELECT scope, day, sum(n)::int AS n FROM "AuditDayCount" GROUP BY 1, 2)
+    SELECT * FROM actual a FULL JOIN kept c USING (scope, day)
+     WHERE coalesce(a.n, 0) <> coalesce(c.n, 0) OR c.n = 0`)
+}
+
 interface Filter { user?: string; surface?: string; operation?: string; objectType?: string; objectName?: string; from?: Date; to?: Date }
 
 /** count(*) of the events a project's trail shows under the filter, straight from the table. */
@@ -97,7 +106,14 @@ const FILTERS: Filter[] = [
 describe('audit trail totals from counters', () => {
   it('the counters match the events after a seed of one INSERT … SELECT', async () => {
     expect(await drift()).toEqual([])
+    expect(await dayDrift()).toEqual([])
     expect(await db().auditCount.count()).toBeGreaterThan(0)
+    // per day: at most 4 slots per project and day, far fewer rows than the fine counters
+    const days = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(DISTINCT (coalesce("projectName", ''), at::date))::int AS n FROM "AuditEvent"`)
+    const dayRows = await db().auditDayCount.count()
+    expect(dayRows).toBeGreaterThanOrEqual(days[0]!.n)
+    expect(dayRows).toBeLessThanOrEqual(4 * days[0]!.n)
+    expect(dayRows).toBeLessThan(await db().auditCount.count())
   })
 
   it('REST: every filter and time range gives the exact total, for a project and for the platform project', async () => {
@@ -174,6 +190,7 @@ describe('audit trail totals from counters', () => {
     const purged = await purgeAuditEvents(db(), 4)
     expect(purged).toBeGreaterThan(0)
     expect(await drift()).toEqual([])
+    expect(await dayDrift()).toEqual([])
     expect((await listed('payments', {})).totalElements).toBe(await actual('payments', {}))
     expect(await actual('payments', {})).toBeLessThan(before)
 
@@ -182,12 +199,18 @@ describe('audit trail totals from counters', () => {
     // the settle step's update of outcome, status and object name moves nothing
     await db().auditEvent.update({ where: { id: moved.id }, data: { outcome: 'DEPLOY_FAILED', httpStatus: 207, objectName: 'renamed' } })
     expect(await drift()).toEqual([])
+    expect(await dayDrift()).toEqual([])
+    // an event moved to another day leaves its old day counted one less
+    await db().auditEvent.update({ where: { id: moved.id }, data: { at: new Date(moved.at.getTime() - 86_400_000) } })
+    expect(await drift()).toEqual([])
+    expect(await dayDrift()).toEqual([])
 
     await expect(db().$transaction(async (tx) => {
       await tx.auditEvent.create({ data: { surface: 'GRAPHQL', actor: 'ann', projectName: 'payments', operation: 'op-9', outcome: 'SUCCEEDED', correlationId: 'x' } })
       throw new Error('rolled back')
     })).rejects.toThrow('rolled back')
     expect(await drift()).toEqual([])
+    expect(await dayDrift()).toEqual([])
     for (const f of FILTERS) expect((await listed('payments', f)).totalElements).toBe(await actual('payments', f))
   })
 
@@ -196,6 +219,8 @@ describe('audit trail totals from counters', () => {
     const res = await svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${root}` } })
     expect(res.status, await res.clone().text()).toBe(200)
     expect((await listed('payments', { user: 'root' })).totalElements).toBe(before + 1)
+    expect((await listed('payments', {})).totalElements).toBe(await actual('payments', {}))
     expect(await drift()).toEqual([])
+    expect(await dayDrift()).toEqual([])
   })
 })

@@ -3,7 +3,9 @@
 // transaction. A total sums the counter rows the filter selects for the whole days of its time range, and counts
 // the events themselves only where the counters cannot answer: the part-days at the range's ends (through the
 // (projectName, at) index: one day's events at most on each side) and a filter on objectName, which the counters
-// do not hold (through the (objectType, objectName, at) index: that object's own history).
+// do not hold (through the (objectType, objectName, at) index: that object's own history). Without an actor, surface,
+// operation or object type filter the sums come from AuditDayCount (migration 20261130300000_audit_day_counts, per
+// project and day), whose rows do not multiply with the actors and operations.
 import { Prisma } from '../../generated/prisma/client.js'
 import type { Tx } from '../../platform/context.js'
 
@@ -48,6 +50,10 @@ function columnConditions(f: TrailFilter, counter: boolean): Prisma.Sql[] {
 
 const and = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`)
 
+/** The counter table that answers the filter: per day alone when it filters on no counted column but the project. */
+const counterTable = (f: TrailFilter) =>
+  Prisma.raw(f.actor === undefined && f.surface === undefined && f.operation === undefined && f.objectType === undefined ? '"AuditDayCount"' : '"AuditCount"')
+
 /** The events of [from, to) that match the filter, counted one by one. */
 function eventCount(f: TrailFilter, from: Date | undefined, to: Date | undefined): Prisma.Sql {
   const parts = columnConditions(f, false)
@@ -68,7 +74,7 @@ export async function trailTotal(db: Tx, f: TrailFilter): Promise<number> {
     const counter = columnConditions(f, true)
     if (firstWholeDay) counter.push(Prisma.sql`day >= ${isoDay(firstWholeDay)}::date`)
     if (endOfWholeDays) counter.push(Prisma.sql`day < ${isoDay(endOfWholeDays)}::date`)
-    const parts = [Prisma.sql`(SELECT coalesce(sum(n), 0) FROM "AuditCount" WHERE ${and(counter)})`]
+    const parts = [Prisma.sql`(SELECT coalesce(sum(n), 0) FROM ${counterTable(f)} WHERE ${and(counter)})`]
     if (f.from && firstWholeDay!.getTime() !== f.from.getTime()) parts.push(eventCount(f, f.from, firstWholeDay))
     if (f.to && endOfWholeDays!.getTime() !== f.to.getTime()) parts.push(eventCount(f, endOfWholeDays, f.to))
     sql = Prisma.join(parts, ' + ')
@@ -98,7 +104,7 @@ export async function trailSegments(db: Tx, f: TrailFilter): Promise<TrailSegmen
   if (firstWholeDay) counter.push(Prisma.sql`day >= ${isoDay(firstWholeDay)}::date`)
   if (endOfWholeDays) counter.push(Prisma.sql`day < ${isoDay(endOfWholeDays)}::date`)
   const rows = await db.$queryRaw<{ day: string; n: bigint | number }[]>`
-    SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(n)::bigint AS n FROM "AuditCount" WHERE ${and(counter)} GROUP BY day HAVING sum(n) > 0 ORDER BY day`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(n)::bigint AS n FROM ${counterTable(f)} WHERE ${and(counter)} GROUP BY day HAVING sum(n) > 0 ORDER BY day`
   const segments: TrailSegment[] = rows.map((r) => {
     const start = new Date(`${r.day}T00:00:00.000Z`)
     return { start, end: new Date(start.getTime() + DAY_MS), n: Number(r.n) }
