@@ -163,8 +163,14 @@ describe('AI, MCP and A2A proxies as a declarative collection', { timeout: 180_0
     const before = await counts()
     const clash = await plan({ formatVersion: 1, project: 'ai-page-copy', aiProxies: [{ name: 'other-gw', kind: 'AI', relativePath: '/ai/page' }] }, 'apply', 'ai-page-copy')
     const refused = clash.status === 200 ? await apply(clash.body.id, 'ai-page-copy') : clash
-    expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400)
-    expect(JSON.stringify(refused.body)).toContain('relativePath')
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400)
+    expect(refused.body, JSON.stringify(refused.body)).toMatchObject({
+      errorKey: 'malformedRequest',
+      params: {
+        reason: 'declarativeApplyRefused', field: 'aiProxies[0].relativePath',
+        errors: [{ type: 'aiProxies', name: 'other-gw', path: 'aiProxies[0].relativePath', reason: 'relativePathAlreadyUsed', message: "relativePath: '/ai/page' is already the relative path of API proxy 'page-gw'" }],
+      },
+    })
     expect(await counts()).toEqual(before)
   })
 })
