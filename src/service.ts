@@ -19,6 +19,7 @@ import { createLogger, type Logger } from './platform/http/logger.js'
 import { createMetrics } from './platform/http/metrics.js'
 import { loadKeyring } from './platform/secrets/master-key.js'
 import { refreshBuiltinPresets } from './modules/presets/builtins.js'
+import { releaseHeap } from './platform/heap-budget.js'
 
 /** Credentials in a bootstrap file from which start-up returns what the apply allocated (a full collection). */
 const LARGE_BOOTSTRAP = 10_000
@@ -61,6 +62,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     const summary = await applyBootstrap(deps, source, source instanceof StreamedBootstrap ? await lookAhead.stored(source) : undefined)
     // a file of many credentials leaves much behind to let go of (below); a small one is not worth a full collection
     const largeFile = source instanceof StreamedBootstrap && source.credentialCounts.reduce((n, c) => n + c, 0) >= LARGE_BOOTSTRAP
+    if (largeFile && db.reopen) {
+      // the embedded database's memory stays at the apply's high-water mark until its thread is replaced
+      const reopenStarted = Date.now()
+      if (await db.reopen()) logger.info({ durationMs: Date.now() - reopenStarted }, 'embedded database reopened after a large bootstrap file')
+    }
     if (config.bootstrapFile) {
       logger.info({ file: config.bootstrapFile, created: summary.created, kept: summary.kept, correlationId: summary.correlationId, durationMs: Date.now() - bootstrapStarted }, 'bootstrap applied')
     }
@@ -70,9 +76,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     if (largeFile) {
       // what start-up allocated (a large file's apply above all) goes back now rather than at the collector's
       // leisure: Prisma's debug history lets go of the apply's statements, then a full collection once the app is
-      // built (the start script exposes gc(); without it that is a no-op)
+      // built, which also hands the emptied pages back to the system
       releasePrismaDebugHistory()
-      ;(globalThis as { gc?: () => void }).gc?.()
+      releaseHeap()
     }
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)

@@ -274,6 +274,15 @@ async function* inMemoryBatches(p: BootstrapProject): AsyncGenerator<CredentialB
 }
 
 /**
+ * The apply's transaction timeout: 2 minutes, plus 20 ms per credential. A 200,000-credential first start takes about
+ * 12 s on a quiet 2-core machine, but passed 120 s at load 24 (20,000 on PGlite: 160 s at load 36); a start-up that
+ * fails because the machine is busy helps nobody. The limit is for a transaction that hangs, not for a long file.
+ */
+function applyTimeoutMs(credentials: number): number {
+  return 120_000 + 20 * credentials
+}
+
+/**
  * Applies the bootstrap file in one transaction: whatever exists (same natural key) is left as it is,
  * whatever is missing is created, and a problem anywhere applies nothing. A streamed file (readBootstrapFile)
  * validated as a whole before; its credentials are read again here, batch by batch, but for the projects `stored`
@@ -331,7 +340,7 @@ export async function applyBootstrap(deps: Deps, input: BootstrapFile | Streamed
         await reader?.close()
       }
     },
-    { timeout: 120_000, maxWait: 30_000 },
+    { timeout: applyTimeoutMs(streamed ? streamed.credentialCounts.reduce((n, c) => n + c, 0) : file.projects.reduce((n, p) => n + p.credentials.length, 0)), maxWait: 30_000 },
   )
   return { created, kept, correlationId }
 }

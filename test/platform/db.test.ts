@@ -95,6 +95,51 @@ describe('openDatabase', () => {
     expect(await again.prisma.user.count()).toBe(1)
   }, 180_000) // initdb and every migration: the slowest open there is
 
+  it.skipIf(usesPostgres)('reopens the embedded database in a new thread with its data, listeners and wire port, holding queries sent meanwhile', async () => {
+    const t = await fresh()
+    const db = await openDatabase({ ...t, embeddedPg: { host: '127.0.0.1', port: 0 } })
+    cleanups.push(() => db.close())
+    await db.prisma.user.create({ data: { username: 'before', passwordHash: 'x' } })
+    const heard: string[] = []
+    await db.listen('reopen_test', (payload) => heard.push(payload))
+    const wire = db.wire
+    // a query sent while the old thread closes waits for the new one
+    const reopened = db.reopen!()
+    const meanwhile = db.prisma.user.count()
+    expect(await reopened).toBe(true)
+    expect(await meanwhile).toBe(1)
+    expect(db.wire).toEqual(wire)
+    await db.prisma.user.create({ data: { username: 'after', passwordHash: 'x' } })
+    expect((await db.prisma.user.findMany({ orderBy: { username: 'asc' } })).map((u) => u.username)).toEqual(['after', 'before'])
+    // the listener still hears the database, now the new thread's
+    await db.prisma.$executeRaw`SELECT pg_notify('reopen_test', 'hello')`
+    await expect.poll(() => heard).toEqual(['hello'])
+    // the wire server answers on the same port
+    const pg = (await import('pg')).default
+    const client = new pg.Client({ host: wire!.host, port: wire!.port, user: 'postgres', database: 'postgres' })
+    await client.connect()
+    try {
+      expect((await client.query('SELECT count(*)::int AS n FROM "User"')).rows[0].n).toBe(2)
+    } finally {
+      await client.end()
+    }
+  })
+
+  it.skipIf(usesPostgres)('does not reopen while a transaction is open', async () => {
+    const db = await open(await fresh())
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    const tx = db.prisma.$transaction(async (tx) => {
+      await tx.user.create({ data: { username: 'in-tx', passwordHash: 'x' } })
+      await held
+    })
+    await expect.poll(() => db.prisma.user.count()).toBe(0) // the transaction has begun (its row not visible yet)
+    expect(await db.reopen!()).toBe(false)
+    release()
+    await tx
+    expect(await db.prisma.user.count()).toBe(1)
+  })
+
   it.runIf(usesPostgres)('lets two instances start at once on one PostgreSQL database', async () => {
     const t = await fresh()
     // A brand-new database, so both instances race to apply every migration.

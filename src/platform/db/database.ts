@@ -28,6 +28,8 @@ export interface Database {
   wire?: { host: string; port: number }
   /** LISTEN on a channel (live events, issue 18 §3); the returned function stops listening */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /** the embedded database only: reopened in a new thread to drop the memory a large job grew (pglite-thread.ts) */
+  reopen?(): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -154,6 +156,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     wire,
     // PGlite delivers the notifications of its one session (the writes Prisma makes) to these callbacks
     listen: (channel, onPayload) => embedded.listen(channel, onPayload),
+    reopen: () => embedded.reopen(),
     close: async () => {
       if (wire) fs.rmSync(wireFile(opts.dataDir), { force: true })
       await prisma.$disconnect()

@@ -16,6 +16,12 @@ export interface EmbeddedThread {
   client: PGlite
   wire?: { host: string; port: number }
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Closes the database and opens it again in a new thread, when no query or transaction is in flight (false
+   * otherwise). PostgreSQL-in-WebAssembly's memory only grows: a large job (a big bootstrap file) leaves it at its
+   * high-water mark, and only a new thread's instance starts small again (issue 31 §3).
+   */
+  reopen(): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -71,7 +77,16 @@ function threadError(e: NonNullable<ThreadReply['error']>): Error {
 
 const results = (r: WireResults) => r as unknown as Results
 
-export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): Promise<EmbeddedThread> {
+/** One database thread: the worker, its requests in flight, and the channels it listens on for the service. */
+interface ThreadGeneration {
+  request(req: DistributiveOmit<ThreadRequest, 'id'>): Promise<unknown>
+  wire?: { host: string; port: number }
+  /** closes the database and ends the thread */
+  close(): Promise<void>
+  idle(): boolean
+}
+
+async function startThread(opening: Omit<ThreadStart, 'assets'>, onNotify: (msg: ThreadNotification) => void): Promise<ThreadGeneration> {
   const [entry, assets] = await Promise.all([workerEntry(), pgliteAssets()])
   // no loader flags (tsx's, vitest's) in the thread: its entry is plain JavaScript
   const bundle = assets.fsBundle
@@ -82,7 +97,6 @@ export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): 
     execArgv: [],
   })
   const pending = new Map<number, Pending>()
-  const channels = new Map<string, Set<(payload: string) => void>>()
   let nextId = 1
   let closed = false
   let stopped: Error | undefined
@@ -96,10 +110,7 @@ export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): 
     pending.clear()
   }
   worker.on('message', (msg: ThreadReply | ThreadNotification) => {
-    if ('notify' in msg) {
-      for (const cb of channels.get(msg.notify) ?? []) cb(msg.payload)
-      return
-    }
+    if ('notify' in msg) return onNotify(msg)
     const p = msg.id === 0 ? started : pending.get(msg.id)
     pending.delete(msg.id)
     if (pending.size === 0) worker.unref() // an idle database does not keep the process alive (as PGlite in process)
@@ -119,6 +130,41 @@ export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): 
     })
   }
 
+  worker.ref()
+  let opened: { wire?: { host: string; port: number } }
+  try {
+    opened = (await ready) as typeof opened
+  } catch (err) {
+    await worker.terminate()
+    throw err
+  }
+  worker.unref()
+  return {
+    request,
+    wire: opened.wire,
+    idle: () => pending.size === 0,
+    close: async () => {
+      if (closed) return
+      const exited = new Promise((resolve) => worker.once('exit', resolve))
+      await request({ op: 'close' }).catch(() => undefined)
+      closed = true
+      worker.ref() // until it has exited
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())])
+      await worker.terminate()
+    },
+  }
+}
+
+export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): Promise<EmbeddedThread> {
+  const channels = new Map<string, Set<(payload: string) => void>>()
+  const onNotify = (msg: ThreadNotification) => {
+    for (const cb of channels.get(msg.notify) ?? []) cb(msg.payload)
+  }
+  let thread = await startThread(opening, onNotify)
+  let openTransactions = 0
+  let reopening: Promise<unknown> | undefined
+  const request = (req: DistributiveOmit<ThreadRequest, 'id'>) => (reopening ? reopening.then(() => thread.request(req)) : thread.request(req))
+
   const query = async (sql: string, params?: unknown[], options?: QueryOptions, tx?: number) =>
     results((await request({ op: 'query', sql, params, rowMode: options?.rowMode, tx })) as WireResults)
   const exec = async (sql: string, tx?: number) => ((await request({ op: 'exec', sql, tx })) as WireResults[]).map(results)
@@ -126,6 +172,7 @@ export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): 
   /** PGlite's transaction(): the callback's queries run in the database's transaction; a rollback is taken at its end */
   const transaction = async <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> => {
     const id = (await request({ op: 'begin' })) as number
+    openTransactions++
     let rollback = false
     let ended = false
     const ensureOpen = () => {
@@ -141,33 +188,28 @@ export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): 
         return ended
       },
     } as unknown as Transaction
-    let result: T
     try {
-      result = await callback(tx)
-    } catch (err) {
+      let result: T
+      try {
+        result = await callback(tx)
+      } catch (err) {
+        ended = true
+        await request({ op: 'end', tx: id, rollback: true }).catch(() => undefined)
+        throw err
+      }
       ended = true
-      await request({ op: 'end', tx: id, rollback: true }).catch(() => undefined)
-      throw err
+      await request({ op: 'end', tx: id, rollback })
+      return result
+    } finally {
+      openTransactions--
     }
-    ended = true
-    await request({ op: 'end', tx: id, rollback })
-    return result
   }
-
-  worker.ref()
-  let opened: { wire?: { host: string; port: number } }
-  try {
-    opened = (await ready) as typeof opened
-  } catch (err) {
-    await worker.terminate()
-    throw err
-  }
-  worker.unref()
 
   const client = { query: (sql: string, params?: unknown[], options?: QueryOptions) => query(sql, params, options), exec: (sql: string) => exec(sql), transaction }
+  const wire = thread.wire
   return {
     client: client as unknown as PGlite,
-    wire: opened.wire,
+    wire,
     listen: async (channel, onPayload) => {
       let set = channels.get(channel)
       if (!set) {
@@ -183,14 +225,23 @@ export async function openEmbeddedThread(opening: Omit<ThreadStart, 'assets'>): 
         await request({ op: 'unlisten', channel }).catch(() => undefined)
       }
     },
-    close: async () => {
-      if (closed) return
-      const exited = new Promise((resolve) => worker.once('exit', resolve))
-      await request({ op: 'close' }).catch(() => undefined)
-      closed = true
-      worker.ref() // until it has exited
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())])
-      await worker.terminate()
+    reopen: async () => {
+      // between requests only: a query sent meanwhile would reach a closed database
+      if (openTransactions > 0 || !thread.idle()) return false
+      const next = (async () => {
+        await thread.close()
+        // the wire server comes back on the port it had (EMBEDDED_PG_PORT=0 chose one the first time)
+        thread = await startThread({ ...opening, wire: wire ?? opening.wire }, onNotify)
+        for (const channel of channels.keys()) await thread.request({ op: 'listen', channel })
+      })()
+      reopening = next.catch(() => undefined)
+      try {
+        await next
+      } finally {
+        reopening = undefined
+      }
+      return true
     },
+    close: () => thread.close(),
   }
 }
