@@ -113,7 +113,7 @@ describe('openDatabase', () => {
     expect((await db.prisma.user.findMany({ orderBy: { username: 'asc' } })).map((u) => u.username)).toEqual(['after', 'before'])
     // the listener still hears the database, now the new thread's
     await db.prisma.$executeRaw`SELECT pg_notify('reopen_test', 'hello')`
-    await expect.poll(() => heard).toEqual(['hello'])
+    await expect.poll(() => heard, { timeout: 30_000 }).toEqual(['hello'])
     // the wire server answers on the same port
     const pg = (await import('pg')).default
     const client = new pg.Client({ host: wire!.host, port: wire!.port, user: 'postgres', database: 'postgres' })
@@ -129,11 +129,14 @@ describe('openDatabase', () => {
     const db = await open(await fresh())
     let release!: () => void
     const held = new Promise<void>((r) => (release = r))
+    let begun!: () => void
+    const inside = new Promise<void>((r) => (begun = r))
     const tx = db.prisma.$transaction(async (tx) => {
       await tx.user.create({ data: { username: 'in-tx', passwordHash: 'x' } })
+      begun()
       await held
     })
-    await expect.poll(() => db.prisma.user.count()).toBe(0) // the transaction has begun (its row not visible yet)
+    await inside
     expect(await db.reopen!()).toBe(false)
     release()
     await tx
