@@ -67,6 +67,15 @@ export class BackendHeaderType {
   @Field(() => String) value: string
 }
 
+@ObjectType('BackendMtlsSettings', { description: "A backend server's client certificate: a keystore of the project (scheme MTLS)" })
+export class BackendMtlsSettingsType {
+  @Field(() => String) keyStoreName: string
+  @Field(() => String, { nullable: true, description: 'a keystore or certificate of the project' }) trustStoreName: string | null
+  @Field(() => [String]) supportedProtocolList: string[]
+  @Field(() => String, { nullable: true }) hostnameVerifierType: string | null
+  @Field(() => Boolean) disableSslValidation: boolean
+}
+
 @ObjectType('BackendAuth', { description: 'How the gateway authenticates to a backend server; secrets are write-only' })
 export class BackendAuthType {
   @Field(() => String, { description: list(BACKEND_AUTH_SCHEMES) }) scheme: string
@@ -74,6 +83,11 @@ export class BackendAuthType {
   @Field(() => String, { nullable: true }) username: string | null
   @Field(() => Boolean) tokenSet: boolean
   @Field(() => Boolean) passwordSet: boolean
+  @Field(() => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS: the token URL' }) tokenEndpoint?: string | null
+  @Field(() => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null
+  @Field(() => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS: space-separated scopes' }) scope?: string | null
+  @Field(() => Boolean, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS: a client secret is stored (never returned)' }) clientSecretSet?: boolean | null
+  @Field(() => BackendMtlsSettingsType, { nullable: true, description: 'MTLS' }) mTLSSettings?: BackendMtlsSettingsType | null
 }
 
 @ObjectType('McpBackendServer', { description: 'An inline MCP server the proxy calls' })
@@ -209,6 +223,30 @@ export class BackendHeaderInput {
   @Field(() => String) value: string
 }
 
+@InputType('BackendMtlsSettingsInput', { description: "The newest pages' mTLSSettings (the proxy mTLS settings page's fields)" })
+export class BackendMtlsSettingsInput {
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean
+  @Field(() => String, { nullable: true, description: 'a keystore of the project (or keyStoreName); required' }) keyStoreId?: string
+  @Field(() => String, { nullable: true }) keyStoreName?: string
+  @Field(() => String, { nullable: true, description: 'a keystore or certificate of the project (or trustStoreName)' }) trustStoreId?: string
+  @Field(() => String, { nullable: true }) trustStoreName?: string
+  @Field(() => [String], { nullable: true }) supportedProtocolList?: string[]
+  @Field(() => String, { nullable: true }) hostnameVerifierType?: string
+  @Field(() => Boolean, { nullable: true }) disableSslValidation?: boolean
+}
+
+/** The OAuth2 client-credentials and mTLS fields, the same on the nested auth and the pages' flat server fields. */
+function withSchemeFields(target: object, schemeField: string) {
+  const fields: [string, () => unknown, string][] = [
+    ['tokenEndpoint', () => String, `required for ${schemeField} OAUTH2_CLIENT_CREDENTIALS: the token URL`],
+    ['clientId', () => String, `required for ${schemeField} OAUTH2_CLIENT_CREDENTIALS`],
+    ['clientSecret', () => String, `secret (${schemeField} OAUTH2_CLIENT_CREDENTIALS); blank keeps the stored one of the same client`],
+    ['scope', () => String, 'space-separated scopes asked for the token'],
+    ['mTLSSettings', () => BackendMtlsSettingsInput, `required for ${schemeField} MTLS`],
+  ]
+  for (const [name, type, description] of fields) Field(type as never, { nullable: true, description })(target, name)
+}
+
 @InputType('BackendAuthInput')
 export class BackendAuthInput {
   @Field(() => String, { nullable: true, description: `${list(BACKEND_AUTH_SCHEMES)}; default NONE` }) scheme?: string
@@ -217,6 +255,7 @@ export class BackendAuthInput {
   @Field(() => String, { nullable: true, description: 'required for BASIC' }) username?: string
   @Field(() => String, { nullable: true, description: 'secret (BASIC); blank keeps the stored one' }) password?: string
 }
+withSchemeFields(BackendAuthInput.prototype, 'scheme')
 
 @InputType('McpBackendServerInput')
 export class McpBackendServerInput {
@@ -235,7 +274,9 @@ export class McpBackendServerInput {
   @Field(() => String, { nullable: true, description: list(DRIFT_POLICIES) }) driftPolicy?: string
   @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress?: boolean
   @Field(() => String, { nullable: true, description: 'server-managed on the pages: ignored' }) id?: string
+  @Field(() => String, { nullable: true, description: 'refused: send the client credentials inline' }) credentialRef?: string
 }
+withSchemeFields(McpBackendServerInput.prototype, 'authScheme')
 
 @InputType('McpExposedToolInput', { description: 'TOOL_EXPOSE: one tool served from an API proxy of the project' })
 export class McpExposedToolInput {
@@ -281,7 +322,9 @@ export class A2aBackendServerInput {
   @Field(() => String, { nullable: true, description: list(DRIFT_POLICIES) }) driftPolicy?: string
   @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress?: boolean
   @Field(() => String, { nullable: true, description: 'server-managed on the pages: ignored' }) id?: string
+  @Field(() => String, { nullable: true, description: 'refused: send the client credentials inline' }) credentialRef?: string
 }
+withSchemeFields(A2aBackendServerInput.prototype, 'authScheme')
 
 @InputType('AgentSkillInput')
 export class AgentSkillInput {
