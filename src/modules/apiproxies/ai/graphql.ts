@@ -468,10 +468,16 @@ export class AiProxyResolver {
     @Arg('policyName', () => String) policyName: string,
     @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
     @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
-    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null,
     @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
+    @Arg('tokenEndpoint', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null,
+    @Arg('clientId', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null,
+    @Arg('clientSecret', () => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null,
+    @Arg('scope', () => String, { nullable: true }) scope?: string | null,
+    @Arg('mTLSSettings', () => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null,
   ) {
-    return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
+    const probe = { document, endpoint, authScheme, bearerToken, tokenEndpoint, clientId, clientSecret, scope, mTLSSettings }
+    return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep(probe))
   }
 
   @Mutation(() => [DiscoveredSkillType], { description: 'Preview: the skills an A2A agent card, skill list or SKILL.md defines; nothing is saved (API_MANAGEMENT MANAGE)' })
@@ -483,9 +489,15 @@ export class AiProxyResolver {
     @Arg('policyName', () => String) policyName: string,
     @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
     @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
-    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null,
     @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
+    @Arg('tokenEndpoint', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null,
+    @Arg('clientId', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null,
+    @Arg('clientSecret', () => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null,
+    @Arg('scope', () => String, { nullable: true }) scope?: string | null,
+    @Arg('mTLSSettings', () => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null,
   ) {
-    return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
+    const probe = { document, endpoint, authScheme, bearerToken, tokenEndpoint, clientId, clientSecret, scope, mTLSSettings }
+    return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep(probe))
   }
 }
