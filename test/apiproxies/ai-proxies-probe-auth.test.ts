@@ -150,6 +150,6 @@ describe('probing an MTLS backend server', () => {
     const answer = await bed.svc.graphql('mutation { parseProxyTools(projectName: "payments", apiProxyName: "mtls-gw", policyName: "d", mTLSSettings: { keyStoreName: "client-ks", disableSslValidation: true }) { name } }', {}, bed.erin)
     expect(answer.body).toMatchObject({ data: { parseProxyTools: [{ name: 'search' }] } })
     const refused = await bed.svc.graphql(`mutation { parseProxyTools(projectName: "payments", apiProxyName: "oauth-gw", policyName: "d", clientSecret: "bad") { name } }`, {}, bed.erin)
-    expect(refused.body.errors[0].extensions).toMatchObject({ params: { field: 'tokenEndpoint' } })
+    expect(refused.body.errors![0].extensions).toMatchObject({ params: { field: 'tokenEndpoint' } })
   })
 })
