@@ -172,7 +172,7 @@ describe('MCP proxies: the newest create and routing pages', () => {
     await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'TOOL_EXPOSE', backendServers: [server] }, 'backendServers', /TOOL_EXPOSE serves exposedTools/)
     await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'PASSTHROUGH', backendServers: [server], exposedTools: [{ proxyName: 'orders', toolName: 't' }] }, 'exposedTools', /only TOOL_EXPOSE exposes tools/)
     await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'TOOL_EXPOSE', exposedTools: [{ toolName: 't' }] }, 'exposedTools[0].proxyName', /is required \(or proxyId\)/)
-    await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'PASSTHROUGH', backendServers: [{ ...server, authScheme: 'OAUTH2_CLIENT_CREDENTIALS' }] }, 'backendServers[0].authScheme', /must be one of NONE, BEARER/)
+    await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'PASSTHROUGH', backendServers: [{ ...server, authScheme: 'KERBEROS' }] }, 'backendServers[0].authScheme', /must be one of NONE, BEARER, OAUTH2_CLIENT_CREDENTIALS, MTLS/)
     await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'PASSTHROUGH', backendServers: [{ ...server, url: 'https://other.example.com/mcp' }] }, 'backendServers[0].endpoint', /differs from url/)
     await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'PASSTHROUGH', backendServers: [{ name: 's' }] }, 'backendServers[0].url', /is required \(or endpoint\)/)
     await refused('PUT', 'support-tools/mcp-routing/', { routingMode: 'PASSTHROUGH', protocolVersion: '2023-01-01' }, 'protocolVersion', /must be one of 2024-11-05/)

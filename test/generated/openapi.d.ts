@@ -8308,10 +8308,33 @@ export interface components {
              * @description the address probed for this call only; default the proxy's first enabled backend server
              */
             endpoint?: string;
-            /** @enum {string} */
-            authScheme?: "NONE" | "BEARER";
+            /**
+             * @description default: the scheme of the backend server at that address
+             * @enum {string}
+             */
+            authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
             /** @description omitted or blank: the stored token of the backend server at that address */
             bearerToken?: string;
+            /**
+             * Format: uri
+             * @description OAUTH2_CLIENT_CREDENTIALS: the token URL asked for an access token
+             */
+            tokenEndpoint?: string;
+            clientId?: string;
+            /** @description omitted or blank: the stored secret of the backend server at that address */
+            clientSecret?: string;
+            scope?: string;
+            /** @description MTLS: the keystore of the project whose client certificate is presented */
+            mTLSSettings?: {
+                enabled?: boolean | null;
+                keyStoreId?: string | null;
+                keyStoreName?: string | null;
+                trustStoreId?: string | null;
+                trustStoreName?: string | null;
+                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                disableSslValidation?: boolean | null;
+            };
         };
         /** @description An API proxy's specification (vendor SpecApi); ids carry names */
         SpecApi: {
@@ -8413,10 +8436,33 @@ export interface components {
              * @description the address probed for this call only; default the proxy's first enabled backend server
              */
             endpoint?: string;
-            /** @enum {string} */
-            authScheme?: "NONE" | "BEARER";
+            /**
+             * @description default: the scheme of the backend server at that address
+             * @enum {string}
+             */
+            authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
             /** @description omitted or blank: the stored token of the backend server at that address */
             bearerToken?: string;
+            /**
+             * Format: uri
+             * @description OAUTH2_CLIENT_CREDENTIALS: the token URL asked for an access token
+             */
+            tokenEndpoint?: string;
+            clientId?: string;
+            /** @description omitted or blank: the stored secret of the backend server at that address */
+            clientSecret?: string;
+            scope?: string;
+            /** @description MTLS: the keystore of the project whose client certificate is presented */
+            mTLSSettings?: {
+                enabled?: boolean | null;
+                keyStoreId?: string | null;
+                keyStoreName?: string | null;
+                trustStoreId?: string | null;
+                trustStoreName?: string | null;
+                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                disableSslValidation?: boolean | null;
+            };
         };
         /** @description An advisory of a transfer: level, key and its parameters */
         TransferAdvisory: {
@@ -19731,17 +19777,46 @@ export interface operations {
                                  * @default NONE
                                  * @enum {string}
                                  */
-                                scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                                scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                                 headerName?: string | null;
                                 token?: string | null;
                                 username?: string | null;
                                 password?: string | null;
+                                tokenEndpoint?: string | null;
+                                clientId?: string | null;
+                                clientSecret?: string | null;
+                                scope?: string | null;
+                                mTLSSettings?: {
+                                    enabled?: boolean | null;
+                                    keyStoreId?: string | null;
+                                    keyStoreName?: string | null;
+                                    trustStoreId?: string | null;
+                                    trustStoreName?: string | null;
+                                    supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                    hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                    disableSslValidation?: boolean | null;
+                                } | null;
                             };
                             /** Format: uri */
                             endpoint?: string;
                             /** @enum {string} */
-                            authScheme?: "NONE" | "BEARER";
+                            authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                             bearerToken?: string | null;
+                            tokenEndpoint?: string | null;
+                            clientId?: string | null;
+                            clientSecret?: string | null;
+                            scope?: string | null;
+                            mTLSSettings?: {
+                                enabled?: boolean | null;
+                                keyStoreId?: string | null;
+                                keyStoreName?: string | null;
+                                trustStoreId?: string | null;
+                                trustStoreName?: string | null;
+                                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                disableSslValidation?: boolean | null;
+                            } | null;
+                            credentialRef?: string | null;
                             driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
                             allowPrivateNetworkEgress?: boolean | null;
                             id?: string | null;
@@ -19812,17 +19887,46 @@ export interface operations {
                              * @default NONE
                              * @enum {string}
                              */
-                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                             headerName?: string | null;
                             token?: string | null;
                             username?: string | null;
                             password?: string | null;
+                            tokenEndpoint?: string | null;
+                            clientId?: string | null;
+                            clientSecret?: string | null;
+                            scope?: string | null;
+                            mTLSSettings?: {
+                                enabled?: boolean | null;
+                                keyStoreId?: string | null;
+                                keyStoreName?: string | null;
+                                trustStoreId?: string | null;
+                                trustStoreName?: string | null;
+                                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                disableSslValidation?: boolean | null;
+                            } | null;
                         };
                         /** Format: uri */
                         endpoint?: string;
                         /** @enum {string} */
-                        authScheme?: "NONE" | "BEARER";
+                        authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                         bearerToken?: string | null;
+                        tokenEndpoint?: string | null;
+                        clientId?: string | null;
+                        clientSecret?: string | null;
+                        scope?: string | null;
+                        mTLSSettings?: {
+                            enabled?: boolean | null;
+                            keyStoreId?: string | null;
+                            keyStoreName?: string | null;
+                            trustStoreId?: string | null;
+                            trustStoreName?: string | null;
+                            supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                            hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                            disableSslValidation?: boolean | null;
+                        } | null;
+                        credentialRef?: string | null;
                         driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
                         allowPrivateNetworkEgress?: boolean | null;
                         id?: string | null;
@@ -19921,17 +20025,46 @@ export interface operations {
                                  * @default NONE
                                  * @enum {string}
                                  */
-                                scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                                scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                                 headerName?: string | null;
                                 token?: string | null;
                                 username?: string | null;
                                 password?: string | null;
+                                tokenEndpoint?: string | null;
+                                clientId?: string | null;
+                                clientSecret?: string | null;
+                                scope?: string | null;
+                                mTLSSettings?: {
+                                    enabled?: boolean | null;
+                                    keyStoreId?: string | null;
+                                    keyStoreName?: string | null;
+                                    trustStoreId?: string | null;
+                                    trustStoreName?: string | null;
+                                    supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                    hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                    disableSslValidation?: boolean | null;
+                                } | null;
                             };
                             /** Format: uri */
                             endpoint?: string;
                             /** @enum {string} */
-                            authScheme?: "NONE" | "BEARER";
+                            authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                             bearerToken?: string | null;
+                            tokenEndpoint?: string | null;
+                            clientId?: string | null;
+                            clientSecret?: string | null;
+                            scope?: string | null;
+                            mTLSSettings?: {
+                                enabled?: boolean | null;
+                                keyStoreId?: string | null;
+                                keyStoreName?: string | null;
+                                trustStoreId?: string | null;
+                                trustStoreName?: string | null;
+                                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                disableSslValidation?: boolean | null;
+                            } | null;
+                            credentialRef?: string | null;
                             driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
                             allowPrivateNetworkEgress?: boolean | null;
                             id?: string | null;
@@ -20006,17 +20139,46 @@ export interface operations {
                              * @default NONE
                              * @enum {string}
                              */
-                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                             headerName?: string | null;
                             token?: string | null;
                             username?: string | null;
                             password?: string | null;
+                            tokenEndpoint?: string | null;
+                            clientId?: string | null;
+                            clientSecret?: string | null;
+                            scope?: string | null;
+                            mTLSSettings?: {
+                                enabled?: boolean | null;
+                                keyStoreId?: string | null;
+                                keyStoreName?: string | null;
+                                trustStoreId?: string | null;
+                                trustStoreName?: string | null;
+                                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                disableSslValidation?: boolean | null;
+                            } | null;
                         };
                         /** Format: uri */
                         endpoint?: string;
                         /** @enum {string} */
-                        authScheme?: "NONE" | "BEARER";
+                        authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                         bearerToken?: string | null;
+                        tokenEndpoint?: string | null;
+                        clientId?: string | null;
+                        clientSecret?: string | null;
+                        scope?: string | null;
+                        mTLSSettings?: {
+                            enabled?: boolean | null;
+                            keyStoreId?: string | null;
+                            keyStoreName?: string | null;
+                            trustStoreId?: string | null;
+                            trustStoreName?: string | null;
+                            supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                            hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                            disableSslValidation?: boolean | null;
+                        } | null;
+                        credentialRef?: string | null;
                         driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
                         allowPrivateNetworkEgress?: boolean | null;
                         id?: string | null;
@@ -20341,17 +20503,46 @@ export interface operations {
                              * @default NONE
                              * @enum {string}
                              */
-                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                             headerName?: string | null;
                             token?: string | null;
                             username?: string | null;
                             password?: string | null;
+                            tokenEndpoint?: string | null;
+                            clientId?: string | null;
+                            clientSecret?: string | null;
+                            scope?: string | null;
+                            mTLSSettings?: {
+                                enabled?: boolean | null;
+                                keyStoreId?: string | null;
+                                keyStoreName?: string | null;
+                                trustStoreId?: string | null;
+                                trustStoreName?: string | null;
+                                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                disableSslValidation?: boolean | null;
+                            } | null;
                         };
                         /** Format: uri */
                         endpoint?: string;
                         /** @enum {string} */
-                        authScheme?: "NONE" | "BEARER";
+                        authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                         bearerToken?: string | null;
+                        tokenEndpoint?: string | null;
+                        clientId?: string | null;
+                        clientSecret?: string | null;
+                        scope?: string | null;
+                        mTLSSettings?: {
+                            enabled?: boolean | null;
+                            keyStoreId?: string | null;
+                            keyStoreName?: string | null;
+                            trustStoreId?: string | null;
+                            trustStoreName?: string | null;
+                            supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                            hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                            disableSslValidation?: boolean | null;
+                        } | null;
+                        credentialRef?: string | null;
                         driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
                         allowPrivateNetworkEgress?: boolean | null;
                         id?: string | null;
@@ -20522,17 +20713,46 @@ export interface operations {
                              * @default NONE
                              * @enum {string}
                              */
-                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC";
+                            scheme?: "NONE" | "BEARER" | "API_KEY_HEADER" | "BASIC" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                             headerName?: string | null;
                             token?: string | null;
                             username?: string | null;
                             password?: string | null;
+                            tokenEndpoint?: string | null;
+                            clientId?: string | null;
+                            clientSecret?: string | null;
+                            scope?: string | null;
+                            mTLSSettings?: {
+                                enabled?: boolean | null;
+                                keyStoreId?: string | null;
+                                keyStoreName?: string | null;
+                                trustStoreId?: string | null;
+                                trustStoreName?: string | null;
+                                supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                                hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                                disableSslValidation?: boolean | null;
+                            } | null;
                         };
                         /** Format: uri */
                         endpoint?: string;
                         /** @enum {string} */
-                        authScheme?: "NONE" | "BEARER";
+                        authScheme?: "NONE" | "BEARER" | "OAUTH2_CLIENT_CREDENTIALS" | "MTLS";
                         bearerToken?: string | null;
+                        tokenEndpoint?: string | null;
+                        clientId?: string | null;
+                        clientSecret?: string | null;
+                        scope?: string | null;
+                        mTLSSettings?: {
+                            enabled?: boolean | null;
+                            keyStoreId?: string | null;
+                            keyStoreName?: string | null;
+                            trustStoreId?: string | null;
+                            trustStoreName?: string | null;
+                            supportedProtocolList?: ("TLS_1_3" | "TLS_1_2" | "TLS_1_1" | "TLS_1_0" | "SSL_3_0")[] | null;
+                            hostnameVerifierType?: ("NOOP" | "DEFAULT" | "STRICT" | "BROWSER_COMPAT") | null;
+                            disableSslValidation?: boolean | null;
+                        } | null;
+                        credentialRef?: string | null;
                         driftPolicy?: ("WARN_ONLY" | "FAIL_CLOSED") | null;
                         allowPrivateNetworkEgress?: boolean | null;
                         id?: string | null;

@@ -22,9 +22,12 @@ export interface SpecFetchOptions {
   maxBytes?: number
   /** a bound on connecting alone, within timeoutMs (default none but timeoutMs) */
   connectTimeoutMs?: number
-  /** POST sends `body` as application/json (a JSON-RPC probe); default GET */
+  /** POST sends `body` as application/json (a JSON-RPC probe) unless contentType says otherwise; default GET */
   method?: 'GET' | 'POST'
   body?: string
+  contentType?: string
+  /** https only: a client certificate to present (mTLS) and whether the server's certificate is verified */
+  tls?: { key: string; cert: string; rejectUnauthorized: boolean }
   /** the Accept header (default: JSON, YAML, anything) */
   accept?: string
   /** told the headers of the answer read (after redirects), e.g. an MCP server's session id */
@@ -88,10 +91,11 @@ function request(url: URL, opts: SpecFetchOptions, deadline: number): Promise<An
     const remaining = deadline - Date.now()
     if (remaining <= 0) return reject(refused(`did not answer within ${opts.timeoutMs} ms`))
     const headers: Record<string, string> = { accept: opts.accept ?? 'application/json, application/yaml, text/yaml, */*' }
-    if (opts.body !== undefined) headers['content-type'] = 'application/json'
+    if (opts.body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json'
     for (const h of opts.headers ?? []) headers[h.headerName] = h.headerValue
     const client = url.protocol === 'https:' ? https : http
-    const req = client.request(url, { method: opts.method ?? 'GET', headers, lookup: guardedLookup(opts.allowPrivateAddresses) }, (res) => {
+    const tls = url.protocol === 'https:' && opts.tls ? { key: opts.tls.key, cert: opts.tls.cert, rejectUnauthorized: opts.tls.rejectUnauthorized, agent: false as const } : {}
+    const req = client.request(url, { method: opts.method ?? 'GET', headers, lookup: guardedLookup(opts.allowPrivateAddresses), ...tls }, (res) => {
       const status = res.statusCode ?? 0
       if (status >= 300 && status < 400) {
         res.resume()
@@ -142,8 +146,8 @@ export async function fetchSpecDocument(rawUrl: string, opts: SpecFetchOptions):
     if (answer.location !== null) {
       if (hop >= MAX_REDIRECTS) throw refused(`more than ${MAX_REDIRECTS} redirects`)
       const next = checkedUrl(new URL(answer.location, url).toString(), opts.allowPrivateAddresses, field)
-      // the caller's authorization headers are for the origin it named, not for wherever that redirects
-      if (next.origin !== url.origin) opts = { ...opts, headers: [] }
+      // the caller's authorization headers and client certificate are for the origin it named, not for wherever that redirects
+      if (next.origin !== url.origin) opts = { ...opts, headers: [], tls: undefined }
       url = next
       continue
     }

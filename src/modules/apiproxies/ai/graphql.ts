@@ -5,13 +5,14 @@ import { requireViewer, type GqlContext } from '../../../platform/graphql/contex
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { createRoutedProxy, replaceRouting, type RoutedProxyWrite } from './service.js'
 import {
-  A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_PAGE_FIELDS, AI_STRATEGIES, BACKEND_AUTH_SCHEMES, BACKEND_LOAD_BALANCING, DRIFT_POLICIES, MCP_PROTOCOL_VERSIONS, MCP_ROUTING_MODES,
+  A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_PAGE_FIELDS, AI_STRATEGIES, BACKEND_LOAD_BALANCING, DRIFT_POLICIES, MCP_PROTOCOL_VERSIONS, MCP_ROUTING_MODES,
   MCP_TRANSPORTS, PAGE_AUTH_SCHEMES,
 } from './ai-routing.js'
 import { parseSkills, parseTools } from '../spec/discovery.js'
 import { ApiProxyType } from '../proxies/graphql.js'
 import { routingViewOf } from './routing-store.js'
 import { dropNullsDeep } from '../shared/inputs.js'
+import { BackendAuthInput, BackendAuthType, BackendMtlsSettingsInput, withSchemeFields } from './graphql-auth.js'
 
 const list = (values: readonly string[]) => values.join(', ')
 
@@ -65,15 +66,6 @@ withAiPageFields(AiRoutingType.prototype, 'read')
 export class BackendHeaderType {
   @Field(() => String) name: string
   @Field(() => String) value: string
-}
-
-@ObjectType('BackendAuth', { description: 'How the gateway authenticates to a backend server; secrets are write-only' })
-export class BackendAuthType {
-  @Field(() => String, { description: list(BACKEND_AUTH_SCHEMES) }) scheme: string
-  @Field(() => String, { nullable: true }) headerName: string | null
-  @Field(() => String, { nullable: true }) username: string | null
-  @Field(() => Boolean) tokenSet: boolean
-  @Field(() => Boolean) passwordSet: boolean
 }
 
 @ObjectType('McpBackendServer', { description: 'An inline MCP server the proxy calls' })
@@ -209,15 +201,6 @@ export class BackendHeaderInput {
   @Field(() => String) value: string
 }
 
-@InputType('BackendAuthInput')
-export class BackendAuthInput {
-  @Field(() => String, { nullable: true, description: `${list(BACKEND_AUTH_SCHEMES)}; default NONE` }) scheme?: string
-  @Field(() => String, { nullable: true, description: 'required for API_KEY_HEADER' }) headerName?: string
-  @Field(() => String, { nullable: true, description: 'secret (BEARER, API_KEY_HEADER); blank keeps the stored one' }) token?: string
-  @Field(() => String, { nullable: true, description: 'required for BASIC' }) username?: string
-  @Field(() => String, { nullable: true, description: 'secret (BASIC); blank keeps the stored one' }) password?: string
-}
-
 @InputType('McpBackendServerInput')
 export class McpBackendServerInput {
   @Field(() => String, { description: 'unique in the routing (case-insensitive)' }) name: string
@@ -235,7 +218,9 @@ export class McpBackendServerInput {
   @Field(() => String, { nullable: true, description: list(DRIFT_POLICIES) }) driftPolicy?: string
   @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress?: boolean
   @Field(() => String, { nullable: true, description: 'server-managed on the pages: ignored' }) id?: string
+  @Field(() => String, { nullable: true, description: 'refused: send the client credentials inline' }) credentialRef?: string
 }
+withSchemeFields(McpBackendServerInput.prototype, 'authScheme')
 
 @InputType('McpExposedToolInput', { description: 'TOOL_EXPOSE: one tool served from an API proxy of the project' })
 export class McpExposedToolInput {
@@ -281,7 +266,9 @@ export class A2aBackendServerInput {
   @Field(() => String, { nullable: true, description: list(DRIFT_POLICIES) }) driftPolicy?: string
   @Field(() => Boolean, { nullable: true }) allowPrivateNetworkEgress?: boolean
   @Field(() => String, { nullable: true, description: 'server-managed on the pages: ignored' }) id?: string
+  @Field(() => String, { nullable: true, description: 'refused: send the client credentials inline' }) credentialRef?: string
 }
+withSchemeFields(A2aBackendServerInput.prototype, 'authScheme')
 
 @InputType('AgentSkillInput')
 export class AgentSkillInput {
@@ -425,10 +412,16 @@ export class AiProxyResolver {
     @Arg('policyName', () => String) policyName: string,
     @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
     @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
-    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null,
     @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
+    @Arg('tokenEndpoint', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null,
+    @Arg('clientId', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null,
+    @Arg('clientSecret', () => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null,
+    @Arg('scope', () => String, { nullable: true }) scope?: string | null,
+    @Arg('mTLSSettings', () => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null,
   ) {
-    return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
+    const probe = { document, endpoint, authScheme, bearerToken, tokenEndpoint, clientId, clientSecret, scope, mTLSSettings }
+    return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep(probe))
   }
 
   @Mutation(() => [DiscoveredSkillType], { description: 'Preview: the skills an A2A agent card, skill list or SKILL.md defines; nothing is saved (API_MANAGEMENT MANAGE)' })
@@ -440,9 +433,15 @@ export class AiProxyResolver {
     @Arg('policyName', () => String) policyName: string,
     @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
     @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
-    @Arg('authScheme', () => String, { nullable: true, description: 'NONE or BEARER' }) authScheme?: string | null,
+    @Arg('authScheme', () => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null,
     @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
+    @Arg('tokenEndpoint', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null,
+    @Arg('clientId', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null,
+    @Arg('clientSecret', () => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null,
+    @Arg('scope', () => String, { nullable: true }) scope?: string | null,
+    @Arg('mTLSSettings', () => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null,
   ) {
-    return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep({ document, endpoint, authScheme, bearerToken }))
+    const probe = { document, endpoint, authScheme, bearerToken, tokenEndpoint, clientId, clientSecret, scope, mTLSSettings }
+    return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep(probe))
   }
 }

@@ -1,6 +1,6 @@
 import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { malformed } from '../../../platform/errors/domain-error.js'
-import type { BackendServerValues, RoutingValues } from './ai-routing.js'
+import { sentFlat, type BackendMtlsSettings, type BackendServerValues, type RoutingValues } from './ai-routing.js'
 
 // The three forms of a routing config: stored (secrets sealed), view (presence flags only) and runtime
 // (secrets opened, for the gateway push only).
@@ -11,6 +11,13 @@ export interface StoredAuth {
   username?: string | null
   tokenCipher?: string | null
   passwordCipher?: string | null
+  /** OAUTH2_CLIENT_CREDENTIALS only */
+  tokenEndpoint?: string
+  clientId?: string
+  scope?: string | null
+  clientSecretCipher?: string | null
+  /** MTLS only */
+  mTLSSettings?: BackendMtlsSettings
 }
 
 export interface ViewAuth {
@@ -19,6 +26,13 @@ export interface ViewAuth {
   username: string | null
   tokenSet: boolean
   passwordSet: boolean
+  /** OAUTH2_CLIENT_CREDENTIALS only: tokenEndpoint, clientId, scope and whether a client secret is stored */
+  tokenEndpoint?: string
+  clientId?: string
+  scope?: string | null
+  clientSecretSet?: boolean
+  /** MTLS only */
+  mTLSSettings?: BackendMtlsSettings
 }
 
 type Server = Omit<BackendServerValues, 'auth'> & { auth: StoredAuth }
@@ -37,10 +51,19 @@ export function sealRouting(keyring: SecretKeyring, values: RoutingValues, previ
   const before = new Map<string, Server>()
   for (const s of ((previous as StoredRouting | null)?.backendServers ?? [])) before.set(s.name.toLowerCase(), s)
   const servers = values.backendServers.map((server, i): Server => {
-    const { token, password, ...auth } = server.auth
+    const { token, password, clientSecret, ...auth } = server.auth
     const old = before.get(server.name.toLowerCase())?.auth
     const field = `backendServers[${i}].auth`
     const sealed: StoredAuth = { scheme: auth.scheme, headerName: auth.headerName ?? null, username: auth.username ?? null }
+    if (auth.scheme === 'OAUTH2_CLIENT_CREDENTIALS') {
+      Object.assign(sealed, { tokenEndpoint: auth.tokenEndpoint!, clientId: auth.clientId!, scope: auth.scope || null })
+      // the stored secret is kept for the same client at the same token URL only: another client needs its own
+      const same = old?.scheme === auth.scheme && old.clientId === auth.clientId && old.tokenEndpoint === auth.tokenEndpoint
+      sealed.clientSecretCipher = !blank(clientSecret) ? keyring.encrypt(clientSecret!) : same ? (old?.clientSecretCipher ?? null) : null
+      const secretField = sentFlat(server.auth) ? `backendServers[${i}].clientSecret` : `${field}.clientSecret`
+      if (!sealed.clientSecretCipher) throw malformed(`${secretField}: is required for ${sentFlat(server.auth) ? 'authScheme' : 'scheme'} OAUTH2_CLIENT_CREDENTIALS`, { field: secretField })
+    }
+    if (auth.scheme === 'MTLS') sealed.mTLSSettings = auth.mTLSSettings!
     if (needsToken(auth.scheme)) {
       sealed.tokenCipher = !blank(token) ? keyring.encrypt(token!) : (old?.tokenCipher ?? null)
       if (!sealed.tokenCipher) throw malformed(`${field}.token: is required for scheme ${auth.scheme}`, { field: `${field}.token` })
@@ -76,6 +99,8 @@ const viewAuth = (a: StoredAuth): ViewAuth => ({
   username: a.username ?? null,
   tokenSet: !!a.tokenCipher,
   passwordSet: !!a.passwordCipher,
+  ...(a.scheme === 'OAUTH2_CLIENT_CREDENTIALS' ? { tokenEndpoint: a.tokenEndpoint, clientId: a.clientId, scope: a.scope ?? null, clientSecretSet: !!a.clientSecretCipher } : {}),
+  ...(a.scheme === 'MTLS' ? { mTLSSettings: a.mTLSSettings } : {}),
 })
 
 /** What clients read: every field, secrets as presence flags. */
@@ -101,13 +126,14 @@ export function runtimeRouting(keyring: SecretKeyring, stored: unknown): Record<
   return {
     ...r,
     backendServers: r.backendServers.map((s) => {
-      const { tokenCipher, passwordCipher, ...auth } = s.auth
+      const { tokenCipher, passwordCipher, clientSecretCipher, ...auth } = s.auth
       return {
         ...s,
         auth: {
           ...auth,
           ...(tokenCipher ? { token: keyring.decrypt(tokenCipher) } : {}),
           ...(passwordCipher ? { password: keyring.decrypt(passwordCipher) } : {}),
+          ...(clientSecretCipher ? { clientSecret: keyring.decrypt(clientSecretCipher) } : {}),
         },
       }
     }),

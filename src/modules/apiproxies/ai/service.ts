@@ -16,6 +16,7 @@ import {
 import { kindWithArticle } from '../shared/kinds.js'
 import { relativePath as relativePathSchema } from '../proxies/automation/inputs.js'
 import { runtimeRouting, sealRouting } from './routing-store.js'
+import { checkBackendMaterial } from './backend-auth.js'
 
 // AI, MCP and A2A proxies (spec §4.5): creation with an optional first routing, routing replacement. Every write
 // saves in one transaction, then pushes the proxy to the project's environments (the push never undoes the save).
@@ -41,7 +42,10 @@ const proxyNotFound = (name: string) => notFound(`API proxy '${name}' not found`
 async function checkRouting(db: Tx, projectId: string, kind: RoutedKind, mode: string | null, routing: RoutingValues): Promise<string[]> {
   if (kind === 'MCP') checkMcpRouting(mode ?? '', routing as McpRoutingValues)
   if (kind === 'A2A') checkA2aRouting(mode ?? '', routing as A2aRoutingValues)
-  if (kind !== 'AI') return []
+  if (kind !== 'AI') {
+    await checkBackendMaterial(db, projectId, (routing as McpRoutingValues | A2aRoutingValues).backendServers)
+    return []
+  }
   const ai = routing as AiRoutingValues
   // the newest page's form names its providers in llmProviderRefName, primaryPool and providerFailoverChain
   const page = pageTargetsOf(ai)
@@ -219,17 +223,20 @@ export async function getRoutedProxy(db: Tx, actor: Actor, projectName: string, 
 // ---- declarative state (issue 29): AI, MCP and A2A proxies as a collection, written with the rules above ----
 
 /** A routed proxy as a state file declares it: kind, description, routingMode and routing (backend secrets apart). */
+/** A backend server's secrets as an export or a state file carries them apart from its data. */
+export type BackendSecrets = { token?: string; password?: string; clientSecret?: string }
+
 export interface DeclaredRoutedProxy { kind?: unknown; description?: unknown; relativePath?: unknown; routingMode?: unknown; routing?: unknown }
 
 /**
  * Creates (existing false) or replaces (existing true) an AI, MCP or A2A proxy inside the caller's transaction: the
  * creation body's schema for a new one (name free in the project, routing checked: modes, LLM providers of the
  * project), the routing replacement's for an existing one (its kind never changes). `secrets` are the backend servers'
- * token and password by server name (`{ "<server>": { token?, password? } }`); a secret left out keeps the stored one
+ * token, password and OAuth2 client secret by server name (`{ "<server>": { token?, password?, clientSecret? } }`); a secret left out keeps the stored one
  * (sealRouting). Does not push: pushRoutedProxy after the commit. Errors name their field (`routing.targets[0]…`).
  */
 export async function writeDeclaredRoutedProxy(
-  tx: Tx, keyring: Deps['keyring'], projectId: string, name: string, d: DeclaredRoutedProxy, secrets: Record<string, { token?: string; password?: string }>, existing: boolean,
+  tx: Tx, keyring: Deps['keyring'], projectId: string, name: string, d: DeclaredRoutedProxy, secrets: Record<string, BackendSecrets>, existing: boolean,
 ): Promise<ApiProxy> {
   const kind = d.kind as RoutedKind
   if (!['AI', 'MCP', 'A2A'].includes(String(kind))) throw malformed('kind: must be one of AI, MCP, A2A', { field: 'kind' })

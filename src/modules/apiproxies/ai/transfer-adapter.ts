@@ -1,14 +1,15 @@
 import type { ApiProxy } from '../../../generated/prisma/client.js'
 import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { lookupsByName, type AdapterContext, type Advisory, type PortableObject, type TransferAdapter } from '../../../platform/transfer/registry.js'
-import { pushRoutedProxy, writeDeclaredRoutedProxy } from './service.js'
+import { pushRoutedProxy, writeDeclaredRoutedProxy, type BackendSecrets } from './service.js'
 import { routingSchemaOf, type RoutedKind } from './ai-routing.js'
 
 /**
  * AI, MCP and A2A proxies (spec §4.5) travel as AI_PROXY objects (category API_MANAGEMENT), named by name (one name
  * space with the project's REST proxies). `data`: kind, description, routingMode and routing as stored (every default
- * of the routing body applied), each backend server's auth without its secrets; secrets: a backend server's token and
- * password, `routing/backendServers/<server>/token|password` (left out: the stored one is kept). Group membership is
+ * of the routing body applied), each backend server's auth without its secrets; secrets: a backend server's token,
+ * password and OAuth2 client secret, `routing/backendServers/<server>/token|password|clientSecret` (left out: the
+ * stored one is kept). Group membership is
  * the groups' (apiProxyGroups). Writes go through the AI proxy service (writeDeclaredRoutedProxy: the creation and
  * routing bodies' schemas, modes and LLM providers checked); relativePath travels as data, an AI routing's outbound
  * proxy password as the secret `routing/proxyPassword`; each written proxy is pushed after the commit, as its
@@ -16,8 +17,11 @@ import { routingSchemaOf, type RoutedKind } from './ai-routing.js'
  */
 const TYPE = 'AI_PROXY'
 const ROUTED = ['AI', 'MCP', 'A2A']
-const SECRET = /^routing\/backendServers\/(.+)\/(token|password)$/
-export const backendSecretKey = (server: string, field: 'token' | 'password') => `routing/backendServers/${server}/${field}`
+const SECRET = /^routing\/backendServers\/(.+)\/(token|password|clientSecret)$/
+type SecretField = 'token' | 'password' | 'clientSecret'
+/** a backend server's sealed fields and the secret each opens to */
+const SEALED: [cipher: string, field: SecretField][] = [['tokenCipher', 'token'], ['passwordCipher', 'password'], ['clientSecretCipher', 'clientSecret']]
+export const backendSecretKey = (server: string, field: SecretField) => `routing/backendServers/${server}/${field}`
 /** The AI routing's outbound proxy password (the newest AI routing page's proxyPassword). */
 const PROXY_PASSWORD = 'routing/proxyPassword'
 
@@ -30,9 +34,12 @@ function toPortable(keyring: SecretKeyring, p: ApiProxy): PortableObject {
     routing = {
       ...routing,
       backendServers: routing.backendServers.map((s: Record<string, unknown>) => {
-        const { tokenCipher, passwordCipher, ...auth } = (s.auth ?? {}) as Record<string, unknown>
-        if (typeof tokenCipher === 'string' && keyring.knows(tokenCipher)) secrets[backendSecretKey(String(s.name), 'token')] = keyring.decrypt(tokenCipher)
-        if (typeof passwordCipher === 'string' && keyring.knows(passwordCipher)) secrets[backendSecretKey(String(s.name), 'password')] = keyring.decrypt(passwordCipher)
+        const auth = { ...((s.auth ?? {}) as Record<string, unknown>) }
+        for (const [cipherField, field] of SEALED) {
+          const cipher = auth[cipherField]
+          delete auth[cipherField]
+          if (typeof cipher === 'string' && keyring.knows(cipher)) secrets[backendSecretKey(String(s.name), field)] = keyring.decrypt(cipher)
+        }
         return { ...s, auth }
       }),
     }
@@ -59,9 +66,12 @@ export function splitBackendSecrets(obj: Record<string, unknown>): { data: Recor
   if (!isRecord(routing) || !Array.isArray(routing.backendServers)) return { data: obj, secrets }
   const backendServers = routing.backendServers.map((s) => {
     if (!isRecord(s) || !isRecord(s.auth)) return s
-    const { token, password, ...auth } = s.auth
-    if (typeof token === 'string' && token !== '') secrets[backendSecretKey(String(s.name), 'token')] = token
-    if (typeof password === 'string' && password !== '') secrets[backendSecretKey(String(s.name), 'password')] = password
+    const auth = { ...s.auth }
+    for (const [, field] of SEALED) {
+      const value = auth[field]
+      delete auth[field]
+      if (typeof value === 'string' && value !== '') secrets[backendSecretKey(String(s.name), field)] = value
+    }
     return { ...s, auth }
   })
   return { data: { ...obj, routing: { ...routing, backendServers } }, secrets }
@@ -86,7 +96,7 @@ export const aiProxyTransferAdapter: TransferAdapter = {
   type: TYPE,
   category: 'API_MANAGEMENT',
   kinds: null,
-  secretFields: ['routing/backendServers/<server>/token', 'routing/backendServers/<server>/password', PROXY_PASSWORD],
+  secretFields: ['routing/backendServers/<server>/token', 'routing/backendServers/<server>/password', 'routing/backendServers/<server>/clientSecret', PROXY_PASSWORD],
   scope: 'project',
   source: 'apiproxies',
 
@@ -101,7 +111,7 @@ export const aiProxyTransferAdapter: TransferAdapter = {
   },
 
   async write(ctx, object, existing) {
-    const secrets: Record<string, { token?: string; password?: string }> = {}
+    const secrets: Record<string, BackendSecrets> = {}
     for (const [k, v] of Object.entries(object.secrets)) {
       const m = SECRET.exec(k)
       if (m) secrets[m[1]!.toLowerCase()] = { ...secrets[m[1]!.toLowerCase()], [m[2]!]: v }
@@ -135,8 +145,9 @@ export function normalizeRoutedProxy(d: Record<string, unknown>): Record<string,
   const { routingMode: _mode, ...routing } = parsed.data as Record<string, unknown>
   if (Array.isArray(routing.backendServers)) {
     routing.backendServers = routing.backendServers.map((s: Record<string, unknown>) => {
-      const { token: _t, password: _p, ...auth } = (s.auth ?? {}) as Record<string, unknown>
-      return { ...s, auth: { ...auth, headerName: auth.headerName ?? null, username: auth.username ?? null } }
+      const { token: _t, password: _p, clientSecret: _c, ...auth } = (s.auth ?? {}) as Record<string, unknown>
+      const oauth = auth.scheme === 'OAUTH2_CLIENT_CREDENTIALS' ? { scope: auth.scope || null } : {}
+      return { ...s, auth: { ...auth, headerName: auth.headerName ?? null, username: auth.username ?? null, ...oauth } }
     })
   }
   return { ...d, routing }

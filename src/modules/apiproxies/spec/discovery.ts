@@ -8,6 +8,9 @@ import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { httpUrl, objectName } from '../../../platform/validation/common.js'
 import { kindWithArticle } from '../shared/kinds.js'
 import { fetchSpecDocument, MAX_FETCHED_BYTES } from '../../../platform/http/outbound-fetch.js'
+import { backendMtlsSettings, PAGE_AUTH_SCHEMES, type BackendMtlsSettings } from '../ai/ai-routing.js'
+import { clientCredentialsToken, mtlsClientMaterial, type OAuthClient, type ProbeTls } from '../ai/backend-auth.js'
+import { mtlsInput } from '../settings/inputs.js'
 
 // parse-tools / parse-skills (spec §4.5): preview-only discovery. The body carries a definition document, or (the
 // newest pages, discover-mcp-policy-tools.mdx / discover-a2a-policy-skills.mdx) a probe: `{}` probes the proxy's
@@ -94,11 +97,19 @@ const mcpTool = z.looseObject({
 const openApiDocument = (version: 'openapi' | 'swagger') =>
   z.looseObject({ [version]: z.string(), paths: z.record(z.string(), z.unknown()) }).describe(`${version === 'openapi' ? 'An OpenAPI 3' : 'A Swagger 2'} document: one tool per operation`)
 
-/** The newest pages' probe body: every field optional; `{}` probes the proxy's own backend server. */
+/**
+ * The newest pages' probe body: every field optional; `{}` probes the proxy's own backend server. Fields sent override
+ * that server's for this call (an omitted secret is the stored one of the server at that address).
+ */
 export const probeBody = z.strictObject({
   endpoint: httpUrl.optional().describe("the address probed for this call only; default the proxy's first enabled backend server"),
-  authScheme: z.enum(['NONE', 'BEARER'], { error: 'must be one of NONE, BEARER' }).optional(),
+  authScheme: z.enum(PAGE_AUTH_SCHEMES, { error: `must be one of ${PAGE_AUTH_SCHEMES.join(', ')}` }).optional().describe("default: the scheme of the backend server at that address"),
   bearerToken: z.string().optional().describe('omitted or blank: the stored token of the backend server at that address'),
+  tokenEndpoint: httpUrl.optional().describe('OAUTH2_CLIENT_CREDENTIALS: the token URL asked for an access token'),
+  clientId: z.string().trim().min(1, 'must not be blank').optional(),
+  clientSecret: z.string().optional().describe('omitted or blank: the stored secret of the backend server at that address'),
+  scope: z.string().optional(),
+  mTLSSettings: mtlsInput.optional().describe('MTLS: the keystore of the project whose client certificate is presented'),
 }).describe("A probe of a live server (the newest pages' body)")
 const PROBE_KEYS = Object.keys(probeBody.shape)
 
@@ -250,35 +261,64 @@ async function discoveryTarget(db: Deps['prisma'], actor: Actor, projectName: st
   const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'MANAGE')
   const policy = objectName.safeParse(policyName)
   if (!policy.success) throw malformed(`policyName: ${policy.error.issues[0]?.message ?? 'is invalid'}`, { field: 'policyName' })
-  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } }, select: { kind: true, routing: true } })
+  const proxy = await db.apiProxy.findUnique({ where: { projectId_name: { projectId: access.project.id, name: proxyName } }, select: { kind: true, routing: true, projectId: true } })
   if (!proxy) throw notFound(`API proxy '${proxyName}' not found`, { apiProxy: proxyName })
   if (!kinds.includes(proxy.kind)) throw malformed(`${what} applies to ${kinds.join(' and ')} proxies; API proxy '${proxyName}' is ${kindWithArticle(proxy.kind)} proxy`, { apiProxy: proxyName, kind: proxy.kind })
   return proxy
 }
 
-type StoredServer = { url: string; enabled?: boolean; auth?: { scheme?: string; tokenCipher?: string | null } }
+type StoredServer = {
+  url: string
+  enabled?: boolean
+  auth?: { scheme?: string; tokenCipher?: string | null; tokenEndpoint?: string; clientId?: string; scope?: string | null; clientSecretCipher?: string | null; mTLSSettings?: BackendMtlsSettings }
+}
+type Probe = z.infer<typeof probeBody>
+interface ProbeTarget { url: string; headers: { headerName: string; headerValue: string }[]; tls?: ProbeTls }
 
 /** A probe body: an object (possibly empty) of the probe's fields only. */
-const isProbe = (body: unknown): body is z.infer<typeof probeBody> =>
+const isProbe = (body: unknown): body is Probe =>
   body === undefined || body === null || (isObject(body) && Object.keys(body).every((k) => PROBE_KEYS.includes(k)))
 
-/** The address and token a probe uses: the body's, else the proxy's first enabled backend server's (token opened). */
-function probeTarget(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): { url: string; headers: { headerName: string; headerValue: string }[] } {
+const given = (s: string | undefined) => (s && s.trim() !== '' ? s : undefined)
+
+/**
+ * The address and credentials a probe uses: the body's, else those of the proxy's first enabled backend server (its
+ * secrets opened for this call only). The scheme is the body's, else that of the stored server at that address.
+ */
+async function probeTarget(deps: Deps, projectId: string, routing: unknown, body: Probe): Promise<ProbeTarget> {
   const servers = ((routing as { backendServers?: StoredServer[] } | null)?.backendServers ?? []).filter((s) => s.enabled !== false)
   const url = body.endpoint ?? servers[0]?.url
   if (!url) throw bad('a tool or skill definition document is required (or an endpoint to probe: the proxy has no backend server)')
-  const stored = servers.find((s) => s.url === url)
-  let token: string | null = null
-  if (body.authScheme !== 'NONE') {
-    if (body.bearerToken && body.bearerToken.trim() !== '') token = body.bearerToken
-    else if (stored?.auth?.scheme === 'BEARER' && stored.auth.tokenCipher) token = deps.keyring.decrypt(stored.auth.tokenCipher)
-    else if (body.authScheme === 'BEARER') throw malformed('bearerToken: is required for authScheme BEARER (no backend server at that address holds one)', { field: 'bearerToken' })
+  const stored = servers.find((s) => s.url === url)?.auth
+  const scheme = body.authScheme ?? stored?.scheme ?? 'NONE'
+  const open = (cipher: string | null | undefined) => (cipher ? deps.keyring.decrypt(cipher) : undefined)
+  if (scheme === 'BEARER') {
+    const token = given(body.bearerToken) ?? (stored?.scheme === 'BEARER' ? open(stored.tokenCipher) : undefined)
+    if (!token) throw malformed('bearerToken: is required for authScheme BEARER (no backend server at that address holds one)', { field: 'bearerToken' })
+    return { url, headers: [{ headerName: 'authorization', headerValue: `Bearer ${token}` }] }
   }
-  return { url, headers: token ? [{ headerName: 'authorization', headerValue: `Bearer ${token}` }] : [] }
+  if (scheme === 'OAUTH2_CLIENT_CREDENTIALS') {
+    const kept = stored?.scheme === scheme ? stored : undefined
+    const client = {
+      tokenEndpoint: body.tokenEndpoint ?? kept?.tokenEndpoint, clientId: body.clientId ?? kept?.clientId,
+      clientSecret: given(body.clientSecret) ?? open(kept?.clientSecretCipher), scope: body.scope ?? kept?.scope,
+    }
+    for (const field of ['tokenEndpoint', 'clientId', 'clientSecret'] as const) {
+      if (!client[field]) throw malformed(`${field}: is required for authScheme OAUTH2_CLIENT_CREDENTIALS (no backend server at that address holds one)`, { field })
+    }
+    const token = await clientCredentialsToken(deps, client as OAuthClient)
+    return { url, headers: [{ headerName: 'authorization', headerValue: `Bearer ${token}` }] }
+  }
+  if (scheme === 'MTLS') {
+    const settings = body.mTLSSettings ? backendMtlsSettings.parse(body.mTLSSettings) : stored?.scheme === scheme ? stored.mTLSSettings : undefined
+    if (!settings) throw malformed('mTLSSettings: is required for authScheme MTLS (no backend server at that address holds them)', { field: 'mTLSSettings' })
+    return { url, headers: [], tls: await mtlsClientMaterial(deps, projectId, settings, 'mTLSSettings') }
+  }
+  return { url, headers: [] }
 }
 
-const probeOptions = (deps: Deps, headers: { headerName: string; headerValue: string }[]) =>
-  ({ allowPrivateAddresses: deps.config.specFetch.allowPrivateAddresses, timeoutMs: deps.config.specFetch.timeoutMs, headers, field: 'endpoint' })
+const probeOptions = (deps: Deps, target: Pick<ProbeTarget, 'headers' | 'tls'>) =>
+  ({ allowPrivateAddresses: deps.config.specFetch.allowPrivateAddresses, timeoutMs: deps.config.specFetch.timeoutMs, headers: target.headers, tls: target.tls, field: 'endpoint' })
 
 /** The JSON of an answer, or of the last `data:` line of a server-sent event stream (MCP streamable HTTP). */
 function answerJson(text: string): unknown {
@@ -303,11 +343,11 @@ const MCP_PROTOCOL_VERSION = '2025-06-18'
  * any) and the negotiated protocol version. A server that does not take initialize (a stateless tools endpoint) is
  * asked tools/list alone.
  */
-async function probeTools(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): Promise<ParsedTool[]> {
-  const { url, headers } = probeTarget(deps, routing, body)
+async function probeTools(deps: Deps, projectId: string, routing: unknown, body: Probe): Promise<ParsedTool[]> {
+  const { url, headers, tls } = await probeTarget(deps, projectId, routing, body)
   const rpc = (message: object, extra: { headerName: string; headerValue: string }[] = [], answerHeaders?: (h: Record<string, string | string[] | undefined>) => void) =>
     fetchSpecDocument(url, {
-      ...probeOptions(deps, [...headers, ...extra]), method: 'POST', accept: 'application/json, text/event-stream', body: JSON.stringify(message), answerHeaders,
+      ...probeOptions(deps, { headers: [...headers, ...extra], tls }), method: 'POST', accept: 'application/json, text/event-stream', body: JSON.stringify(message), answerHeaders,
     })
   let session: { headerName: string; headerValue: string }[] = []
   try {
@@ -330,11 +370,12 @@ async function probeTools(deps: Deps, routing: unknown, body: z.infer<typeof pro
 }
 
 /** A2A: the agent card at the address, else at its standard discovery path below it (.well-known/agent-card.json). */
-async function probeSkills(deps: Deps, routing: unknown, body: z.infer<typeof probeBody>): Promise<ParsedSkill[]> {
-  const { url, headers } = probeTarget(deps, routing, body)
+async function probeSkills(deps: Deps, projectId: string, routing: unknown, body: Probe): Promise<ParsedSkill[]> {
+  const target = await probeTarget(deps, projectId, routing, body)
+  const url = target.url
   const card = async (at: string) => {
     try {
-      return answerJson(await fetchSpecDocument(at, probeOptions(deps, headers)))
+      return answerJson(await fetchSpecDocument(at, probeOptions(deps, target)))
     } catch {
       return null
     }
@@ -348,13 +389,13 @@ async function probeSkills(deps: Deps, routing: unknown, body: z.infer<typeof pr
 /** POST …/policies/{policyName}/parse-tools/: the tools the document defines (or a probed server lists), nothing saved. */
 export async function parseTools(deps: Deps, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedTool[]> {
   const proxy = await discoveryTarget(deps.prisma, actor, projectName, proxyName, policyName, TOOL_KINDS, 'parse-tools')
-  if (isProbe(body)) return probeTools(deps, proxy.routing, parseInput(probeBody, body ?? {}) as z.infer<typeof probeBody>)
+  if (isProbe(body)) return probeTools(deps, proxy.projectId, proxy.routing, parseInput(probeBody, body ?? {}) as Probe)
   return parseToolDocument(readDocument(body))
 }
 
 /** POST …/policies/{policyName}/parse-skills/: the skills the document defines (or a probed agent card), nothing saved. */
 export async function parseSkills(deps: Deps, actor: Actor, projectName: string, proxyName: string, policyName: string, body: unknown): Promise<ParsedSkill[]> {
   const proxy = await discoveryTarget(deps.prisma, actor, projectName, proxyName, policyName, SKILL_KINDS, 'parse-skills')
-  if (isProbe(body)) return probeSkills(deps, proxy.routing, parseInput(probeBody, body ?? {}) as z.infer<typeof probeBody>)
+  if (isProbe(body)) return probeSkills(deps, proxy.projectId, proxy.routing, parseInput(probeBody, body ?? {}) as Probe)
   return parseSkillDocument(readDocument(body))
 }
