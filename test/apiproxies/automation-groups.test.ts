@@ -29,7 +29,7 @@ beforeAll(async () => {
 })
 
 describe('crud', () => {
-  it("replays the create examples and lists the groups (id, name, description)", async () => {
+  it("replays the create examples and lists the groups (id, name, description, and the client route they wrote)", async () => {
     expect((await call('POST', '', bed.erin, PAYMENT_GROUP)).body).toEqual({ status: 'SUCCESS', success: true })
     const restricted = { name: 'RestrictedAPIGroup', description: 'Restricted API Group', clientRoute: { relativePathList: ['/api/v1/restricted'], methodList: ['GET', 'POST'], hostList: ['api.example.com', 'api-staging.example.com'], headerList: null, bufferRequest: true, bufferResponse: true } }
     const versioned = { name: 'VersionedAPIGroup', description: 'Versioned API Group', clientRoute: { relativePathList: ['/api/v1'], methodList: ['ALL'], hostList: null, headerList: [{ name: 'X-API-Version', value: 'v1' }], bufferRequest: true, bufferResponse: true } }
@@ -40,7 +40,10 @@ describe('crud', () => {
     // 'retail' comes from the bootstrap file (orders-api's group): the same ApiProxyGroup rows
     // ordered by name in the database's collation, which differs between PGlite and PostgreSQL for mixed case
     expect(res.body.resultList.map((g: any) => g.name).sort()).toEqual(['PaymentAPIGroup', 'RestrictedAPIGroup', 'VersionedAPIGroup', 'retail'])
-    expect(res.body.resultList.find((g: any) => g.name === 'PaymentAPIGroup')).toEqual({ id: expect.any(String), name: 'PaymentAPIGroup', description: 'Payment API Group' })
+    expect(res.body.resultList.find((g: any) => g.name === 'PaymentAPIGroup')).toEqual({
+      id: expect.any(String), name: 'PaymentAPIGroup', description: 'Payment API Group',
+      clientRoute: { relativePathList: ['/api/v1/payment'], hostList: [], methodList: ['GET', 'POST', 'PUT', 'DELETE'], headerList: [], bufferRequest: true, bufferResponse: true },
+    })
     const row = await bed.svc.deps.prisma.apiProxyGroup.findFirstOrThrow({ where: { name: 'VersionedAPIGroup' } })
     expect(row.clientRoute).toMatchObject({ relativePathList: ['/api/v1'], methodList: ['ALL'], headerList: [{ name: 'X-API-Version', value: 'v1' }] })
   })

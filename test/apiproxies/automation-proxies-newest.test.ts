@@ -60,8 +60,8 @@ describe('create from a URL: the newest page (create-api-proxy-from-url.mdx)', (
     expect(detail.body).toMatchObject({
       name: 'petstore-api', description: 'Petstore API Proxy', creationType: 'OPEN_API', relativePath: '/api/v1', backendApiVersion: 'v1',
       clientRoute: { relativePathList: ['/api/v1'], hostList: ['api.example.com'] },
-      // healthMonitoringEnabled is the newest pages' name of healthCheckEnabled
-      routing: { routingAddressList: [{ address: 'https://backend.example.com', weight: 100, healthCheckEnabled: true }], routingEnabled: true, mirrorEnabled: false },
+      // healthMonitoringEnabled is the newest pages' name of healthCheckEnabled: both read back
+      routing: { routingAddressList: [{ address: 'https://backend.example.com', weight: 100, healthCheckEnabled: true, healthMonitoringEnabled: true }], routingEnabled: true, mirrorEnabled: false },
       requestBodyReadBehavior: 'ALWAYS_READ', responseBodyReadBehavior: 'ALWAYS_READ',
       maintenanceModeSetting: { enabled: false, httpStatusCode: 503, contentType: 'application/json', message: 'Service is under maintenance' },
     })

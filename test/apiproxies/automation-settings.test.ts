@@ -163,7 +163,11 @@ describe('every page: a valid request stored and shown, an invalid one refused',
 
   it('mTLS: keystore and truststore by name; a missing one is a 400 naming it', async () => {
     await expectStored('mtls', { enabled: true, keyStoreId: 'client-keystore', trustStoreId: 'backend-ca', supportedProtocolList: ['TLS_1_2', 'TLS_1_3'], hostnameVerifierType: 'STRICT' })
-    expect((await detail()).mtlsSettings).toEqual({ enabled: true, keyStoreName: 'client-keystore', trustStoreName: 'backend-ca', supportedProtocolList: ['TLS_1_2', 'TLS_1_3'], hostnameVerifierType: 'STRICT', disableSslValidation: false })
+    // read back under the page's names (keyStoreId, trustStoreId: ids carry names) beside the stored ones
+    expect((await detail()).mtlsSettings).toEqual({
+      enabled: true, keyStoreName: 'client-keystore', trustStoreName: 'backend-ca', keyStoreId: 'client-keystore', trustStoreId: 'backend-ca',
+      supportedProtocolList: ['TLS_1_2', 'TLS_1_3'], hostnameVerifierType: 'STRICT', disableSslValidation: false,
+    })
     await expectRefused('mtls', { keyStoreId: 'nope-keystore' }, /^keyStoreId: Keystore \(name: nope-keystore\) is not found!/)
     await expectRefused('mtls', { trustStoreId: 'nope-ca' }, /^trustStoreId: no keystore or certificate named 'nope-ca'/)
     await expectRefused('mtls', { supportedProtocolList: ['TLS_2_0'] }, /^supportedProtocolList\[0\]: must be one of TLS_1_3/)

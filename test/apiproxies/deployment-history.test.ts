@@ -81,6 +81,15 @@ describe('deploy, deploy status and deploy history of an API proxy', () => {
     expect((await proxies('petstore-api/environments/prod/deploy-status/', bed.frank)).body.resultList[0]).toMatchObject({ deployed: false, revision: 2, redeployRequired: false })
   })
 
+  it("records the undeploy page's example body (description, persistent); a bad body is refused, nothing undeployed", async () => {
+    await proxies('petstore-api/environments/prod/', bed.gina, 'POST')
+    await refused(() => proxies('petstore-api/environments/prod/', bed.gina, 'DELETE', { persistent: 1 }), /^persistent:/)
+    const undeployed = await proxies('petstore-api/environments/prod/', bed.gina, 'DELETE', { description: 'Scheduled maintenance', persistent: true })
+    expect(undeployed.body).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true } })
+    const [newest] = (await proxies('petstore-api/deploy-histories/', bed.frank)).body.resultList
+    expect(newest).toMatchObject({ environment: 'prod', deploy: false, description: 'Scheduled maintenance', persistent: true, username: 'gina' })
+  })
+
   it('refuses what the pages list; nothing is written or pushed', async () => {
     await refused(() => proxies('petstore-api/environments/dev/', bed.gina, 'POST', { description: 'x', note: 'y' }), /note/)
     await refused(() => proxies('petstore-api/environments/dev/', bed.gina, 'POST', { persistent: 'yes' }), /^persistent:/)
@@ -239,5 +248,14 @@ describe('API proxy groups', () => {
     expect(del.body).toEqual({ status: 'SUCCESS', success: true, resultMessage: 'Proxy Group deploy history record deleted successfully.' })
     const gql = await bed.svc.graphql('query { apiProxyGroupDeployHistories(projectName: "payments", name: "PaymentAPIGroup") { revision description } }', {}, bed.frank)
     expect(gql.body.data.apiProxyGroupDeployHistories).toEqual([{ revision: 2, description: 'Rollback to deploy history revision (1)' }])
+
+    // the undeploy page's example body annotates the undeploy record (REST; GraphQL takes the same arguments)
+    const undeployed = await groups('PaymentAPIGroup/environments/dev/', bed.gina, 'DELETE', { description: 'Rollback undeploy', persistent: true })
+    expect(undeployed.body).toMatchObject({ status: 'SUCCESS', deploymentResult: { success: true } })
+    expect((await groups('PaymentAPIGroup/deploy-histories/', bed.frank)).body.resultList[0]).toMatchObject({ revision: 3, environment: 'dev', deploy: false, description: 'Rollback undeploy', persistent: true })
+    await groups('PaymentAPIGroup/environments/dev/', bed.gina, 'POST')
+    const gqlUndeploy = await bed.svc.graphql('mutation { undeployApiProxyGroup(projectName: "payments", name: "PaymentAPIGroup", environmentName: "dev", description: "by GraphQL", persistent: true) { success } }', {}, bed.gina)
+    expect(gqlUndeploy.body.data.undeployApiProxyGroup).toEqual({ success: true })
+    expect((await groups('PaymentAPIGroup/deploy-histories/', bed.frank)).body.resultList[0]).toMatchObject({ deploy: false, description: 'by GraphQL', persistent: true })
   })
 })

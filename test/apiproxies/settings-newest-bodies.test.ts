@@ -58,6 +58,8 @@ describe("the newest pages' example bodies", () => {
     expect(read.ntlmSettings).toEqual({ enabled: true, domain: 'EXAMPLE', username: 'user', workstation: 'WORKSTATION01', passwordSet: true })
     expect(read.clientRoute).toMatchObject({ relativePathList: ['/api/v1/users', '/api/v1/products'], methodList: ['GET', 'POST', 'PUT', 'DELETE'], hostList: [], headerList: [] })
     expect(read.forwardedIpHeaderParameter).toEqual({ forwardedIpHeaderParamActive: true, value: 'X-Forwarded-For', xffOrder: 'FIRST' })
+    // the same section under the newest page's name
+    expect(read.forwardedIpHeaderParam).toEqual(read.forwardedIpHeaderParameter)
     expect(read.jsonErrorResponseTemplate).toEqual({ jsonErrorResponseTemplateActive: true, jsonValue, contentType: 'application/json;charset=UTF-8', permitSpecialChars: false })
     expect(read.xmlErrorResponseTemplate).toMatchObject({ xmlValue })
   })

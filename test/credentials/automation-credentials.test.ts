@@ -236,7 +236,7 @@ describe('GET /apiops/projects/{projectName}/credentials/ (list-credentials)', (
     const item = res.body.resultList.find((c: any) => c.username === 'listed-user')
     expect(item).toEqual({
       email: 'listed-user@example.com', fullName: 'John Doe', description: 'API user credential', username: 'listed-user', password: null,
-      roleNameList: ['API_USER', 'DEVELOPER'], enabled: true, ipList: ['192.168.1.100', '10.0.0.0/8'], expireDate: '2024-12-31T23:59:59.000Z',
+      roleNameList: ['API_USER', 'DEVELOPER'], enabled: true, ipList: ['192.168.1.100', '10.0.0.0/8'], expireDate: '2024-12-31T23:59:59.000Z', tokenSettings: null,
     })
     const bootstrapped = res.body.resultList.find((c: any) => c.username === 'shop-frontend')
     expect(bootstrapped).toMatchObject({ password: null, roleNameList: [], ipList: [], expireDate: null })
@@ -464,6 +464,19 @@ describe('credential access: PUT, GET and DELETE …/credentials/{username}/acce
     expect((await call('PUT', access('rev-user'), tokens.alice, GRANT_ONE)).status).toBe(200)
   })
 
+  it('replays grant example 3: each access with its expireTime, read back on the list, the entitlement (validUntil) and the gateway', async () => {
+    await credential('exp-user')
+    const grant = { credentialAccessList: [{ name: 'MyAPI', type: 'API_PROXY', expireTime: '2024-12-31T23:59:59.000Z' }, { name: 'MyAPIGroup', type: 'API_PROXY_GROUP', expireTime: '2025-06-30T23:59:59.000Z' }, { name: 'PaymentAPI', type: 'API_PROXY', expireTime: null }] }
+    devA.received.length = devB.received.length = 0
+    expect((await answer(await call('PUT', access('exp-user'), tokens.alice, grant))).body).toEqual(deployedEverywhere())
+    const expected = [{ name: 'MyAPI', type: 'API_PROXY', expireTime: '2024-12-31T23:59:59.000Z' }, { name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'MyAPIGroup', type: 'API_PROXY_GROUP', expireTime: '2025-06-30T23:59:59.000Z' }]
+    expect((await answer(await call('GET', access('exp-user'), tokens.carol))).body.resultList).toEqual(expected)
+    expect(devA.received[0].config.access).toEqual(expected)
+    const { consumerKey } = (await stored('exp-user'))!
+    const entitlements = await jsonOf(await call('GET', `/apiops/projects/payments/consumers/${consumerKey}/entitlements`, tokens.carol))
+    expect(entitlements.map((e: any) => [e.targetRef, e.validUntil]).sort()).toEqual([['MyAPI', '2024-12-31T23:59:59.000Z'], ['MyAPIGroup', '2025-06-30T23:59:59.000Z'], ['PaymentAPI', null]])
+  })
+
   it('lists an empty access list as []', async () => {
     await credential('acc-empty')
     expect((await answer(await call('GET', access('acc-empty'), tokens.alice))).body).toEqual({ status: 'SUCCESS', success: true, resultList: [], resultCount: 0 })
@@ -482,6 +495,7 @@ describe('credential access: PUT, GET and DELETE …/credentials/{username}/acce
       ['PUT', 'access object type missing', { credentialAccessList: [{ name: 'MyAPI' }] }, /^credentialAccessList\[0\]\.type: is required/],
       ['PUT', 'invalid access type', { credentialAccessList: [{ name: 'MyAPI', type: 'API_PRODUCT' }] }, /^credentialAccessList\[0\]\.type: must be API_PROXY or API_PROXY_GROUP/],
       ['PUT', 'empty access list', { credentialAccessList: [] }, /^credentialAccessList: must list at least one/],
+      ['PUT', 'expireTime not a date-time', { credentialAccessList: [{ name: 'PaymentAPI', type: 'API_PROXY', expireTime: 'next year' }] }, /^credentialAccessList\[0\]\.expireTime: must be an ISO 8601 date-time/],
       ['PUT', 'body without the list (a bare array)', [{ name: 'MyAPI', type: 'API_PROXY' }], /credentialAccessList|expected object/],
       ['PUT', 'unknown API proxy', { credentialAccessList: [{ name: 'PaymentAPI', type: 'API_PROXY' }, { name: 'NoSuchAPI', type: 'API_PROXY' }] }, /^API proxy 'NoSuchAPI' not found in project 'payments'/],
       ['PUT', 'unknown API proxy group', { credentialAccessList: [{ name: 'NoSuchGroup', type: 'API_PROXY_GROUP' }] }, /^API proxy group 'NoSuchGroup' not found in project 'payments'/],

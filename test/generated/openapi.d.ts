@@ -3389,7 +3389,7 @@ export interface paths {
         put?: never;
         /** Deploy (or redeploy) an API proxy to one environment; the optional body (description, persistent) annotates the deploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY) */
         post: operations["postApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentName"];
-        /** Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY) */
+        /** Undeploy an API proxy from one environment; the optional body (description, persistent) annotates the undeploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY) */
         delete: operations["deleteApiopsProjectsProjectNameApiProxiesApiProxyNameEnvironmentsEnvironmentName"];
         options?: never;
         head?: never;
@@ -3524,7 +3524,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the API proxy groups of a project: id, name, description (API_MANAGEMENT VIEW) */
+        /** List the API proxy groups of a project: id, name, description, clientRoute (API_MANAGEMENT VIEW) */
         get: operations["getApiopsProjectsProjectNameApiProxyGroups"];
         /** Update the description and client route of the API proxy group the body names (API_MANAGEMENT MANAGE) */
         put: operations["putApiopsProjectsProjectNameApiProxyGroups"];
@@ -3599,7 +3599,7 @@ export interface paths {
         put?: never;
         /** Deploy an API proxy group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY) */
         post: operations["postApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameEnvironmentsEnvironmentName"];
-        /** Undeploy an API proxy group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY) */
+        /** Undeploy an API proxy group and its proxies from one environment; the optional body (description, persistent) annotates the undeploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY) */
         delete: operations["deleteApiopsProjectsProjectNameApiProxyGroupsApiProxyGroupNameEnvironmentsEnvironmentName"];
         options?: never;
         head?: never;
@@ -6344,6 +6344,10 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** @description relativePathList, hostList, methodList, headerList, bufferRequest, bufferResponse */
+            clientRoute: {
+                [key: string]: unknown;
+            } | null;
         };
         ApiProxyGroupDeployHistory: {
             revision: number;
@@ -6755,11 +6759,17 @@ export interface components {
             enabled: boolean;
             ipList: string[];
             expireDate: string | null;
+            /** @description the token settings PUT …/{username}/token wrote (grantType, expiry, refresh, jwtSignatureAlgorithm …); null until set */
+            tokenSettings: {
+                [key: string]: unknown;
+            } | null;
         };
         CredentialAccessItem: {
             name: string;
             /** @enum {string} */
             type: "API_PROXY" | "API_PROXY_GROUP";
+            /** @description when the access ends (ISO 8601), when the grant gave one */
+            expireTime?: string;
         };
         /** @description A credential organization (vendor CredentialOrganizationDTO) */
         CredentialOrganization: {
@@ -11927,7 +11937,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success true, resultList of credentials (email, fullName, description, username, password null, roleNameList, enabled, ipList, expireDate), resultCount */
+            /** @description status SUCCESS, success true, resultList of credentials (email, fullName, description, username, password null, roleNameList, enabled, ipList, expireDate, tokenSettings), resultCount */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12236,6 +12246,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         type: "API_PROXY" | "API_PROXY_GROUP";
+                        expireTime?: string | null;
                     }[];
                 };
             };
@@ -12291,6 +12302,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         type: "API_PROXY" | "API_PROXY_GROUP";
+                        expireTime?: string | null;
                     }[];
                 };
             };
@@ -27287,6 +27299,10 @@ export interface operations {
                         forwardedIpHeaderParameter: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description the same section under the newest page's name */
+                        forwardedIpHeaderParam: {
+                            [key: string]: unknown;
+                        } | null;
                         hideSpecFile: boolean;
                         jsonErrorResponseTemplate: unknown;
                         xmlErrorResponseTemplate: unknown;
@@ -27463,7 +27479,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeployHistoryInput"];
+            };
+        };
         responses: {
             /** @description status SUCCESS, success true, deploymentResult (success, message, deploymentResults[environmentName, success, message]) */
             200: {
@@ -28418,7 +28438,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeployHistoryInput"];
+            };
+        };
         responses: {
             /** @description status SUCCESS, success true, deploymentResult (success, message, environmentResults[environmentName, success, message]) */
             200: {

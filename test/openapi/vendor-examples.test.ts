@@ -10,14 +10,15 @@ import { sampleBootstrap } from '../support/fixtures.js'
 import type { VendorExample } from '../../scripts/vendor-examples.js'
 import { PETSTORE } from '../apiproxies/automation-proxy-support.js'
 import { makeCertificate, makePkcs12 } from '../keys/support.js'
+import { missingIn, NO_READ, READ_BACK, readable, readBackReport, type ReadAt } from './vendor-read-back.js'
 
 // Issue 32 §0: the newest vendor pages' request examples (api-reference/ of apinizer/docs, extracted into
 // vendor-examples.json by scripts/vendor-examples.ts) are sent as ADMIN to one service on a fresh database with the
 // sample bootstrap and the objects the pages name, seeded over the public doors first (seedFixture). Every example not
 // accepted is listed with its reason: KEPT and KEPT_REACHED for a body-validation refusal (400 naming a field), REFUSED
-// for a rule on a value or another refusal; a new refusal fails, and so does a listed one that is accepted now. The
-// accepted writes of the families this fixture owns (keys, keystores, JWKs, credentials, organizations, IP groups,
-// traffic log settings) are read back: the read holds what they wrote.
+// for a rule on a value or another refusal; a new refusal fails, and so does a listed one that is accepted now. Every
+// accepted write is read back with its family's read page (vendor-read-back.ts: where, under which names, and the
+// fields a read legitimately does not hold, each with its reason): the read holds what it wrote.
 
 const examples = JSON.parse(fs.readFileSync(new URL('./vendor-examples.json', import.meta.url), 'utf8')) as VendorExample[]
 
@@ -211,58 +212,10 @@ function classify(status: number, body: any): { outcome: Outcome; message: strin
 }
 
 
-/**
- * Read back (issue 32 §0: "their read fields returned"), for the families this sweep's fixture owns: after an accepted
- * write, the object's read (GET) holds every field the example wrote, as written (write-only secrets and key material
- * excepted: they are never answered). By page: the read's path, from the sent URL and body.
- */
-const READ_BACK: Record<string, (url: string, body: any) => string> = {
-  'api-reference/keys-secrets/crud/create-key.mdx': (u, b) => `${u}/${encodeURIComponent(b.name)}/`,
-  'api-reference/keys-secrets/crud/update-key.mdx': (u, b) => `${u.replace(/[^/]+$/, encodeURIComponent(b.name))}/`,
-  'api-reference/keys-secrets/crud/create-keystore.mdx': (u, b) => `${u}/${encodeURIComponent(b.name)}/`,
-  'api-reference/keys-secrets/crud/update-keystore.mdx': (u, b) => `${u.replace(/[^/]+$/, encodeURIComponent(b.name))}/`,
-  'api-reference/keys-secrets/crud/update-jwk.mdx': (u, b) => `${u.replace(/[^/]+$/, encodeURIComponent(b.name))}/`,
-  'api-reference/credentials/crud/create-credential.mdx': (u) => `${u}/`,
-  'api-reference/credentials/crud/update-credential.mdx': (u) => `${u}/`,
-  'api-reference/credential-organizations/crud/create-credential-organization.mdx': (u, b) => `${u}/${encodeURIComponent(b.code)}`,
-  'api-reference/credential-organizations/crud/update-credential-organization.mdx': (u) => u,
-  'api-reference/ip-groups/crud/create-ip-group.mdx': (u, b) => `${u}/${encodeURIComponent(b.name)}/`,
-  'api-reference/ip-groups/crud/update-ip-group.mdx': (u) => `${u}/`,
-  'api-reference/api-proxies/traffic-log-settings/update.mdx': (u) => `${u}/`,
-}
 /** The JWK pages write a source to take the key from (a certificate, a key, a URL…): the read is the JWK get-jwk shows. */
 const JWK_WRITES = /keys-secrets\/crud\/(create-jwk|generate-jwk|parse-jwk-from-[a-z]+)\.mdx$/
 const JWK_READ_FIELDS = ['name', 'description', 'projectId', 'sourceType', 'sourceId', 'sourceUrl', 'type', 'kid']
-/** The object a read answers: the single element of resultList, or for a list read (credentials) the one written. */
-function readObject(page: string, read: any, body: any) {
-  if (/credentials\/crud\//.test(page)) return read?.resultList?.find((c: any) => c.username === body.username)
-  return read?.resultList?.[0] ?? read?.resultObject ?? read
-}
-/** Write-only fields (secrets, key material): never answered. */
-const WRITE_ONLY = new Set(['password', 'content', 'file', 'jwkStr', 'apiKey', 'deploy', 'deployTargetEnvironmentNameList'])
-
-/** The fields of `sent` that `read` does not hold as sent (scalars, and objects and lists field by field). */
-function missingIn(read: unknown, sent: unknown, at = ''): string[] {
-  if (sent === null || sent === undefined) return []
-  if (Array.isArray(sent)) {
-    if (!Array.isArray(read)) return [`${at} (not a list: ${JSON.stringify(read)?.slice(0, 80)})`]
-    return sent.flatMap((v, i) => {
-      // a list of objects is matched by the entry of the same name or environment, else by position
-      const keyField = v && typeof v === 'object' ? ['environmentName', 'name', 'key'].find((k) => k in v) : undefined
-      const match = keyField ? read.find((r: any) => r?.[keyField] === v[keyField]) : typeof v === 'object' ? read[i] : read.includes(v) ? v : undefined
-      return match === undefined ? [`${at}[${i}] (absent)`] : missingIn(match, v, `${at}[${i}]`)
-    })
-  }
-  if (typeof sent === 'object') {
-    if (!read || typeof read !== 'object') return [`${at} (absent)`]
-    return Object.entries(sent as Record<string, unknown>).flatMap(([k, v]) => (WRITE_ONLY.has(k) ? [] : missingIn((read as any)[k], v, at ? `${at}.${k}` : k)))
-  }
-  if (read === sent) return []
-  // a date is read back as the same instant
-  if (typeof sent === 'string' && typeof read === 'string' && !Number.isNaN(Date.parse(sent)) && /\d{4}-\d\d-\d\dT/.test(sent) && Date.parse(sent) === Date.parse(read)) return []
-  return [`${at}: sent ${JSON.stringify(sent)}, read ${JSON.stringify(read)}`]
-}
-const readBack: { key: string; url: string; missing: string[] }[] = []
+const readBack: { key: string; url: string; missing: string[]; read?: unknown }[] = []
 
 let svc: TestService
 let worker: FakeWorker
@@ -415,23 +368,25 @@ beforeAll(async () => {
     const created = nameOf(bodyOf({ ...example, body }))
     if (answer.outcome === 'accepted' && created && example.method !== 'DELETE') taken.add(created)
     answers.push(answer)
-    const read: ((url: string, body: any) => string) | undefined = READ_BACK[example.page]
+    const read = READ_BACK[example.page]
     const jwkName = JWK_WRITES.test(example.page) ? (bodyOf({ ...example, body }).name as string) : null
     if (answer.outcome === 'accepted' && (read || jwkName)) {
-      const at = read ? read(url.replace(/\/$/, ''), body) : `${P}/jwks/${encodeURIComponent(jwkName!)}/`
-      const res = await send('GET', at, undefined)
-      const object = readObject(example.page, res.body, body)
+      const readAt: ReadAt = read ? read.at(url.replace(/\/$/, ''), body) : `${P}/jwks/${encodeURIComponent(jwkName!)}/`
+      const [method, at, readBody] = typeof readAt === 'string' ? ['GET', readAt, undefined] : readAt
+      const res = await send(method, at, readBody)
+      const object = read?.pick ? read.pick(res.body, body, url.replace(/\/$/, '')) : (res.body?.resultList?.[0] ?? res.body?.resultObject ?? res.body)
       const missing = res.status !== 200 || !object
-        ? [`GET: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`]
+        ? [`${method}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`]
         : read !== undefined
-          ? missingIn(object, body)
+          ? missingIn(object, readable(example.page, read.as ? read.as(body) : body))
           : [...JWK_READ_FIELDS, String(object.type).toLowerCase()].filter((f) => !(f in object)).map((f) => `${f} (absent)`)
             .concat(object.name === jwkName && object.description === ((body as any).description ?? object.description) ? [] : [`name/description: ${object.name} ${object.description}`])
             .concat((body as any).kid === undefined || object.kid === (body as any).kid ? [] : [`kid: sent ${(body as any).kid}, read ${object.kid}`])
-      readBack.push({ key: keyOf(example), url: at, missing })
+      readBack.push({ key: keyOf(example), url: at, missing, ...(process.env.VENDOR_READ_BACK_DUMP && missing.length ? { read: res.body } : {}) })
     }
   }
   if (process.env.VENDOR_EXAMPLES_REPORT) fs.writeFileSync(process.env.VENDOR_EXAMPLES_REPORT, report())
+  if (process.env.VENDOR_READ_BACK_DUMP) fs.writeFileSync(process.env.VENDOR_READ_BACK_DUMP, JSON.stringify({ readBack, accepted: answers.filter((a) => a.outcome === 'accepted').map((a) => keyOf(a.example)) }, null, 1))
 }, 300_000)
 afterAll(async () => {
   await svc?.close()
@@ -498,6 +453,7 @@ function report(): string {
     '|---|---|---|---|---|',
     ...answers.filter((a) => a.outcome === 'other').map((a) => `${line(a)} ${(REFUSED[keyOf(a.example)] ?? '(none)').replace(/\|/g, '\\|')} |`),
     '',
+    ...readBackReport(readBack, answers.filter((a) => a.outcome === 'accepted').map((a) => keyOf(a.example))),
   ].join('\n')
 }
 
@@ -522,8 +478,12 @@ describe('the newest vendor pages\' request examples', () => {
     expect(Object.keys(REFUSED).filter((k) => !refused.includes(k))).toEqual([])
   })
 
-  it('read back with the fields they wrote (the families of this fixture: keys, keystores, JWKs, credentials, organizations, IP groups, traffic log settings)', () => {
-    expect(readBack.length).toBeGreaterThan(10)
+  it('read back with the fields they wrote, every family with a read: keys, keystores, JWKs, credentials (access, token settings), organizations, IP groups, API proxies (create and update, import, routed AI/MCP/A2A proxies, promotion, deployment, endpoints, settings, routing, traffic log settings, policies), API proxy groups, global policies, policy groups, connections, environment variables, RLCLs, LLM providers, models and provider definitions, vector DBs, the AI presets and AI gateway settings', () => {
+    expect(readBack.length).toBeGreaterThan(100)
     expect(readBack.filter((r) => r.missing.length)).toEqual([])
+    // every accepted example is read back, or has no object to read (NO_READ, with its reason)
+    const read = new Set(readBack.map((r) => r.key))
+    const unread = answers.filter((a) => a.outcome === 'accepted' && !read.has(keyOf(a.example)) && !NO_READ[a.example.page]).map((a) => keyOf(a.example))
+    expect(unread).toEqual([])
   })
 })

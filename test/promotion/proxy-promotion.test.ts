@@ -107,7 +107,7 @@ describe('PUT …/apiProxies/promotion', () => {
     const res = await promote('other', bed.erin, VENDOR_EXAMPLE)
     expect(res.status, res.raw).toBe(200)
     expect(res.body).toMatchObject({
-      status: 'SUCCESS', name: 'petstore-api', description: 'Petstore reverse proxy', type: 'REST', enumProxyCreationType: 'REVERSE_PROXY', relativePath: '/petstore',
+      status: 'SUCCESS', name: 'petstore-api', description: 'Petstore reverse proxy', type: 'REVERSE_PROXY', enumProxyCreationType: 'REVERSE_PROXY', relativePath: '/petstore',
       routing: { apiRoutingList: [{ url: 'https://petstore.example.com/v2' }] },
       apiProxyDeployList: [{ environmentName: 'dev', deploy: false, redeployRequired: false }],
       advisories: [],

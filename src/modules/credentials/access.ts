@@ -20,6 +20,8 @@ type AccessType = (typeof ACCESS_TYPES)[number]
 const accessItem = z.object({
   name: z.string({ error: (i) => (i.input === undefined || i.input === null ? 'is required' : 'must be a string') }).pipe(objectName),
   type: z.enum(ACCESS_TYPES, { error: (i) => (i.input === undefined || i.input === null ? 'is required' : 'must be API_PROXY or API_PROXY_GROUP') }),
+  // the grant-access page: the access ends then (ISO 8601); stored as the entitlement's validUntil and read back
+  expireTime: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2024-12-31T23:59:59.000Z' }).nullish(),
 })
 
 export const accessBody = z.object({
@@ -29,7 +31,7 @@ export const accessBody = z.object({
     .max(100, 'must list at most 100 items'),
 })
 export type AccessInput = z.input<typeof accessBody>
-export interface AccessItem { name: string; type: AccessType }
+export interface AccessItem { name: string; type: AccessType; expireTime?: string | null }
 
 /** Entitlements written here say where they came from: the legacy access list. */
 const ACCESS_SOURCE = 'LEGACY_CAP'
@@ -93,6 +95,7 @@ export async function grantCredentialAccess(deps: Deps, actor: Actor, projectNam
         targetType: item.type,
         targetRef: item.name,
         status: 'ACTIVE' as const,
+        validUntil: item.expireTime ? new Date(item.expireTime) : null,
         source: ACCESS_SOURCE,
         assignedBy: actorName(actor),
       })),

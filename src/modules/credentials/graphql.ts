@@ -6,7 +6,7 @@ import { applicationLoader, organizationLoader } from '../../platform/graphql/lo
 import { DeploymentResultType, PageOf, SearchPagingArgs } from '../../platform/graphql/types.js'
 import { changeCredentialPassword, createCredential, deleteCredential, getCredential, listCredentials, pageCredentials, resetCredentialSecret, resetCredentialToken, revokeCredential, updateCredential, type CredentialWrite } from './service.js'
 import { grantCredentialAccess, listCredentialAccess, revokeCredentialAccess } from './access.js'
-import { ACCESS_TARGET_TYPES, type CredentialWithOwners } from './runtime.js'
+import { ACCESS_TARGET_TYPES, accessItemOf, type CredentialWithOwners } from './runtime.js'
 import type { TokenSettings } from './token-settings.js'
 
 @ObjectType('CredentialTokenSettings', { description: 'Token settings of a credential (spec §2.3)' })
@@ -52,6 +52,7 @@ export class CredentialType {
 export class CredentialAccessType {
   @Field(() => String, { description: 'API proxy or API proxy group name' }) name: string
   @Field(() => String, { description: 'API_PROXY or API_PROXY_GROUP' }) type: 'API_PROXY' | 'API_PROXY_GROUP'
+  @Field(() => String, { nullable: true, description: 'when the access ends (ISO 8601; the entitlement\'s validUntil); null: never' }) expireTime?: string | null
 }
 
 @ObjectType('CredentialPage')
@@ -155,15 +156,14 @@ export class CredentialResolver {
 
   @FieldResolver(() => [CredentialAccessType], { description: 'the API proxies and groups the credential may call' })
   async accessList(@Root() credential: Credential & Partial<Pick<CredentialWithOwners, 'entitlements'>>, @Ctx() ctx: GqlContext) {
-    const toAccess = (e: { targetType: string; targetRef: string }) => ({ name: e.targetRef, type: e.targetType })
-    if (credential.entitlements) return credential.entitlements.map(toAccess)
+    if (credential.entitlements) return credential.entitlements.map(accessItemOf)
     const loader = ctx.loaders.get<string, CredentialAccessType[]>('credentialAccess', async (ids) => {
       const rows = await ctx.deps.prisma.entitlement.findMany({
         where: { credentialId: { in: [...ids] }, status: 'ACTIVE', targetType: { in: [...ACCESS_TARGET_TYPES] } },
-        select: { credentialId: true, targetType: true, targetRef: true },
+        select: { credentialId: true, targetType: true, targetRef: true, validUntil: true },
         orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }],
       })
-      return byKey(ids, rows, (r) => r.credentialId).map((group) => group.map(toAccess) as CredentialAccessType[])
+      return byKey(ids, rows, (r) => r.credentialId).map((group) => group.map(accessItemOf) as CredentialAccessType[])
     })
     return loader.load(credential.id)
   }

@@ -11,7 +11,7 @@ export const credentialOwners = {
   roleGrants: { select: { role: { select: { name: true } } }, orderBy: { role: { name: 'asc' } } },
   entitlements: {
     where: { status: 'ACTIVE', targetType: { in: [...ACCESS_TARGET_TYPES] } },
-    select: { targetType: true, targetRef: true },
+    select: { targetType: true, targetRef: true, validUntil: true },
     orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }],
   },
   material: { select: { slot: true, object: { select: { name: true, kind: true, project: { select: { name: true } } } } }, orderBy: { slot: 'asc' } },
@@ -21,8 +21,12 @@ export type CredentialWithOwners = Prisma.CredentialGetPayload<{ include: typeof
 
 export const roleNamesOf = (credential: CredentialWithOwners) => credential.roleGrants.map((g) => g.role.name)
 
-/** The access list as the credential endpoints show it: `{ name, type }`, API proxies first. */
-export const accessListOf = (credential: CredentialWithOwners) => credential.entitlements.map((e) => ({ name: e.targetRef, type: e.targetType }))
+/** One access item: `{ name, type }`, and the grant's expireTime (the entitlement's validUntil) when it has one. */
+export const accessItemOf = (e: { targetType: string; targetRef: string; validUntil: Date | null }) =>
+  ({ name: e.targetRef, type: e.targetType, ...(e.validUntil ? { expireTime: e.validUntil.toISOString() } : {}) })
+
+/** The access list as the credential endpoints (and the gateway) see it, API proxies first. */
+export const accessListOf = (credential: CredentialWithOwners) => credential.entitlements.map(accessItemOf)
 
 /**
  * What a gateway worker receives for a credential. The password is decrypted here because the gateway

@@ -26,7 +26,8 @@ export function promotionEntryOf(keyring: SecretKeyring, proxy: ApiProxy, portab
     id: proxy.id,
     name: proxy.name,
     description: proxy.description,
-    type: proxy.kind,
+    // the vendor's type: a REST proxy created as a reverse proxy is its REVERSE_PROXY (as the pages write and read it)
+    type: proxy.kind === 'REST' && proxy.creationType === 'REVERSE_PROXY' ? 'REVERSE_PROXY' : proxy.kind,
     enumProxyCreationType: proxy.creationType,
     protocolTransformation: false,
     relativePath: proxy.relativePath,

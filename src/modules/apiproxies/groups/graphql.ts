@@ -71,8 +71,8 @@ export class ApiProxyGroupResolver {
     return DeploymentResultType.from(await deployGroup(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 
-  @Mutation(() => DeploymentResultType, { description: 'Undeploys a group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
-  async undeployApiProxyGroup(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('environmentName', () => String) environmentName: string) {
-    return DeploymentResultType.from(await undeployGroup(ctx.deps, requireViewer(ctx), projectName, name, environmentName))
+  @Mutation(() => DeploymentResultType, { description: 'Undeploys a group and its proxies from one environment; description and persistent annotate the undeploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
+  async undeployApiProxyGroup(@Ctx() ctx: GqlContext, @Args(() => DeployToEnvironmentArgs) { projectName, name, environmentName, description, persistent }: DeployToEnvironmentArgs) {
+    return DeploymentResultType.from(await undeployGroup(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 }

@@ -15,7 +15,7 @@ const list = <T>(items: T[]) => ok({ resultList: items, resultCount: items.lengt
 
 /** A group as the list shows it (groupView). */
 const groupSchema = describes<ReturnType<typeof groupView>>()(
-  z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }).meta({ id: 'ApiProxyGroup', description: 'An API proxy group of a project' }),
+  z.object({ id: z.string(), name: z.string(), description: z.string().nullable(), clientRoute: z.record(z.string(), z.unknown()).nullable().describe('relativePathList, hostList, methodList, headerList, bufferRequest, bufferResponse') }).meta({ id: 'ApiProxyGroup', description: 'An API proxy group of a project' }),
 )
 const groupEnvironmentSchema = describes<Awaited<ReturnType<typeof groupEnvironments>>[number]>()(z.object({ environmentName: z.string(), deployed: z.boolean() }))
 const listFields = { success: z.literal(true) }
@@ -64,8 +64,8 @@ const push = (method: 'post' | 'delete'): RouteDef => ({
   style: 'legacy',
   auth: 'token',
   tag: 'apiProxyGroups',
-  summary: method === 'post' ? 'Deploy an API proxy group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy group and its proxies from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
-  ...(method === 'post' ? { body: { kind: 'json' as const, required: false, schema: deployHistoryInput } } : {}),
+  summary: method === 'post' ? 'Deploy an API proxy group with all its proxies to one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy group and its proxies from one environment; the optional body (description, persistent) annotates the undeploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)',
+  body: { kind: 'json' as const, required: false, schema: deployHistoryInput },
   audit: { objectType: 'API_PROXY_GROUP', objectName: (input) => input.params.apiProxyGroupName ?? null },
   response: legacyBody({ success: z.literal(true), deploymentResult }),
   responses: {
@@ -77,7 +77,7 @@ const push = (method: 'post' | 'delete'): RouteDef => ({
     const p = input.params
     const outcome = method === 'post'
       ? await deployGroup(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyGroupName!, p.environmentName!, input.body)
-      : await undeployGroup(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyGroupName!, p.environmentName!)
+      : await undeployGroup(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyGroupName!, p.environmentName!, input.body)
     return ok({ deploymentResult: groupDeploymentResult(outcome) })
   },
 })
@@ -89,7 +89,7 @@ export const groupRoutes = defineRoutes([
     style: 'legacy',
     auth: 'token',
     tag: 'apiProxyGroups',
-    summary: 'List the API proxy groups of a project: id, name, description (API_MANAGEMENT VIEW)',
+    summary: 'List the API proxy groups of a project: id, name, description, clientRoute (API_MANAGEMENT VIEW)',
     response: legacyListBody(groupSchema, listFields),
     responses: { 200: 'status SUCCESS, success true, resultList, resultCount', 400: 'unknown project or missing API_MANAGEMENT VIEW', ...COMMON },
     async handle(ctx, input) {

@@ -35,7 +35,8 @@ export async function findGroup(db: Tx, projectId: string, rawName: string): Pro
   return group
 }
 
-export const groupView = (g: ApiProxyGroup) => ({ id: g.id, name: g.name, description: g.description })
+/** A group as its list reads it: the vendor's id, name and description, and the client route its create and update pages write (as GraphQL's ApiProxyGroup). */
+export const groupView = (g: ApiProxyGroup) => ({ id: g.id, name: g.name, description: g.description, clientRoute: g.clientRoute as Record<string, unknown> | null })
 
 /** GET …/apiProxyGroups/: id, name and description of every group, by name (API_MANAGEMENT VIEW). */
 export async function listGroups(db: Tx, actor: Actor, projectName: string) {
@@ -141,8 +142,9 @@ export async function deployGroupTo(deps: Deps, access: ProjectAccess, group: Ap
 }
 
 /** DELETE …/apiProxyGroups/{group}/environments/{env}/: undeploys the group and its proxies from one environment. */
-export async function undeployGroup(deps: Deps, actor: Actor, projectName: string, groupName: string, environmentName: string): Promise<DeploymentOutcome> {
+export async function undeployGroup(deps: Deps, actor: Actor, projectName: string, groupName: string, environmentName: string, body?: unknown): Promise<DeploymentOutcome> {
   const { access, group, environment } = await groupTarget(deps, actor, projectName, groupName, environmentName)
+  const notes = parseInput(deployHistoryInput, body ?? {})
   const members = await deps.prisma.apiProxy.findMany({ where: { groups: { some: { id: group.id } } }, select: { id: true, name: true } })
   const outcome = await deps.deployer.push([environment], {
     action: 'UNDEPLOY', project: access.project.name, kind: 'API_PROXY_GROUP', name: group.name, revision: 0, config: { apiProxies: members.map((m) => m.name) },
@@ -153,7 +155,7 @@ export async function undeployGroup(deps: Deps, actor: Actor, projectName: strin
       deps.prisma.apiProxyDeployment.deleteMany({ where: { apiProxyId: { in: members.map((m) => m.id) }, environmentName: environment.name } }),
     ])
   }
-  await recordGroupHistory(deps, group, outcome, 'UNDEPLOY', { username: actorName(actor) }, null)
+  await recordGroupHistory(deps, group, outcome, 'UNDEPLOY', { ...notes, username: actorName(actor) }, null)
   return outcome
 }
 

@@ -93,6 +93,7 @@ const proxyDetailFields = {
   connectionSettings: section,
   corsSettings: section,
   forwardedIpHeaderParameter: section,
+  forwardedIpHeaderParam: section.describe('the same section under the newest page\'s name'),
   hideSpecFile: z.boolean(),
   jsonErrorResponseTemplate: z.unknown(),
   xmlErrorResponseTemplate: z.unknown(),
@@ -169,8 +170,8 @@ const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
   style: 'legacy',
   auth: 'token',
   tag: 'apiProxies',
-  summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment; the optional body (description, persistent) annotates the deploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment (API_MANAGEMENT DEPLOY_UNDEPLOY)',
-  ...(method === 'post' ? { body: { kind: 'json' as const, required: false, schema: deployHistoryInput } } : {}),
+  summary: method === 'post' ? 'Deploy (or redeploy) an API proxy to one environment; the optional body (description, persistent) annotates the deploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)' : 'Undeploy an API proxy from one environment; the optional body (description, persistent) annotates the undeploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)',
+  body: { kind: 'json' as const, required: false, schema: deployHistoryInput },
   // the object is the proxy, not the environment (the last path parameter)
   audit: { objectType: 'API_PROXY', objectName: (input) => input.params.apiProxyName ?? null },
   response: legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema }),
@@ -183,7 +184,7 @@ const environmentPush = (method: 'post' | 'delete'): RouteDef => ({
     const p = input.params
     const outcome = method === 'post'
       ? await deployProxy(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!, input.body)
-      : await undeployProxy(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!)
+      : await undeployProxy(ctx.deps, requireActor(ctx), p.projectName!, p.apiProxyName!, p.environmentName!, input.body)
     return { body: legacySuccess({ success: true, deploymentResult: proxyDeploymentResult(outcome) }) }
   },
 })

@@ -330,10 +330,13 @@ export function settingsViewOf(stored: unknown) {
       : null,
     corsSettings: s.cors ?? null,
     forwardedIpHeaderParameter: s.forwardedIpHeader ?? null,
+    // the newest page's name of the same section (PATCH …/settings/forwarded-ip-header writes forwardedIpHeaderParam)
+    forwardedIpHeaderParam: s.forwardedIpHeader ?? null,
     hideSpecFile: (s.hideSpecFile as boolean | undefined) ?? false,
     jsonErrorResponseTemplate: s.jsonErrorTemplate ?? null,
     xmlErrorResponseTemplate: s.xmlErrorTemplate ?? null,
-    mtlsSettings: s.mtls ?? null,
+    // the page writes keyStoreId / trustStoreId (ids carry names here): the read answers them beside the stored names
+    mtlsSettings: s.mtls ? { ...(s.mtls as Json), keyStoreId: (s.mtls as Json).keyStoreName ?? null, trustStoreId: (s.mtls as Json).trustStoreName ?? null } : null,
     ntlmSettings: ntlm ? { ...ntlm, password: undefined, passwordSet: secretSet(ntlm.password) } : null,
     proxyServerSettings: proxyServer ? { ...proxyServer, proxyPassword: undefined, proxyPasswordSet: secretSet(proxyServer.proxyPassword) } : null,
     trafficLogSettings: s.trafficLog ?? null,

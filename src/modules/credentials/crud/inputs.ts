@@ -55,5 +55,7 @@ export function vendorCredentialView(c: CredentialWithOwners) {
     enabled: c.enabled,
     ipList: c.ipList,
     expireDate: c.expireDate?.toISOString() ?? null,
+    // what PUT …/credentials/{username}/token wrote (the GraphQL Credential's tokenSettings): null until set
+    tokenSettings: (c.tokenSettings ?? null) as Record<string, unknown> | null,
   }
 }

@@ -32,10 +32,11 @@ const credentialView = z
     enabled: z.boolean(),
     ipList: z.array(z.string()),
     expireDate: z.string().nullable(),
+    tokenSettings: z.record(z.string(), z.unknown()).nullable().describe('the token settings PUT …/{username}/token wrote (grantType, expiry, refresh, jwtSignatureAlgorithm …); null until set'),
   })
   .meta({ id: 'Credential' })
 
-const accessItem = z.object({ name: z.string(), type: z.enum(['API_PROXY', 'API_PROXY_GROUP']) }).meta({ id: 'CredentialAccessItem' })
+const accessItem = z.object({ name: z.string(), type: z.enum(['API_PROXY', 'API_PROXY_GROUP']), expireTime: z.string().optional().describe('when the access ends (ISO 8601), when the grant gave one') }).meta({ id: 'CredentialAccessItem' })
 
 const listed = <T>(items: T[]) => ({ body: { ...legacyList(items), success: true } })
 
@@ -44,7 +45,7 @@ export const credentialCrudRoutes: RouteDef[] = defineRoutes([
     method: 'get', path: `${BASE}/`, style: 'legacy', auth: 'token', tag: TAG,
     summary: 'List the credentials of the project (passwords always null). Needs IDENTITY VIEW.',
     response: legacyListBody(credentialView, { success: z.literal(true) }),
-    responses: { 200: 'status SUCCESS, success true, resultList of credentials (email, fullName, description, username, password null, roleNameList, enabled, ipList, expireDate), resultCount', 400: 'unknown project or missing IDENTITY VIEW', 401: AUTH_401 },
+    responses: { 200: 'status SUCCESS, success true, resultList of credentials (email, fullName, description, username, password null, roleNameList, enabled, ipList, expireDate, tokenSettings), resultCount', 400: 'unknown project or missing IDENTITY VIEW', 401: AUTH_401 },
     async handle(ctx, input) {
       const rows = await listCredentials(ctx.deps, requireActor(ctx), input.params.projectName)
       return listed(rows.map(vendorCredentialView))

@@ -74,9 +74,9 @@ export class ApiProxyAutomationResolver {
     return DeploymentResultType.from(await deployProxy(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 
-  @Mutation(() => DeploymentResultType, { description: 'Undeploys an API proxy from one environment where it runs (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
-  async undeployApiProxy(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string, @Arg('environmentName', () => String) environmentName: string) {
-    return DeploymentResultType.from(await undeployProxy(ctx.deps, requireViewer(ctx), projectName, name, environmentName))
+  @Mutation(() => DeploymentResultType, { description: 'Undeploys an API proxy from one environment where it runs; description and persistent annotate the undeploy history record (API_MANAGEMENT DEPLOY_UNDEPLOY)' })
+  async undeployApiProxy(@Ctx() ctx: GqlContext, @Args(() => DeployToEnvironmentArgs) { projectName, name, environmentName, description, persistent }: DeployToEnvironmentArgs) {
+    return DeploymentResultType.from(await undeployProxy(ctx.deps, requireViewer(ctx), projectName, name, environmentName, { description, persistent }))
   }
 
 }

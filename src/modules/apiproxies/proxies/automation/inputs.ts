@@ -211,14 +211,16 @@ export function routingOf(input: RoutingInfoInput | null | undefined, current?: 
     // sections the settings pages add (healthCheck) stay
     ...(current ?? {}),
     // an address keeps the fields the settings page adds (description, addressType, healthCheckPath, …)
-    // the create body's healthMonitoringEnabled (the newest from-URL page) is its healthCheckEnabled; a stored address
-    // keeps what the settings page stored beside it
+    // the create body's healthMonitoringEnabled (the newest from-URL page) is its healthCheckEnabled, and stays under
+    // its own name too (as the routing-addresses settings page stores it) so the read returns what the page wrote; a
+    // stored address keeps what the settings page stored beside it
     routingAddressList: input?.routingAddressList
-      ? input.routingAddressList.map((a) => ({
+      ? input.routingAddressList.map(({ healthMonitoringEnabled, ...a }) => ({
         ...a,
-        address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? ('healthMonitoringEnabled' in a ? a.healthMonitoringEnabled : null) ?? false,
+        address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? healthMonitoringEnabled ?? false,
         soapType: a.soapType ?? null,
-      })).map(({ healthMonitoringEnabled: _, ...a }: Record<string, unknown>) => a as ProxySettings['routing']['routingAddressList'][number])
+        ...(typeof healthMonitoringEnabled === 'boolean' ? { healthMonitoringEnabled } : {}),
+      }) as ProxySettings['routing']['routingAddressList'][number])
       : (current?.routingAddressList ?? []).map((a) => ({ ...a, address: a.address, weight: a.weight ?? 1, healthCheckEnabled: a.healthCheckEnabled ?? false, soapType: a.soapType ?? null })),
     loadBalanceAlgorithm: input?.loadBalanceAlgorithm ?? current?.loadBalanceAlgorithm ?? 'ROUND_ROBIN',
     connectTimeout: input?.connectTimeout ?? current?.connectTimeout ?? 30,

@@ -255,12 +255,16 @@ export async function deployProxy(deps: Deps, actor: Actor, projectName: string,
   return pushProxy(deps, access.project.name, proxy, [environment], { ...notes, username: actorName(actor) })
 }
 
-/** DELETE …/apiProxies/{name}/environments/{env}/: undeploys the proxy from one environment where it runs. */
-export async function undeployProxy(deps: Deps, actor: Actor, projectName: string, proxyName: string, environmentName: string): Promise<DeploymentOutcome> {
+/**
+ * DELETE …/apiProxies/{name}/environments/{env}/: undeploys the proxy from one environment where it runs; the
+ * optional body (description, persistent) annotates the undeploy history record, as the page says.
+ */
+export async function undeployProxy(deps: Deps, actor: Actor, projectName: string, proxyName: string, environmentName: string, body?: unknown): Promise<DeploymentOutcome> {
   const { access, proxy, environment } = await deploymentTarget(deps, actor, projectName, proxyName, environmentName)
+  const notes = parseInput(deployHistoryInput, body ?? {})
   const row = await deps.prisma.apiProxyDeployment.findUnique({ where: { apiProxyId_environmentName: { apiProxyId: proxy.id, environmentName: environment.name } } })
   if (!row) throw malformed(`API proxy '${proxy.name}' is not deployed to environment '${environment.name}'`, { apiProxy: proxy.name, environment: environment.name })
-  return unpushProxy(deps, access.project.name, proxy, [environment], { username: actorName(actor) })
+  return unpushProxy(deps, access.project.name, proxy, [environment], { ...notes, username: actorName(actor) })
 }
 
 /** Several pushes (the proxy and its endpoint versions) as one result per environment. */
