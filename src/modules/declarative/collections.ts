@@ -11,6 +11,7 @@ import { endpointRows, type ProxyPackage } from '../apiproxies/proxies/portable.
 import { findAdapter, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { createShape } from '../limits/plans/inputs.js'
 import { FAMILIES } from '../limits/shared/enums.js'
+import { validateAudienceRule } from '../limits/assignments/body.js'
 import { budgetInput } from '../budgets/budget-object.js'
 import { budgetUpdate } from '../budgets/service.js'
 import { normalizeRoutedProxy, placeBackendSecret, splitBackendSecrets } from '../apiproxies/ai/transfer-adapter.js'
@@ -154,13 +155,24 @@ const aiProxyFields = z
 // the assignment body of spec §2.13 without its bindingKey and version: plans by planKey, subject and target by natural key
 const limitAssignmentFields = z
   .object({
-    subject: z.object({ type: z.enum(['PLATFORM', 'PROJECT', 'API_PROXY', 'ORGANIZATION', 'CONSUMER', 'APPLICATION', 'API_CLIENT']), key: z.string().nullish() }).strict().describe('the subject: its type and natural key (consumer username, application name, clientId, organization code, API proxy name)'),
+    subject: z.object({ type: z.enum(['PLATFORM', 'PROJECT', 'API_PROXY', 'ORGANIZATION', 'CONSUMER', 'APPLICATION', 'API_CLIENT', 'AUDIENCE_RULE']), key: z.string().nullish() }).strict().describe('the subject: its type and natural key (consumer username, application name, clientId, organization code, API proxy name; for AUDIENCE_RULE the label the file names the rule by, its bindingKey for a rule created by REST)'),
     family: z.enum(FAMILIES).describe('REQUEST_RATE or AI_TOKEN_BUDGET'),
     actorScope: z.string().optional().describe('ANY (default), AUTHENTICATED or ANONYMOUS'),
     target: z.record(z.string(), z.unknown()).optional().describe('the target: type, apiProxyName, apiProxyGroupName, environmentName, targetKey, httpMethods'),
     status: z.enum(['DRAFT', 'ACTIVE']).optional().describe('DRAFT (default) or ACTIVE; an ACTIVE one never goes back to DRAFT'),
+    audienceRule: z.record(z.string(), z.unknown()).nullish().describe('AUDIENCE_RULE subjects only: the audience rule (identitySource, variableId, operator, value, outOfTargetAction, generalQuotaMode, generalQuotaWindows)'),
   })
   .catchall(z.unknown())
+
+/** An audience rule in its stored form (validateAudienceRule's defaults), so a short rule is no drift; a bad one is left for the apply to refuse. */
+function normalizeAssignment(d: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(d.audienceRule)) return d
+  try {
+    return { ...d, audienceRule: validateAudienceRule(d.audienceRule) }
+  } catch {
+    return d
+  }
+}
 
 const rlclFields = z
   .object({
@@ -250,7 +262,7 @@ const DEFINITIONS: Omit<Collection, 'secretFields'>[] = [
   },
   {
     key: 'limitAssignments', type: 'LIMIT_ASSIGNMENT', kind: null, nameField: 'name', fields: limitAssignmentFields,
-    createDefaults: { actorScope: 'ANY', status: 'DRAFT', customRuleSpec: null, validFrom: null, validUntil: null },
+    createDefaults: { actorScope: 'ANY', status: 'DRAFT', customRuleSpec: null, validFrom: null, validUntil: null }, normalize: normalizeAssignment,
   },
   {
     key: 'budgets', type: 'AI_BUDGET', kind: null, nameField: 'name', fields: budgetFields, createDefaults: { budget: {} },

@@ -107,31 +107,42 @@ export function endpointRows(pkg: ProxyPackage, proxy: Pick<ApiProxy, 'kind' | '
 }
 export type EndpointRows = ReturnType<typeof endpointRows>
 
-const json = (v: unknown) => (v === null || v === undefined ? undefined : (v as Prisma.InputJsonValue))
+export const json = (v: unknown) => (v === null || v === undefined ? undefined : (v as Prisma.InputJsonValue))
 
 /**
  * Writes endpoints and policies of the package under a proxy that has none (new, or just emptied); policy secrets
  * sealed, those the package names but does not restore taken from `stored` (the target's policies before a replace).
  */
 async function writeContent(tx: Tx, keyring: SecretKeyring, proxyId: string, rows: EndpointRows, pkg: ProxyPackage, stored: Map<string, unknown> = new Map()) {
+  const policies = policyRows(keyring, pkg, rows, stored)
   if (rows.length) await tx.gatewayEndpoint.createMany({ data: rows.map((r) => ({ apiProxyId: proxyId, ...r })) })
-  const ids = new Map((await tx.gatewayEndpoint.findMany({ where: { apiProxyId: proxyId }, select: { id: true, version: true, method: true, path: true } })).map((e) => [`${e.version} ${e.method} ${e.path}`, e.id]))
+  const ids = new Map((await tx.gatewayEndpoint.findMany({ where: { apiProxyId: proxyId }, select: { id: true, version: true, method: true, path: true } })).map((e) => [endpointKeyOf(e), e.id]))
+  if (policies.length) await tx.apiProxyPolicy.createMany({ data: policies.map(({ endpointKey, ...p }) => ({ ...p, apiProxyId: proxyId, endpointId: endpointKey === null ? null : ids.get(endpointKey)! })) })
+}
+
+export const endpointKeyOf = (e: { version: string; method: string; path: string }) => `${e.version} ${e.method} ${e.path}`
+
+/**
+ * The package's policies as rows, checked against the package's endpoint rows before anything is written (an
+ * endpoint the package lacks, a name twice), secrets sealed; each names its endpoint by key (version, method, path).
+ */
+export function policyRows(keyring: SecretKeyring, pkg: ProxyPackage, rows: EndpointRows, stored: Map<string, unknown> = new Map()) {
+  const endpoints = new Set(rows.map((r) => endpointKeyOf(r as { version: string; method: string; path: string })))
   const seen = new Set<string>()
   const positions = new Map<string, number>()
-  const policies = [...pkg.data.policies].sort((a, b) => a.order - b.order).map((p, i) => {
-    const endpointId = p.endpoint ? ids.get(`${p.endpoint.version} ${p.endpoint.method} ${p.endpoint.path}`) : null
-    if (endpointId === undefined) throw malformed(`${pkg.label}: policies[${i}].endpoint: ${p.endpoint!.method} ${p.endpoint!.path} is not an endpoint of the package`, { field: pkg.label })
+  return [...pkg.data.policies].sort((a, b) => a.order - b.order).map((p, i) => {
+    const endpointKey = p.endpoint ? endpointKeyOf(p.endpoint) : null
+    if (endpointKey !== null && !endpoints.has(endpointKey)) throw malformed(`${pkg.label}: policies[${i}].endpoint: ${p.endpoint!.method} ${p.endpoint!.path} is not an endpoint of the package`, { field: pkg.label })
     const nameKey = p.name.toLowerCase()
     if (seen.has(nameKey)) throw malformed(`${pkg.label}: policies[${i}].name: '${p.name}' appears twice`, { field: pkg.label })
     seen.add(nameKey)
     // orders are made dense per pipeline, whatever the package says
-    const key = `${endpointId ?? ''} ${p.pipeline}`
+    const key = `${endpointKey ?? ''} ${p.pipeline}`
     const position = (positions.get(key) ?? 0) + 1
     positions.set(key, position)
     const { name: _n, ...config } = sealPolicySecrets(keyring, p.policy as PolicyDocument, pkg.unrestored.policies.get(nameKey) ?? [], stored.get(nameKey) ?? null)
-    return { apiProxyId: proxyId, endpointId, pipeline: p.pipeline, position, name: p.name, nameKey, type: p.policy.type, description: p.policy.description ?? null, active: p.policy.active, config: config as Prisma.InputJsonValue }
+    return { endpointKey, pipeline: p.pipeline, position, name: p.name, nameKey, type: p.policy.type, description: p.policy.description ?? null, active: p.policy.active, config: config as Prisma.InputJsonValue }
   })
-  if (policies.length) await tx.apiProxyPolicy.createMany({ data: policies })
 }
 
 /**
@@ -192,7 +203,7 @@ export async function replaceFromPackage(tx: Tx, keyring: SecretKeyring, project
 }
 
 /** The settings with the client route's first path set to the proxy's (it may have got a suffix). */
-function withPath(settings: Record<string, unknown> | null | undefined, path: string | null) {
+export function withPath(settings: Record<string, unknown> | null | undefined, path: string | null) {
   if (!settings || !path) return settings ?? null
   const route = (settings.clientRoute ?? {}) as { relativePathList?: unknown }
   const rest = Array.isArray(route.relativePathList) ? route.relativePathList.slice(1) : []

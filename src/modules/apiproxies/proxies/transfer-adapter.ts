@@ -1,7 +1,8 @@
 import { openPackageSecrets } from '../../../platform/transfer/package/secrets.js'
-import { lookupsByName, refLabel, type AdapterContext, type PortableObject, type TransferAdapter } from '../../../platform/transfer/registry.js'
+import { lookupsByName, refLabel, refusalOf, type AdapterContext, type Advisory, type ObjectRefusal, type PortableObject, type TransferAdapter } from '../../../platform/transfer/registry.js'
 import { SETTINGS_SECRETS } from '../settings/service.js'
-import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage } from './portable.js'
+import { API_PROXY_TYPE as TYPE, createFromPackage, portableProxies, preparePackage, replaceFromPackage, type ProxyPackage } from './portable.js'
+import { createManyFromPackages } from './portable-many.js'
 import { hoistInlineSecrets } from './secrets.js'
 
 /**
@@ -44,15 +45,53 @@ export const apiProxyTransferAdapter: TransferAdapter = {
   },
 
   async write(ctx, object, existing) {
-    const data = structuredClone(object.data)
-    // the engine opened the object file's secrets; values a package holds in `data` are opened here the same way
-    const named = new Set([...Object.keys(object.secrets), ...(object.uncarriedSecrets ?? [])])
-    const inline = Object.entries(hoistInlineSecrets(data)).filter(([key]) => !named.has(key))
-    const opened = openPackageSecrets(ctx.deps.keyring, refLabel(object), Object.fromEntries(inline))
-    const pkg = preparePackage(refLabel(object), object.name, data, { ...opened.secrets, ...object.secrets }, [...opened.uncarried, ...(object.uncarriedSecrets ?? [])])
+    const { pkg, advisories } = packageOf(ctx, object)
     const projectId = ctx.access.project.id
     if (existing) await replaceFromPackage(ctx.db, ctx.deps.keyring, projectId, object.name, pkg)
     else await createFromPackage(ctx.db, ctx.deps.keyring, projectId, pkg, { numbered: false })
-    return opened.advisories
+    return advisories
   },
+
+  /**
+   * write's checks and writes for a batch: each object checked as checkImport and write check it; replaced proxies
+   * written one by one (replaceFromPackage), new ones together (createManyFromPackages: a few statements for the
+   * batch). Refused objects are thrown together (batchRefused), each under its name.
+   */
+  async writeMany(ctx, objects) {
+    const refusals: ObjectRefusal[] = []
+    const creates: { objectName: string; pkg: ProxyPackage }[] = []
+    const advisories: Advisory[] = []
+    const projectId = ctx.access.project.id
+    for (const { object, existing } of objects) {
+      const kindRefusal = await apiProxyTransferAdapter.checkImport!(ctx, object)
+      if (kindRefusal) {
+        refusals.push({ name: object.name, code: kindRefusal.code, detail: kindRefusal.detail })
+        continue
+      }
+      let prepared: ReturnType<typeof packageOf>
+      try {
+        prepared = packageOf(ctx, object)
+      } catch (err) {
+        const refusal = refusalOf(object.name, err)
+        if (!refusal) throw err
+        refusals.push(refusal)
+        continue
+      }
+      advisories.push(...prepared.advisories)
+      if (existing) await replaceFromPackage(ctx.db, ctx.deps.keyring, projectId, object.name, prepared.pkg)
+      else creates.push({ objectName: object.name, pkg: prepared.pkg })
+    }
+    await createManyFromPackages(ctx.db, ctx.deps.keyring, projectId, creates, refusals)
+    return advisories
+  },
+}
+
+/** An object's package as write reads it: the secrets a package holds in `data` opened as the engine opened the file's. */
+function packageOf(ctx: AdapterContext, object: PortableObject) {
+  const data = structuredClone(object.data)
+  const named = new Set([...Object.keys(object.secrets), ...(object.uncarriedSecrets ?? [])])
+  const inline = Object.entries(hoistInlineSecrets(data)).filter(([key]) => !named.has(key))
+  const opened = openPackageSecrets(ctx.deps.keyring, refLabel(object), Object.fromEntries(inline))
+  const pkg = preparePackage(refLabel(object), object.name, data, { ...opened.secrets, ...object.secrets }, [...opened.uncarried, ...(object.uncarriedSecrets ?? [])])
+  return { pkg, advisories: opened.advisories }
 }

@@ -28,6 +28,8 @@ export interface NewAssignment {
   prepared?: PreparedContent
   /** AUDIENCE_RULE subjects only */
   audienceRule?: AudienceRule | null
+  /** AUDIENCE_RULE subjects of a declarative file only: the label it names the rule by (the live scope's subject instead of the bindingKey) */
+  audienceRuleName?: string | null
   status: 'DRAFT' | 'ACTIVE'
   source: LimitAssignmentSource
   /** user name of the actor */
@@ -44,7 +46,8 @@ const sortedTarget = (t: AssignmentTarget) => ({ ...t, httpMethods: [...t.httpMe
 /**
  * The scope a live assignment occupies: project, subject, family, target and actorScope. Two live (DRAFT or
  * ACTIVE) rows may not share it; the database holds it in LimitAssignment.liveScopeKey (unique, null once
- * ENDED). An AUDIENCE_RULE subject is its own scope (its subject key is its bindingKey).
+ * ENDED). An AUDIENCE_RULE subject is its own scope (its subject key is its bindingKey, or the label a declarative
+ * file names it by: two live rules of one label, family, actorScope and target are refused as any scope clash).
  */
 export function liveScopeKeyOf(projectId: string, subject: ResolvedSubject, content: Pick<AssignmentContent, 'family' | 'target' | 'actorScope'>, bindingKey: string): string {
   const column = REF_COLUMN[subject.type]
@@ -121,7 +124,7 @@ export function contentColumns(content: AssignmentContent, audienceRule: Audienc
 export async function createAssignmentInTx(tx: Tx, a: NewAssignment): Promise<AssignmentRow> {
   const prepared = a.prepared ?? (await prepareAssignmentContent(tx, a.project.id, a.content))
   const bindingKey = mintPublicKey('lb')
-  const liveScopeKey = liveScopeKeyOf(a.project.id, a.subject, a.content, bindingKey)
+  const liveScopeKey = liveScopeKeyOf(a.project.id, a.subject, a.content, a.audienceRuleName ?? bindingKey)
   const existing = await tx.limitAssignment.findUnique({ where: { liveScopeKey }, select: { bindingKey: true } })
   if (existing) throw scopeAlreadyBound(existing.bindingKey)
   try {
@@ -132,6 +135,7 @@ export async function createAssignmentInTx(tx: Tx, a: NewAssignment): Promise<As
         subjectType: a.subject.type,
         ...a.subject.ref,
         ...contentColumns(a.content, a.audienceRule),
+        audienceRuleName: a.audienceRuleName ?? null,
         source: a.source,
         status: a.status,
         assignedBy: a.assignedBy,

@@ -14,9 +14,11 @@ import { assignmentInclude, assignmentView, type AssignmentRow } from './views.j
  * scope a live assignment occupies (unique: subject, family, actorScope and target), never by the bindingKey minted
  * per installation: `<subjectType>[/<subject key>]/<family>/<actorScope>/<target type>[/<target fields>]`, e.g.
  * `CONSUMER/alice/REQUEST_RATE/ANY/API_PROXY/orders-api`. `data`: the assignment view's editable part (plans by
- * planKey, subjects and proxies by natural key). AUDIENCE_RULE assignments (their scope is their bindingKey) are not
- * carried. Writes go through the assignment service's rules (checkNewAssignment + createAssignmentInTx,
- * updateAssignmentInTx); ACTIVE rows are pushed after the commit.
+ * planKey, subjects and proxies by natural key). An AUDIENCE_RULE assignment is its own scope: its subject key is the
+ * label a file names it by (stored as audienceRuleName; one created by REST has none and is named by its bindingKey),
+ * e.g. `AUDIENCE_RULE/partners/REQUEST_RATE/ANY/API_PROXY/orders-api`, and its data carries the audienceRule. Writes
+ * go through the assignment service's rules (checkNewAssignment + createAssignmentInTx, updateAssignmentInTx); ACTIVE
+ * rows are pushed after the commit.
  */
 const TYPE = 'LIMIT_ASSIGNMENT'
 
@@ -26,6 +28,8 @@ const DATA_FIELDS = [
 ] as const
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+
+const AUDIENCE_LABEL = /^[^/]{1,200}$/
 
 /** The natural key of a scope: subject, family, actorScope and target (its fields in a fixed order). */
 export function assignmentName(d: Record<string, unknown>): string {
@@ -39,9 +43,16 @@ export function assignmentName(d: Record<string, unknown>): string {
   return parts.filter((p) => p !== undefined && p !== null && p !== '').map(String).join('/')
 }
 
+/** The label of an AUDIENCE_RULE row: the file's, else its bindingKey (what its live scope holds). */
+const audienceLabelOf = (row: Pick<AssignmentRow, 'audienceRuleName' | 'bindingKey'>) => row.audienceRuleName ?? row.bindingKey
+
 function toPortable(row: AssignmentRow): PortableObject {
   const view = assignmentView(row) as Record<string, unknown>
   const data = Object.fromEntries(DATA_FIELDS.map((f) => [f, view[f]]))
+  if (row.subjectType === 'AUDIENCE_RULE') {
+    data.subject = { type: 'AUDIENCE_RULE', key: audienceLabelOf(row) }
+    data.audienceRule = row.audienceRule ?? null
+  }
   const dependencies: ObjectRef[] = (row.planKeys ?? []).map((k) => ({ type: 'LIMIT_PLAN', kind: null, name: k }))
   const subject = view.subject as { type: string; key?: string }
   if (subject.type === 'CONSUMER' && subject.key) dependencies.push({ type: 'CREDENTIAL', kind: null, name: subject.key })
@@ -53,7 +64,7 @@ function toPortable(row: AssignmentRow): PortableObject {
 
 export async function liveAssignments(ctx: AdapterContext): Promise<PortableObject[]> {
   const rows = await ctx.db.limitAssignment.findMany({
-    where: { projectId: ctx.access.project.id, status: { in: ['DRAFT', 'ACTIVE'] }, subjectType: { not: 'AUDIENCE_RULE' } },
+    where: { projectId: ctx.access.project.id, status: { in: ['DRAFT', 'ACTIVE'] } },
     include: assignmentInclude,
   })
   return rows.map(toPortable).sort((a, b) => a.name.localeCompare(b.name))
@@ -62,7 +73,7 @@ export async function liveAssignments(ctx: AdapterContext): Promise<PortableObje
 /** The live row a natural key names, or null. */
 export async function liveAssignmentNamed(ctx: AdapterContext, name: string): Promise<AssignmentRow | null> {
   const rows = await ctx.db.limitAssignment.findMany({
-    where: { projectId: ctx.access.project.id, status: { in: ['DRAFT', 'ACTIVE'] }, subjectType: { not: 'AUDIENCE_RULE' } },
+    where: { projectId: ctx.access.project.id, status: { in: ['DRAFT', 'ACTIVE'] } },
     include: assignmentInclude,
   })
   return rows.find((r) => toPortable(r).name === name) ?? null
@@ -82,10 +93,13 @@ function inFilePaths(err: unknown): unknown {
 
 async function writeAssignment(ctx: AdapterContext, object: PortableObject): Promise<void> {
   const d = object.data
-  if (isRecord(d.subject) && d.subject.type === 'AUDIENCE_RULE') {
-    throw malformedReason('declarativeUnsupported', 'AUDIENCE_RULE assignments are not declarative (their scope is their bindingKey)', { field: 'subject.type' })
+  const { status, subject: fileSubject, audienceRule, ...content } = d
+  // an AUDIENCE_RULE subject has no key in the assignment body: the file's key is the rule's label
+  const label = isRecord(fileSubject) && fileSubject.type === 'AUDIENCE_RULE' ? fileSubject.key : undefined
+  const subject = label === undefined ? fileSubject : { type: 'AUDIENCE_RULE' }
+  if (label !== undefined && (typeof label !== 'string' || !AUDIENCE_LABEL.test(label))) {
+    throw malformedReason('declarativeNameInvalid', 'the key of an AUDIENCE_RULE subject is the label the file names the rule by: 1 to 200 characters without \'/\'', { field: 'subject.key' })
   }
-  const { status, subject, ...content } = d
   const name = assignmentName(d)
   if (name !== object.name) {
     throw malformedReason('declarativeNameMismatch', `the name of an assignment is its scope: '${name}', not '${object.name}'`, { field: 'name' })
@@ -94,14 +108,14 @@ async function writeAssignment(ctx: AdapterContext, object: PortableObject): Pro
   const stored = await liveAssignmentNamed(ctx, object.name)
   let row: AssignmentRow
   if (!stored) {
-    const body = validateAssignmentBody({ subject, content, status: status ?? 'DRAFT' }, 'create')
+    const body = validateAssignmentBody({ subject, content, audienceRule, status: status ?? 'DRAFT' }, 'create')
     const checked = await checkNewAssignment(ctx.db, projectId, body)
     row = await createAssignmentInTx(ctx.db, {
       project: ctx.access.project, subject: checked.subject, content: body.content, prepared: checked.prepared, audienceRule: body.audienceRule,
-      status: body.status, source: 'MANUAL', assignedBy: actorName(ctx.actor),
+      audienceRuleName: label ?? null, status: body.status, source: 'MANUAL', assignedBy: actorName(ctx.actor),
     })
   } else {
-    const body = validateAssignmentBody({ subject, content }, 'update')
+    const body = validateAssignmentBody({ subject, content, audienceRule }, 'update')
     refuseImmutableChanges(stored, body)
     if (status === 'DRAFT' && stored.status === 'ACTIVE') throw lifecycleConflict('limit.binding.notDraft', `Assignment '${object.name}' is ACTIVE: it cannot go back to DRAFT`, { field: 'status' })
     await requireFamilyLicensed(ctx.db, body.content.family)
