@@ -34,13 +34,19 @@ const PROJECT = 'bench-scale'
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 let KEY = crypto.randomBytes(32).toString('base64')
 
-async function start(env: Record<string, string>, nodeArgs?: string[]): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
+/** CPU time (user + system, every thread) the service's node process used so far, ms: start-up's own work, whatever the load. */
+function cpuMs(proc: ServiceProcess): number {
+  const fields = fs.readFileSync(`/proc/${proc.child.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+async function start(env: Record<string, string>, nodeArgs?: string[]): Promise<{ proc: ServiceProcess; url: string; readyMs: number; readyCpuMs: number; wire?: string }> {
   const t0 = performance.now()
   const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true, nodeArgs })
   const url = await proc.listening
   while ((await fetch(`${url}/healthz`)).status !== 200) await new Promise((r) => setTimeout(r, 10))
   const wire = /embedded database served on ([\d.]+:\d+)/.exec(proc.output())?.[1]
-  return { proc, url, readyMs: performance.now() - t0, wire }
+  return { proc, url, readyMs: performance.now() - t0, readyCpuMs: cpuMs(proc), wire }
 }
 
 async function stop(proc: ServiceProcess) {
@@ -208,7 +214,7 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
     const svc = await start(bulk ? { ...restart, EMBEDDED_PG_PORT: '0', ...(nodeArgs ? { MALLOC_ARENA_MAX: '2' } : {}) } : restart, nodeArgs)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
-    console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
+    console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)} (CPU time of the service to ready ${ms(svc.readyCpuMs)}, load average ${os.loadavg()[0].toFixed(1)}); idle RSS after start ${idle.toFixed(0)} MB`)
     try {
       const headers = await bearer(svc.url, USER)
       const rest = (p: string) => () => fetch(`${svc.url}${p}`, { headers }).then(async (r) => {
