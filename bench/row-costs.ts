@@ -48,7 +48,7 @@ async function best(client: pg.Client, repeat: number, setup: string[], statemen
  * The cost per row of the parts of a bulk run's writes. `projectName`'s consumers are the rows' subjects; `runId`
  * (the internal id of a finished run of theirs) owns the ledger rows measured.
  */
-export async function rowCosts(client: pg.Client, projectName: string, runId: string, repeat = 3): Promise<RowCosts> {
+export async function rowCosts(client: pg.Client, projectName: string, runId: string, repeat = 3, parts = true): Promise<RowCosts> {
   const bareRepeat = Math.max(repeat, 5)
   await client.query(`DROP TABLE IF EXISTS bench_row_src`)
   // the rows' values, as the run writes them (bulk.ts bulkInsertSql): computed once, outside the timed statements
@@ -84,6 +84,13 @@ export async function rowCosts(client: pg.Client, projectName: string, runId: st
     await client.query('INSERT INTO bench_bare (id, n) SELECT gen_random_uuid(), n FROM generate_series(1, $1::integer) AS n', [rows])
     ms.bare = Math.min(ms.bare, performance.now() - t0)
     await client.query('TRUNCATE bench_bare')
+  }
+  if (!parts) {
+    // the bare floor only (a million rows' parts take minutes): the parts NaN
+    await client.query('DROP TABLE bench_row_src')
+    await client.query('DROP TABLE bench_bare')
+    const nan = NaN
+    return { rows, bare: (ms.bare * 1000) / rows, width: nan, uniqueKeys: nan, otherIndexes: nan, foreignKeys: nan, counterTrigger: nan, sameTable: nan, ledgerInsert: nan, ledgerUpdate: nan, deploymentRecords: nan, indexCount: indexes.length, foreignKeyCount: fks.length }
   }
   ms.width = await best(client, repeat, [...noCounter, ...noFks, ...dropIndexes(indexes.map((i) => i.name))], insert, params)
   ms.uniqueKeys = await best(client, repeat, [...noCounter, ...noFks, ...dropIndexes(others)], insert, params)

@@ -7,7 +7,11 @@
 // default 1,000,000; PGlite: BENCH_SCALE_PGLITE_ROWS, default the same, BENCH_SCALE_PGLITE_EVENTS, default 200,000;
 // BENCH_SKIP_PGLITE=1; BENCH_ROUNDS=n; BENCH_DATABASE_URL for PostgreSQL;
 // BENCH_SCALE_MILLION=1 seeds 1,000,000 consumers on PostgreSQL; BENCH_SCALE_CASES=healthz,page0,gqlPage,search1,gqlSearch1 runs only
-// those cases; BENCH_CPU_PROF=dir runs the measured service unbundled with `--cpu-prof`, its profile written there).
+// those cases; BENCH_CPU_PROF=dir runs the measured service unbundled with `--cpu-prof`, its profile written there;
+// BENCH_SCALE_KEEP_DB=name keeps each size's PostgreSQL database (`name_<consumers>`) for the next run: seeded once, a
+// later run with the same sizes skips the seeding and starts on it, the previous run's bulk assignments deleted first;
+// BENCH_SCALE_ROW_COSTS=0 measures only the bare floor after the bulk run, not the assignment row's parts).
+// The measured start is a restart on the seeded data without a bootstrap file (the first start applied it).
 // The case `bulk` (last, after the load) is a bulk ASSIGN run over every consumer (issue 31 §4): preview, run, poll,
 // until the worker (a thread of this process, on loopback) received every push; its time beside a bare-table
 // INSERT … SELECT of as many rows, the service's peak RSS over its idle RSS, and where a row's microseconds go
@@ -19,6 +23,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { ensureBuilt, spawnService, type ServiceProcess } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
+import { pgConnectionConfig } from '../src/platform/db/database.js'
 import { bearer, median, ms } from './measure.js'
 import { countingWorker } from './limit-bulk.js'
 import { printRowCosts, rowCosts } from './row-costs.js'
@@ -27,15 +32,21 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const CLIENTS = 8
 const PROJECT = 'bench-scale'
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
-const KEY = crypto.randomBytes(32).toString('base64')
+let KEY = crypto.randomBytes(32).toString('base64')
 
-async function start(env: Record<string, string>, nodeArgs?: string[]): Promise<{ proc: ServiceProcess; url: string; readyMs: number; wire?: string }> {
+/** CPU time (user + system, every thread) the service's node process used so far, ms: start-up's own work, whatever the load. */
+function cpuMs(proc: ServiceProcess): number {
+  const fields = fs.readFileSync(`/proc/${proc.child.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+async function start(env: Record<string, string>, nodeArgs?: string[]): Promise<{ proc: ServiceProcess; url: string; readyMs: number; readyCpuMs: number; wire?: string }> {
   const t0 = performance.now()
   const proc = spawnService({ LOG_LEVEL: 'info', GATEWAY_SECRET_KEY: KEY, ...env }, { compiled: true, nodeArgs })
   const url = await proc.listening
   while ((await fetch(`${url}/healthz`)).status !== 200) await new Promise((r) => setTimeout(r, 10))
   const wire = /embedded database served on ([\d.]+:\d+)/.exec(proc.output())?.[1]
-  return { proc, url, readyMs: performance.now() - t0, wire }
+  return { proc, url, readyMs: performance.now() - t0, readyCpuMs: cpuMs(proc), wire }
 }
 
 async function stop(proc: ServiceProcess) {
@@ -78,7 +89,58 @@ async function seed(client: pg.Client, consumers: number, events: number) {
   await client.query('VACUUM ANALYZE "Credential"')
   await client.query('VACUUM ANALYZE "Application"')
   await client.query('VACUUM ANALYZE "AuditEvent"')
+  // what BENCH_SCALE_KEEP_DB checks before reusing the database, and the key its secrets were written with
+  await client.query('CREATE TABLE bench_scale_seed AS SELECT $1::integer AS consumers, $2::integer AS events, $3::text AS key', [consumers, events, KEY])
   console.log(`seeded ${consumers.toLocaleString('en')} consumers, ${apps.toLocaleString('en')} applications, ${events.toLocaleString('en')} audit events in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+}
+
+/**
+ * A kept database (BENCH_SCALE_KEEP_DB) back to its seeded state: the previous run's bulk assignments, runs, deployment
+ * records and undelivered pushes deleted (statement-level counters move with them), the environment's worker this run's.
+ */
+async function forgetBulkRuns(client: pg.Client, workerUrl: string | undefined) {
+  const t0 = performance.now()
+  const { rows: [project] } = await client.query<{ id: string }>('SELECT id FROM "Project" WHERE name = $1', [PROJECT])
+  const { rowCount } = await client.query('DELETE FROM "LimitAssignment" WHERE "projectId" = $1', [project!.id])
+  await client.query('DELETE FROM "LimitBulkRun" WHERE "projectId" = $1', [project!.id])
+  await client.query('DELETE FROM "DeploymentRecord" WHERE "projectName" = $1', [PROJECT])
+  await client.query('DELETE FROM "DeliveryOutbox"')
+  if (workerUrl) await client.query(`UPDATE "Environment" SET "workerUrls" = ARRAY[$1] WHERE name = 'dev'`, [workerUrl])
+  if (rowCount) await client.query('VACUUM ANALYZE "LimitAssignment", "LimitBulkRunSubject", "DeploymentRecord"')
+  console.log(`kept database: ${(rowCount ?? 0).toLocaleString('en')} assignments of earlier runs deleted in ${ms(performance.now() - t0)}`)
+}
+
+/**
+ * BENCH_SCALE_KEEP_DB: the database `name` on the server, kept afterwards. Seeded with these sizes (its
+ * bench_scale_seed row and consumer count match): fn gets its key; otherwise it is created anew and fn seeds it.
+ */
+async function withKeptDatabase<T>(serverUrl: string, name: string, consumers: number, events: number, fn: (url: string, kept?: { key: string }) => Promise<T>): Promise<T> {
+  const admin = new pg.Client(pgConnectionConfig(serverUrl))
+  await admin.connect()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  let kept: { key: string } | undefined
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+    if (rowCount) {
+      const client = new pg.Client({ connectionString: url.toString() })
+      await client.connect()
+      try {
+        const { rows: [seeded] } = await client.query<{ consumers: number; events: number; key: string; n: string }>(`
+          SELECT s.*, (SELECT count(*) FROM "Credential" c JOIN "Project" p ON p.id = c."projectId" WHERE p.name = $1) AS n
+            FROM bench_scale_seed s`, [PROJECT]).catch(() => ({ rows: [] as never[] }))
+        if (seeded && seeded.consumers === consumers && seeded.events === events && Number(seeded.n) === consumers) kept = { key: seeded.key }
+      } finally {
+        await client.end()
+      }
+      if (!kept) await admin.query(`DROP DATABASE "${name}" WITH (FORCE)`)
+    }
+    if (!kept) await admin.query(`CREATE DATABASE "${name}"`)
+    console.log(`BENCH_SCALE_KEEP_DB: ${kept ? 'reusing' : 'seeding'} database ${name}`)
+  } finally {
+    await admin.end()
+  }
+  return fn(url.toString(), kept)
 }
 
 /** p50 per case over ROUNDS rounds of CLIENTS concurrent requests, the cases interleaved. */
@@ -98,7 +160,7 @@ async function interleaved<K extends string>(cases: Record<K, () => Promise<unkn
   return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>
 }
 
-async function measure(label: string, env: Record<string, string>, seedWith: (wire: string | undefined) => Promise<pg.Client>, consumers: number, events: number) {
+async function measure(label: string, env: Record<string, string>, seedWith: (wire: string | undefined) => Promise<pg.Client>, consumers: number, events: number, kept?: { key: string }) {
   console.log(`\n== scale (issue 31), ${label}, ${consumers.toLocaleString('en')} consumers ==`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-scale-'))
   const bootstrapFile = path.join(dir, 'bootstrap.json')
@@ -110,20 +172,36 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
     users: [USER], projects: [{ name: PROJECT, environments: worker ? ['dev'] : [] }],
   }))
   const base = { DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, ...env }
+  // the measured restart: the data present, no bootstrap file (PGlite's data directory is the first start's)
+  const restart = { DATA_DIR: base.DATA_DIR, ...env }
   try {
-    // first start: schema and bootstrap; the data is seeded beside the running service, then it restarts on it
-    const first = await start({ ...base, EMBEDDED_PG_PORT: '0' })
-    try {
-      const client = await seedWith(first.wire)
+    if (kept) {
+      // a kept database seeded with these sizes: the last run's bulk assignments go, the worker is this run's
+      KEY = kept.key
+      const client = await seedWith(undefined)
       try {
-        await seed(client, consumers, events)
+        await forgetBulkRuns(client, worker?.url)
       } finally {
         await client.end()
       }
-    } finally {
-      const t0 = performance.now()
+      // an unmeasured start first, as the seeding start before a fresh run's restart: migrations added since, caches
+      const first = await start(restart)
       await stop(first.proc)
-      console.log(`stopped the seeding start in ${ms(performance.now() - t0)}`)
+    } else {
+      // first start: schema and bootstrap; the data is seeded beside the running service, then it restarts on it
+      const first = await start({ ...base, EMBEDDED_PG_PORT: '0' })
+      try {
+        const client = await seedWith(first.wire)
+        try {
+          await seed(client, consumers, events)
+        } finally {
+          await client.end()
+        }
+      } finally {
+        const t0 = performance.now()
+        await stop(first.proc)
+        console.log(`stopped the seeding start in ${ms(performance.now() - t0)}`)
+      }
     }
     const prof = process.env.BENCH_CPU_PROF
     // profiled: the unbundled build (dist/main.js, names as in the sources), as the start script's node flags run it
@@ -133,10 +211,10 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
     const startFlags = ['--max-semi-space-size=2', '--v8-pool-size=1', '--wasm-lazy-compilation', '--expose-gc']
     const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', ...extra, 'dist/main.js']
       : extra.length ? [...startFlags, ...extra, 'dist/main.js'] : undefined
-    const svc = await start(bulk ? { ...base, EMBEDDED_PG_PORT: '0', ...(nodeArgs ? { MALLOC_ARENA_MAX: '2' } : {}) } : base, nodeArgs)
+    const svc = await start(bulk ? { ...restart, EMBEDDED_PG_PORT: '0', ...(nodeArgs ? { MALLOC_ARENA_MAX: '2' } : {}) } : restart, nodeArgs)
     await new Promise((r) => setTimeout(r, 2000))
     const idle = rssMb(svc.proc)
-    console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)}; idle RSS after start ${idle.toFixed(0)} MB`)
+    console.log(`restart with the data to a ready /healthz: ${ms(svc.readyMs)} (CPU time of the service to ready ${ms(svc.readyCpuMs)}, load average ${os.loadavg()[0].toFixed(1)}); idle RSS after start ${idle.toFixed(0)} MB`)
     try {
       const headers = await bearer(svc.url, USER)
       const rest = (p: string) => () => fetch(`${svc.url}${p}`, { headers }).then(async (r) => {
@@ -256,14 +334,14 @@ async function bulkRun(svc: { proc: ServiceProcess; url: string }, headers: Reco
   try {
     const { rows: [{ id }] } = await client.query<{ id: string }>('SELECT id FROM "LimitBulkRun" WHERE "runId" = $1', [receipt.runId])
     // every part is an INSERT … SELECT of all the rows: best of 3 up to 50,000, one run above
-    const costs = await rowCosts(client, PROJECT, id, consumers > 50_000 ? 1 : 3)
+    const costs = await rowCosts(client, PROJECT, id, consumers > 50_000 ? 1 : 3, process.env.BENCH_SCALE_ROW_COSTS !== '0')
     const bareMs = (costs.bare * costs.rows) / 1000
     console.log(`bulk ASSIGN run over ${consumers.toLocaleString('en')} consumers (preview ${ms(previewMs)}): run request to SUCCESS ${ms(finishedMs)}, ` +
       `to every push received ${ms(runMs)} (${pushed.toLocaleString('en')} messages; ${Math.round(consumers / (runMs / 1000)).toLocaleString('en')} subjects/s)`)
     console.log(`bulk run / bare-table INSERT … SELECT of ${costs.rows.toLocaleString('en')} rows (${ms(bareMs)}): ${(runMs / bareMs).toFixed(1)}× ` +
-      `(same-table floor ${ms((costs.sameTable * costs.rows) / 1000)}, ${(costs.sameTable / costs.bare).toFixed(1)}× bare; load average ${load0.toFixed(1)} → ${load1.toFixed(1)})`)
+      `(same-table floor ${Number.isNaN(costs.sameTable) ? 'not measured' : `${ms((costs.sameTable * costs.rows) / 1000)}, ${(costs.sameTable / costs.bare).toFixed(1)}× bare`}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)})`)
     console.log(`service RSS during the bulk run: peak ${peak.toFixed(0)} MB, idle after start ${idle.toFixed(0)} MB (+${(peak - idle).toFixed(0)} MB)`)
-    for (const l of printRowCosts(costs, runMs)) console.log(l)
+    if (!Number.isNaN(costs.sameTable)) for (const l of printRowCosts(costs, runMs)) console.log(l)
   } finally {
     await client.end()
   }
@@ -284,12 +362,15 @@ export async function benchScale(): Promise<void> {
   const pgUrl = process.env.BENCH_DATABASE_URL
   if (!pgUrl) return
   const sizes = process.env.BENCH_SCALE_MILLION === '1' ? [rows, 1_000_000] : [rows]
+  const keep = process.env.BENCH_SCALE_KEEP_DB
   for (const size of sizes) {
-    await withScratchDatabase(pgUrl, 'gw_bench_scale', (url) => measure('PostgreSQL', { DATABASE_URL: url }, async () => {
+    const run = (url: string, kept?: { key: string }) => measure('PostgreSQL', { DATABASE_URL: url }, async () => {
       const client = new pg.Client({ connectionString: url })
       await client.connect()
       return client
-    }, size, events))
+    }, size, events, kept)
+    if (keep) await withKeptDatabase(pgUrl, `${keep}_${size}`, size, events, run)
+    else await withScratchDatabase(pgUrl, 'gw_bench_scale', run)
   }
 }
 
