@@ -8,6 +8,9 @@ export const objectName = z
   .max(200, 'must be at most 200 characters')
   .regex(/^[^/\\?#%\u0000-\u001f]+$/, 'must not contain / \\ ? # % or control characters')
 
+/** A closed set of values whose refusal lists them. */
+export const enumOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
+
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 
 /**

@@ -3,7 +3,8 @@ import type { Deps, Tx } from '../../../platform/context.js'
 import { fetchSpecDocument } from '../../../platform/http/outbound-fetch.js'
 import { keystoreEntryMaterial } from '../../keys/materials.js'
 import { environmentsOf, findObject } from '../../keys/store.js'
-import { sentFlat, type BackendMtlsSettings, type BackendServerValues } from './ai-routing.js'
+import type { BackendServerValues } from './ai-routing.js'
+import { sentFlat, type BackendMtlsSettings } from './backend-auth-schema.js'
 
 // The material of a backend server's OAUTH2_CLIENT_CREDENTIALS and MTLS schemes beyond its schema (ai-routing.ts):
 // the keystore and trust store an mTLS server names must be objects of the project (the proxy mTLS settings page's

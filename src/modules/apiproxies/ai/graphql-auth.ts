@@ -1,5 +1,5 @@
-import { Field, InputType, ObjectType } from 'type-graphql'
-import { BACKEND_AUTH_SCHEMES } from './ai-routing.js'
+import { ArgsType, Field, InputType, ObjectType } from 'type-graphql'
+import { BACKEND_AUTH_SCHEMES, PAGE_AUTH_SCHEMES } from './backend-auth-schema.js'
 
 // The GraphQL types of a backend server's credentials (ai-routing.ts backendAuth and the pages' flat fields): secrets
 // are write-only (token, password, clientSecret), reads show presence flags.
@@ -62,3 +62,20 @@ export class BackendAuthInput {
   @Field(() => String, { nullable: true, description: 'secret (BASIC); blank keeps the stored one' }) password?: string
 }
 withSchemeFields(BackendAuthInput.prototype, 'scheme')
+
+/** What the tool and skill discovery previews take: a document, or a live server probed with these credentials. */
+@ArgsType()
+export class ProbeArgs {
+  @Field(() => String) projectName: string
+  @Field(() => String) apiProxyName: string
+  @Field(() => String) policyName: string
+  @Field(() => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null
+  @Field(() => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null
+  @Field(() => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null
+  @Field(() => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null
+  @Field(() => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null
+  @Field(() => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null
+  @Field(() => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null
+  @Field(() => String, { nullable: true }) scope?: string | null
+  @Field(() => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null
+}

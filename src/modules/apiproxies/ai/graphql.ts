@@ -1,18 +1,19 @@
 import { JSONResolver } from 'graphql-scalars'
-import { Arg, Ctx, Extensions, Field, FieldResolver, Float, InputType, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql'
+import { Arg, Args, Ctx, Extensions, Field, FieldResolver, Float, InputType, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql'
 import type { ApiProxy } from '../../../generated/prisma/client.js'
 import { requireViewer, type GqlContext } from '../../../platform/graphql/context.js'
 import { DeploymentResultType } from '../../../platform/graphql/types.js'
 import { createRoutedProxy, replaceRouting, type RoutedProxyWrite } from './service.js'
 import {
-  A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_PAGE_FIELDS, AI_STRATEGIES, BACKEND_LOAD_BALANCING, DRIFT_POLICIES, MCP_PROTOCOL_VERSIONS, MCP_ROUTING_MODES,
-  MCP_TRANSPORTS, PAGE_AUTH_SCHEMES,
+  A2A_PROTOCOLS, A2A_ROUTING_MODES, AI_PAGE_FIELDS, AI_STRATEGIES, BACKEND_LOAD_BALANCING, MCP_PROTOCOL_VERSIONS, MCP_ROUTING_MODES,
+  MCP_TRANSPORTS,
 } from './ai-routing.js'
 import { parseSkills, parseTools } from '../spec/discovery.js'
 import { ApiProxyType } from '../proxies/graphql.js'
 import { routingViewOf } from './routing-store.js'
 import { dropNullsDeep } from '../shared/inputs.js'
-import { BackendAuthInput, BackendAuthType, BackendMtlsSettingsInput, withSchemeFields } from './graphql-auth.js'
+import { BackendAuthInput, BackendAuthType, ProbeArgs, withSchemeFields } from './graphql-auth.js'
+import { DRIFT_POLICIES, PAGE_AUTH_SCHEMES } from './backend-auth-schema.js'
 
 const list = (values: readonly string[]) => values.join(', ')
 
@@ -405,43 +406,13 @@ export class AiProxyResolver {
 
   @Mutation(() => [DiscoveredToolType], { description: 'Preview: the tools an MCP tools list or OpenAPI document (JSON or YAML text) defines; nothing is saved (API_MANAGEMENT MANAGE)' })
   @Extensions({ audit: false })
-  async parseProxyTools(
-    @Ctx() ctx: GqlContext,
-    @Arg('projectName', () => String) projectName: string,
-    @Arg('apiProxyName', () => String) apiProxyName: string,
-    @Arg('policyName', () => String) policyName: string,
-    @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
-    @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
-    @Arg('authScheme', () => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null,
-    @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
-    @Arg('tokenEndpoint', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null,
-    @Arg('clientId', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null,
-    @Arg('clientSecret', () => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null,
-    @Arg('scope', () => String, { nullable: true }) scope?: string | null,
-    @Arg('mTLSSettings', () => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null,
-  ) {
-    const probe = { document, endpoint, authScheme, bearerToken, tokenEndpoint, clientId, clientSecret, scope, mTLSSettings }
+  async parseProxyTools(@Ctx() ctx: GqlContext, @Args(() => ProbeArgs) { projectName, apiProxyName, policyName, ...probe }: ProbeArgs) {
     return parseTools(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep(probe))
   }
 
   @Mutation(() => [DiscoveredSkillType], { description: 'Preview: the skills an A2A agent card, skill list or SKILL.md defines; nothing is saved (API_MANAGEMENT MANAGE)' })
   @Extensions({ audit: false })
-  async parseProxySkills(
-    @Ctx() ctx: GqlContext,
-    @Arg('projectName', () => String) projectName: string,
-    @Arg('apiProxyName', () => String) apiProxyName: string,
-    @Arg('policyName', () => String) policyName: string,
-    @Arg('document', () => String, { nullable: true, description: 'the definition document (JSON or YAML text); omitted: probe a live server' }) document?: string | null,
-    @Arg('endpoint', () => String, { nullable: true, description: "probe this address (not with document); default the proxy's first enabled backend server" }) endpoint?: string | null,
-    @Arg('authScheme', () => String, { nullable: true, description: `${list(PAGE_AUTH_SCHEMES)}; default the scheme of the backend server at that address` }) authScheme?: string | null,
-    @Arg('bearerToken', () => String, { nullable: true, description: 'omitted: the stored token of the backend server at that address' }) bearerToken?: string | null,
-    @Arg('tokenEndpoint', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) tokenEndpoint?: string | null,
-    @Arg('clientId', () => String, { nullable: true, description: 'OAUTH2_CLIENT_CREDENTIALS' }) clientId?: string | null,
-    @Arg('clientSecret', () => String, { nullable: true, description: 'omitted: the stored secret of the backend server at that address' }) clientSecret?: string | null,
-    @Arg('scope', () => String, { nullable: true }) scope?: string | null,
-    @Arg('mTLSSettings', () => BackendMtlsSettingsInput, { nullable: true, description: 'MTLS: omitted, those of the backend server at that address' }) mTLSSettings?: BackendMtlsSettingsInput | null,
-  ) {
-    const probe = { document, endpoint, authScheme, bearerToken, tokenEndpoint, clientId, clientSecret, scope, mTLSSettings }
+  async parseProxySkills(@Ctx() ctx: GqlContext, @Args(() => ProbeArgs) { projectName, apiProxyName, policyName, ...probe }: ProbeArgs) {
     return parseSkills(ctx.deps, requireViewer(ctx), projectName, apiProxyName, policyName, dropNullsDeep(probe))
   }
 }

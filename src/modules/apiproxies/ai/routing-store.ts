@@ -1,6 +1,7 @@
 import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { malformed } from '../../../platform/errors/domain-error.js'
-import { sentFlat, type BackendMtlsSettings, type BackendServerValues, type RoutingValues } from './ai-routing.js'
+import type { BackendServerValues, RoutingValues } from './ai-routing.js'
+import { sentFlat, type BackendMtlsSettings } from './backend-auth-schema.js'
 
 // The three forms of a routing config: stored (secrets sealed), view (presence flags only) and runtime
 // (secrets opened, for the gateway push only).

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { objectName } from '../../../platform/validation/common.js'
+import { enumOf, objectName } from '../../../platform/validation/common.js'
 import { CREDENTIALS_IN_URL, hasNoCredentials, literalSecrets, SECRET_IN_CONFIG } from '../shared/clear-secrets.js'
 
 // Gateway endpoints (spec §2.18, §9.6): one input schema, shared by every door. Identifiers the spec leaves open
@@ -55,7 +55,6 @@ export const pathTemplate = z
 
 const mediaType = z.string().trim().regex(MEDIA_TYPE, 'must be a media type such as application/json')
 const jsonObject = z.record(z.string(), z.unknown())
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
 const int = () => z.number().int('must be an integer')
 
 const parameter = z.strictObject({

@@ -13,6 +13,7 @@ import { ENDPOINT_METHODS, pathKeyOf, pathTemplate } from './inputs.js'
 import { access, endpointNotFound, findProxy, parseVersion, raceChecked } from './rules.js'
 import { applyEndpointUpdate, insertEndpoint } from './service.js'
 import { touchVersion } from './versions.js'
+import { enumOf } from '../../../platform/validation/common.js'
 
 // The endpoints of an API proxy through the vendor pages 04-api-proxies/endpoints/* and through GraphQL: the same
 // GatewayEndpoint rows and rules as spec §2.18's endpoints (insertEndpoint, applyEndpointUpdate). The pages of
@@ -33,7 +34,6 @@ export interface VendorEndpointWrite {
   deploymentResult: DeploymentOutcome | null
 }
 
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
 const description = z.string().max(1000, 'must be at most 1000 characters').nullish()
 const httpMethod = enumOf(ENDPOINT_METHODS)
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { objectName } from '../../../platform/validation/common.js'
+import { enumOf, objectName } from '../../../platform/validation/common.js'
 import { ENDPOINT_METHODS } from '../endpoints/inputs.js'
 import { checkPolicyOfType, policyTypeField } from './catalogue/index.js'
 
@@ -10,7 +10,6 @@ import { checkPolicyOfType, policyTypeField } from './catalogue/index.js'
 export const PIPELINES = ['REQUEST', 'RESPONSE', 'ERROR'] as const
 export type Pipeline = (typeof PIPELINES)[number]
 
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
 /** A policy document is stored whole: bounded so one request cannot store megabytes or nest past what JSONB parses. */
 export const MAX_POLICY_BYTES = 256 * 1024
 export const MAX_POLICY_DEPTH = 32

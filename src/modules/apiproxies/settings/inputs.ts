@@ -4,13 +4,14 @@ import { ENDPOINT_METHODS } from '../endpoints/inputs.js'
 import { relativePath } from '../proxies/automation/inputs.js'
 import { CREDENTIALS_IN_URL, hasNoCredentials } from '../shared/clear-secrets.js'
 import { checkJsonTemplate, checkXmlTemplate } from './templates.js'
+import { enumOf } from '../../../platform/validation/common.js'
 
 // The bodies of the vendor pages 04-api-proxies/settings/* and endpoints/update-endpoint-cache|wsa: one schema
 // per page, vendor field names. Pages whose fields are "all optional, only provided fields are updated" parse as
 // partials (merged with the stored section in settings.ts); pages with a required field (cache, CORS) replace the
 // section. Rules across fields that need the merged result are in settings.ts.
 
-export const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
+export { enumOf } from '../../../platform/validation/common.js'
 export const int = (min: number, max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)
 export const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
 const nonBlank = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be blank')

@@ -8,7 +8,7 @@ import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { httpUrl, objectName } from '../../../platform/validation/common.js'
 import { kindWithArticle } from '../shared/kinds.js'
 import { fetchSpecDocument, MAX_FETCHED_BYTES } from '../../../platform/http/outbound-fetch.js'
-import { backendMtlsSettings, PAGE_AUTH_SCHEMES, type BackendMtlsSettings } from '../ai/ai-routing.js'
+import { backendMtlsSettings, PAGE_AUTH_SCHEMES, type BackendMtlsSettings } from '../ai/backend-auth-schema.js'
 import { clientCredentialsToken, mtlsClientMaterial, type OAuthClient, type ProbeTls } from '../ai/backend-auth.js'
 import { mtlsInput } from '../settings/inputs.js'
 

@@ -30,7 +30,7 @@ export const optionalText = (max = 1000) => optional(text(max))
 export const host = () =>
   required(253).regex(/^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*|[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?)$/, 'must be a host name or an IP address, without scheme, port or path')
 
-export const enumOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
+export { enumOf } from '../../../platform/validation/common.js'
 
 /** A secret field: write-only, sealed at rest. Blank is refused; null or absent keeps the stored value. */
 export const secret = (max = 10_000) => optional(z.string({ error: 'must be a string' }).min(1, 'must not be blank').max(max, `must be at most ${max} characters`).regex(NUL_FREE, 'must not contain NUL characters'))

@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { enumOf } from '../../../../platform/validation/common.js'
 
 // Building blocks shared by the policy families (vendor 02-api-reference/05-policies/policies/*): the enum helper,
 // bounded strings and lists, the variable and condition objects most pages repeat, and `definePolicy`, which turns
 // one page into a catalogue entry (type, family, short description, zod schema, by-name references).
 
-export const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
+export { enumOf } from '../../../../platform/validation/common.js'
 
 /** A required, non-blank string (trimmed) of at most `max` characters. */
 export const text = (max = 2000) => z.string({ error: 'must be a string' }).trim().min(1, 'must not be blank').max(max, `must be at most ${max} characters`)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { malformed } from '../../../../platform/errors/domain-error.js'
-import { objectName } from '../../../../platform/validation/common.js'
+import { enumOf, objectName } from '../../../../platform/validation/common.js'
 import { CREDENTIALS_IN_URL, hasNoCredentials } from '../../shared/clear-secrets.js'
 import { ENDPOINT_METHODS } from '../../endpoints/inputs.js'
 
@@ -29,7 +29,6 @@ export function pathName(raw: string | undefined, parameter: string): string {
 
 const noNul = (s: string) => !s.includes('\u0000')
 
-const enumOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` })
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
 const int = (min: number, max: number) => z.number().int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} entries`)
