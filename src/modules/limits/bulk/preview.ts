@@ -1,5 +1,6 @@
 import type { Actor } from '../../../platform/auth/actor.js'
 import type { Tx } from '../../../platform/context.js'
+import { HeapBudget } from '../../../platform/heap-budget.js'
 import { currentLicense } from '../../licence/service.js'
 import { AI_GATEWAY_MODULE } from '../../licence/service.js'
 import { findLiveBindings, prepareBulkContent } from './assignment-ops.js'
@@ -28,8 +29,12 @@ export async function previewBulkAssignment(db: Tx, actor: Actor, projectName: s
   let expectedCount = 0
   let includedSubjectCount = 0
   let excludedSubjectCount = 0
-  // a page at a time: counts and the sample are kept, the subjects are not
+  // a page at a time: counts and the sample are kept, the subjects are not; the pages' garbage is collected as it
+  // grows (HeapBudget) from the second page on, else the old generation grows with the selection (issue 31 §3)
+  const heap = new HeapBudget()
+  let pagesRead = 0
   for await (const page of pages) {
+    if (++pagesRead > 1) heap.check()
     includedSubjectCount += page.includedCount
     excludedSubjectCount += page.excludedCount
     const live = await findLiveBindings(db, project.id, type, page.subjects, bulk.content)
