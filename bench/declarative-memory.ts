@@ -30,11 +30,15 @@ async function phase<T>(label: string, work: () => Promise<T> | T): Promise<T> {
   const before = used()
   const profiler = new v8.GCProfiler()
   profiler.start()
+  const t0 = performance.now()
   const result = await work()
-  const peak = Math.max(used(), ...profiler.stop().statistics.map((s) => mb(s.beforeGC.heapStatistics.usedHeapSize)))
+  const ms = performance.now() - t0
+  const stats = profiler.stop().statistics
+  const peak = Math.max(used(), ...stats.map((s) => mb(s.beforeGC.heapStatistics.usedHeapSize)))
+  const gcMs = stats.reduce((sum, s) => sum + s.cost, 0) / 1000
   held.push(result)
   gc()
-  console.log(`${label.padEnd(48)} keeps +${(used() - before).toFixed(1).padStart(6)} MB, peak +${(peak - before).toFixed(1).padStart(6)} MB`)
+  console.log(`${label.padEnd(48)} keeps +${(used() - before).toFixed(1).padStart(6)} MB, peak +${(peak - before).toFixed(1).padStart(6)} MB, ${ms.toFixed(0).padStart(5)} ms (${gcMs.toFixed(0)} ms in ${stats.length} collections)`)
   return result
 }
 
@@ -44,7 +48,8 @@ fs.writeFileSync(file, JSON.stringify({ environments: [{ name: 'dev', workerUrls
 const svc = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dir, GATEWAY_BOOTSTRAP: file, GATEWAY_SECRET_KEY: crypto.randomBytes(32).toString('base64') }), createLogger('warn'))
 try {
   await applyBootstrap(svc.deps, parseBootstrap(JSON.stringify({ environments: [{ name: 'dev', workerUrls: [] }], users: [], projects: [{ name: 'p', environments: ['dev'], ...content('m-') }] })))
-  const text = JSON.stringify({ mode: 'sync', document: await dumpState(svc.deps, SYSTEM, 'p', {}) })
+  const dumped = await phase('dumpState (for comparison)', () => dumpState(svc.deps, SYSTEM, 'p', {}))
+  const text = await phase('the dump as JSON text', () => JSON.stringify({ mode: 'sync', document: dumped }))
   console.log(`request body: ${(text.length / 1e6).toFixed(1)} MB of JSON`)
   const body = await phase('the request body parsed (JSON.parse)', () => JSON.parse(text) as { document: unknown })
   const input = await phase('planInput parsed', () => parseInput(plan.planInput, body))

@@ -73,7 +73,8 @@ async function start(dir: string, name: string, withContent: boolean, env: Recor
   fs.writeFileSync(file, JSON.stringify(bootstrap(withContent)))
   const { env: startEnv, flags } = startFlags()
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'declarative-service.ts'), [], {
-    execArgv: ['--import', 'tsx', ...flags],
+    // DECLARATIVE_BENCH_NODE_ARGS: more node flags for the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
+    execArgv: ['--import', 'tsx', ...flags, ...(process.env.DECLARATIVE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: { PATH: process.env.PATH ?? '', ...startEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, name), GATEWAY_BOOTSTRAP: file, GATEWAY_SECRET_KEY: KEY, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })

@@ -18,7 +18,7 @@ import type { FieldChange, PlanChange, PlanContent, PlannedWrite, PlanProblem } 
  */
 
 /** How far the heap may grow past its live set during a plan before a page boundary collects it. */
-const PLAN_HEAP_BUDGET_MB = 32
+const PLAN_HEAP_BUDGET_MB = 48
 
 interface Outcome { change?: PlanChange; write?: PlannedWrite; problem?: PlanProblem }
 
