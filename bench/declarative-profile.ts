@@ -27,7 +27,7 @@ const orig = pg.Client.prototype.query as any
   const cb = typeof args[args.length - 1] === 'function' ? args.length - 1 : -1
   const record = () => {
       const ms = performance.now() - t0
-      if (ms > 300 && !slow) slow = { text: String(text), values: Array.isArray(args[1]) ? args[1] : args[0]?.values }
+      if (ms > 300 && !slow && on) slow = { text: String(text), values: Array.isArray(args[1]) ? args[1] : args[0]?.values }
       if (!on) return
       const key = String(text).replace(/\$\d+/g, '$').replace(/\s+/g, ' ').replace(/(\$, ?)+\$/g, '$…').slice(0, 160)
       const s = stats.get(key) ?? { n: 0, ms: 0 }
@@ -47,7 +47,7 @@ const dump = (label: string) => {
 }
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 const boot = (withContent: boolean) => ({ environments: [{ name: 'dev', workerUrls: [] }], users: [USER], projects: [{ name: 'decl-boot', environments: ['dev'], ...(withContent ? content('b-') : {}) }, { name: 'decl-target', environments: ['dev'] }] })
-await withScratchDatabase(process.env.PG ?? 'postgresql://postgres@127.0.0.1:5432/postgres', 'gw_prof', async (url) => {
+await withScratchDatabase(process.env.PG ?? 'postgresql://postgres@127.0.0.1:5432/postgres', process.env.DECLARATIVE_BENCH_DB_PREFIX ?? 'gw_prof', async (url) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-prof-'))
   const file = path.join(dir, 'b.json'); fs.writeFileSync(file, JSON.stringify(boot(false)))
   const svc = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dir, GATEWAY_BOOTSTRAP: file, GATEWAY_SECRET_KEY: crypto.randomBytes(32).toString('base64'), DATABASE_URL: url }), createLogger('warn'))

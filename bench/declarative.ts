@@ -3,8 +3,10 @@
 // project against the bootstrap file's apply of the same content (applyBootstrap, timed alone; the bootstrap file
 // cannot carry endpoints, so its proxies have none and the sync's endpoints are extra work on the sync's side), a
 // no-change plan against a dump of the same project, a second sync (must write nothing: no audit event, no push), and
-// the process's memory during the plan (RSS and JS heap sampled every 10 ms, idle taken after a full collection).
-// Runs the service in process (PGlite in process too), and on PostgreSQL with BENCH_DATABASE_URL
+// the service's memory during the plan. The service runs as its own process (bench/declarative-service.ts: node with
+// the start script's flags), so its memory holds none of the bench's copies of the file: its peak RSS is the kernel's
+// (VmHWM, reset at idle), its peak JS heap V8's own record of the heap before each collection (GCProfiler), idle taken
+// after two full collections. PGlite runs in that process; PostgreSQL with BENCH_DATABASE_URL
 // (DECLARATIVE_BENCH_ONLY=pglite|postgres runs one).
 // Size: DECLARATIVE_BENCH_SIZE=full is §7's 10,000 credentials, 1,000 applications and 200 proxies with 10 endpoints
 // each; the default (short, for `npm run bench` on the shared 2-core machine) is a tenth of it. Each figure may be
@@ -16,12 +18,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import v8 from 'node:v8'
-import vm from 'node:vm'
-import { loadConfig } from '../src/config.js'
-import { createLogger } from '../src/platform/http/logger.js'
-import { startService, type RunningService } from '../src/service.js'
-import { applyBootstrap, parseBootstrap } from '../src/bootstrap/apply.js'
+import { fork, type ChildProcess } from 'node:child_process'
 import { withScratchDatabase } from './scratch-database.js'
 
 const FULL = process.env.DECLARATIVE_BENCH_SIZE === 'full'
@@ -32,11 +29,6 @@ const E = Number(process.env.DECLARATIVE_BENCH_ENDPOINTS ?? 10)
 const R = Math.max(1, Number(process.env.DECLARATIVE_BENCH_REPEATS ?? 3))
 const KEY = crypto.randomBytes(32).toString('base64')
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
-const rssMb = () => process.memoryUsage().rss / (1024 * 1024)
-const heapMb = () => process.memoryUsage().heapUsed / (1024 * 1024)
-v8.setFlagsFromString('--expose-gc')
-/** A full collection, so that idle and retained memory are not garbage left from before. */
-const collect = vm.runInNewContext('gc') as () => void
 
 const username = (prefix: string, i: number) => `${prefix}decl-${String(i).padStart(5, '0')}`
 const perApplication = A ? Math.floor(N / A) : 0
@@ -65,15 +57,62 @@ function bootstrap(withContent: boolean, run = 0) {
   }
 }
 
-async function start(dir: string, name: string, withContent: boolean, env: Record<string, string>) {
-  const file = path.join(dir, `${name}.json`)
-  fs.writeFileSync(file, JSON.stringify(bootstrap(withContent)))
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, name), GATEWAY_BOOTSTRAP: file, GATEWAY_SECRET_KEY: KEY, ...env })
-  const svc = await startService(config, createLogger('warn'))
-  return { svc }
+/** The start script's node flags and environment (package.json `start`), so the service runs as `npm start` runs it. */
+function startFlags() {
+  const start = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const words = start.split(/\s+/)
+  const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]))
+  return { env, flags: words.filter((w) => w.startsWith('--')) }
 }
 
-async function call(svc: RunningService, token: string, pathname: string, init: { method?: string; json?: unknown } = {}) {
+interface Service { url: string; pid: number; ask<T>(op: string, extra?: Record<string, unknown>): Promise<T>; stop(): Promise<void> }
+
+/** The service in its own process (bench/declarative-service.ts), spoken to over IPC. */
+async function start(dir: string, name: string, withContent: boolean, env: Record<string, string>): Promise<{ svc: Service }> {
+  const file = path.join(dir, `${name}.json`)
+  fs.writeFileSync(file, JSON.stringify(bootstrap(withContent)))
+  const { env: startEnv, flags } = startFlags()
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'declarative-service.ts'), [], {
+    // DECLARATIVE_BENCH_NODE_ARGS: more node flags for the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof)
+    execArgv: ['--import', 'tsx', ...flags, ...(process.env.DECLARATIVE_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    env: { PATH: process.env.PATH ?? '', ...startEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, name), GATEWAY_BOOTSTRAP: file, GATEWAY_SECRET_KEY: KEY, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>()
+  let next = 0
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)))
+    child.on('message', (m: { url?: string; id?: number; value?: unknown; error?: string }) => {
+      if (m.url) return resolve(m.url)
+      const w = waiting.get(m.id!)
+      waiting.delete(m.id!)
+      if (m.error) w?.reject(new Error(m.error))
+      else w?.resolve(m.value)
+    })
+  })
+  const ask = <T>(op: string, extra: Record<string, unknown> = {}) => new Promise<T>((resolve, reject) => {
+    const id = next++
+    waiting.set(id, { resolve, reject })
+    child.send({ id, op, ...extra })
+  })
+  const stop = async () => {
+    const exited = new Promise((r) => child.once('exit', r))
+    await ask('stop').catch(() => undefined)
+    await exited
+  }
+  return { svc: { url, pid: child.pid!, ask, stop } }
+}
+
+/** The service process's resident set now and at its peak since the last reset (the kernel's counters, in MB). */
+function rssOf(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') }
+}
+/** Resets the process's peak RSS to its current RSS (proc(5), clear_refs: 5). */
+const resetPeakRss = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5')
+
+async function call(svc: Service, token: string, pathname: string, init: { method?: string; json?: unknown } = {}) {
   const t0 = performance.now()
   const res = await fetch(svc.url + pathname, {
     method: init.method ?? 'GET',
@@ -85,7 +124,7 @@ async function call(svc: RunningService, token: string, pathname: string, init: 
   return { json: JSON.parse(text), seconds: (performance.now() - t0) / 1000 }
 }
 
-async function tokenOf(svc: RunningService) {
+async function tokenOf(svc: Service) {
   const res = await fetch(`${svc.url}/apiops/auth/token`, {
     method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: USER.username, client_secret: USER.password }),
@@ -93,28 +132,19 @@ async function tokenOf(svc: RunningService) {
   return ((await res.json()) as { access_token: string }).access_token
 }
 
-const seconds = (t0: number) => (performance.now() - t0) / 1000
 const sortedOf = (xs: number[]) => xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b)
 const medianOf = (xs: number[]) => sortedOf(xs)[Math.floor((sortedOf(xs).length - 1) / 2)] ?? Number.NaN
 const minOf = (xs: number[]) => sortedOf(xs)[0] ?? Number.NaN
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
 
-/** The peak of RSS and JS heap while `work` runs, sampled every 10 ms (the service runs in this process). */
-async function peakMemory<T>(work: () => Promise<T>): Promise<{ result: T; rss: number; heap: number }> {
-  let rss = rssMb()
-  let heap = heapMb()
-  const sample = () => {
-    rss = Math.max(rss, rssMb())
-    heap = Math.max(heap, heapMb())
-  }
-  const timer = setInterval(sample, 10)
-  try {
-    const result = await work()
-    sample()
-    return { result, rss, heap }
-  } finally {
-    clearInterval(timer)
-  }
+/** The service's peak RSS and JS heap over idle while `work` runs (idle after two full collections). */
+async function peakMemory<T>(svc: Service, work: () => Promise<T>): Promise<{ result: T; idleRss: number; idleHeap: number; rss: number; heap: number; collections: number }> {
+  const idle = await svc.ask<{ heap: number }>('idle')
+  resetPeakRss(svc.pid)
+  const idleRss = rssOf(svc.pid).rss
+  const result = await work()
+  const peak = await svc.ask<{ heap: number; collections: number }>('peak')
+  return { result, idleRss, idleHeap: idle.heap, rss: rssOf(svc.pid).peak, heap: peak.heap, collections: peak.collections }
 }
 
 /**
@@ -141,16 +171,12 @@ async function measure(label: string, env: (name: string) => Promise<Record<stri
       let doc: Record<string, unknown> = {}
       for (let r = 0; r < R; r++) {
         // the bootstrap file's apply of the same content, timed alone (start-up noise left out)
-        const file = parseBootstrap(JSON.stringify(bootstrap(true, r)))
-        const t0 = performance.now()
-        try {
-          await applyBootstrap(svc.deps, file)
-          boot.push(seconds(t0))
-        } catch (err) {
-          // shown, not hidden: the sync is still measured
-          boot.push(Number.NaN)
-          console.log(`run ${r + 1}: the bootstrap apply failed after ${seconds(t0).toFixed(1)} s: ${String((err as Error).message).split('\n').filter(Boolean).slice(-1)[0]}`)
-        }
+        const file = path.join(dir, `content-${r}.json`)
+        fs.writeFileSync(file, JSON.stringify(bootstrap(true, r)))
+        const applied = await svc.ask<{ seconds: number; error?: string }>('bootstrap', { file })
+        // a failure is shown, not hidden: the sync is still measured
+        boot.push(applied.error ? Number.NaN : applied.seconds)
+        if (applied.error) console.log(`run ${r + 1}: the bootstrap apply failed after ${applied.seconds.toFixed(1)} s: ${applied.error}`)
         const target = `decl-target-${r}`
         doc = syncDocument(`t${r}-`, target)
         const plan = await call(svc, token, `/apiops/projects/${target}/declarative-plans`, { method: 'POST', json: { mode: 'sync', document: doc } })
@@ -162,25 +188,15 @@ async function measure(label: string, env: (name: string) => Promise<Record<stri
       console.log(`sync into an empty project vs the bootstrap apply: fastest ${minOf(sync).toFixed(2)} s / ${minOf(boot).toFixed(2)} s = ${(minOf(sync) / minOf(boot)).toFixed(2)}×, median ${medianOf(sync).toFixed(2)} s / ${medianOf(boot).toFixed(2)} s = ${(medianOf(sync) / medianOf(boot)).toFixed(2)}× (target ≤ 3×)`)
       const last = `decl-target-${R - 1}`
       const audits = async () => (await call(svc, token, `/apiops/projects/${last}/audit-events?size=1`)).json.totalElements as number
-      const outbox = () => svc.deps.prisma.deliveryOutbox.count()
-      let idleRss = 0
-      let idleHeap = 0
-      let peakRss = 0
-      let peakHeap = 0
-      let retainedHeap = 0
+      const outbox = () => svc.ask<number>('outbox')
+      const memory: Awaited<ReturnType<typeof peakMemory>>[] = []
       let planId = ''
       let changes = -1
       for (let r = 0; r < R; r++) {
         dumps.push((await call(svc, token, `/apiops/projects/${last}/declarative-state`)).seconds)
-        await new Promise((res) => setTimeout(res, 200))
-        collect()
-        if (r === 0) (idleRss = rssMb(), idleHeap = heapMb())
-        const measured = await peakMemory(() => call(svc, token, `/apiops/projects/${last}/declarative-plans`, { method: 'POST', json: { mode: 'sync', document: doc } }))
-        collect()
-        retainedHeap = Math.max(retainedHeap, heapMb())
-        const noChange = measured.result
-        peakRss = Math.max(peakRss, measured.rss) // the peak over the plans (garbage between them included)
-        peakHeap = Math.max(peakHeap, measured.heap)
+        const measured = await peakMemory(svc, () => call(svc, token, `/apiops/projects/${last}/declarative-plans`, { method: 'POST', json: { mode: 'sync', document: doc } }))
+        memory.push(measured)
+        const noChange = measured.result as Awaited<ReturnType<typeof call>>
         plans.push(noChange.seconds)
         planId = noChange.json.id
         changes = noChange.json.changes.length
@@ -191,7 +207,9 @@ async function measure(label: string, env: (name: string) => Promise<Record<stri
       const outboxBefore = await outbox()
       const second = await call(svc, token, `/apiops/projects/${last}/declarative-plans/${planId}/apply`, { method: 'POST' })
       console.log(`second sync: applied ${second.json.applied}, ${second.json.pushes.length} pushes, ${(await audits()) - auditBefore} audit events, ${(await outbox()) - outboxBefore} outbox rows (target: none)`)
-      console.log(`memory during the ${objects.toLocaleString('en')}-object no-change plans (peak over ${R}, sampled every 10 ms): RSS ${idleRss.toFixed(0)} MB → ${peakRss.toFixed(0)} MB (+${(peakRss - idleRss).toFixed(0)} MB; target ≤ 100 MB over idle), JS heap ${idleHeap.toFixed(0)} MB → ${peakHeap.toFixed(0)} MB (+${(peakHeap - idleHeap).toFixed(0)} MB, garbage included), ${retainedHeap.toFixed(0)} MB after a collection; load average ${loadAverage()}`)
+      const over = memory.map((m) => `RSS ${m.idleRss.toFixed(0)} → ${m.rss.toFixed(0)} MB (+${(m.rss - m.idleRss).toFixed(0)}), JS heap ${m.idleHeap.toFixed(0)} → ${m.heap.toFixed(0)} MB (+${(m.heap - m.idleHeap).toFixed(0)}, ${m.collections} collections)`)
+      const worst = (f: (m: (typeof memory)[number]) => number) => Math.max(...memory.map(f)).toFixed(0)
+      console.log(`memory of the service process during the ${objects.toLocaleString('en')}-object no-change plans, over idle: peak RSS +${worst((m) => m.rss - m.idleRss)} MB, peak JS heap +${worst((m) => m.heap - m.idleHeap)} MB (target ≤ 100 MB over idle); each: ${over.join('; ')}; load average ${loadAverage()}`)
     } finally {
       await svc.stop()
     }
@@ -206,7 +224,7 @@ export async function benchDeclarative() {
   if (only !== 'postgres') await measure('PGlite', () => ({}))
   const pgUrl = process.env.BENCH_DATABASE_URL
   if (pgUrl && only !== 'pglite') {
-    await withScratchDatabase(pgUrl, 'gw_bench_decl', (url) => measure('PostgreSQL', () => ({ DATABASE_URL: url })))
+    await withScratchDatabase(pgUrl, process.env.DECLARATIVE_BENCH_DB_PREFIX ?? 'gw_bench_decl', (url) => measure('PostgreSQL', () => ({ DATABASE_URL: url })))
   }
 }
 

@@ -173,6 +173,11 @@ export const applicationTransferAdapter: TransferAdapter = {
     return (await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, include, orderBy: { name: 'asc' } })).map((r) => toPortable(ctx.deps.keyring, r))
   },
 
+  async findPage(ctx, _kind, after, limit) {
+    const where = { projectId: ctx.access.project.id, ...(after === null ? {} : { name: { gt: after } }) }
+    return (await ctx.db.application.findMany({ where, include, orderBy: { name: 'asc' }, take: limit })).map((r) => toPortable(ctx.deps.keyring, r))
+  },
+
   async listNames(ctx) {
     const rows = await ctx.db.application.findMany({ where: { projectId: ctx.access.project.id }, select: { name: true }, orderBy: { name: 'asc' } })
     return rows.map((r) => r.name)

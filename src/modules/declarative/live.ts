@@ -50,6 +50,27 @@ export async function readCollection(ctx: AdapterContext, c: Collection): Promis
   return out
 }
 
+const PAGE = 1_000
+
+/**
+ * Every object of a collection in the project, in readCollection's order, handed to visit a page at a time when the
+ * adapter reads pages (findPage): a plan compares a large collection without holding all of it.
+ */
+export async function forEachLive(ctx: AdapterContext, c: Collection, visit: (o: LiveObject) => void, afterPage: () => void = () => undefined): Promise<void> {
+  const adapter = adapterOf(c)
+  if (!adapter.findPage) {
+    for (const o of (await readCollection(ctx, c)).values()) visit(o)
+    return afterPage()
+  }
+  for (let after: string | null = null; ;) {
+    const page: PortableObject[] = await adapter.findPage(ctx, c.kind, after, PAGE)
+    for (const o of page) if (!c.accepts || c.accepts(o.data)) visit(liveObject(ctx, o))
+    afterPage()
+    if (page.length < PAGE) return
+    after = page[page.length - 1]!.name
+  }
+}
+
 const READ_ALL_ABOVE = 200
 
 /** Objects of a few names of a collection (after a write, to record what was applied). */
@@ -83,7 +104,7 @@ export async function readLive(ctx: AdapterContext, list: Collection[]): Promise
  * ownership record of the namespace). Any change to one of them between plan and apply changes it.
  */
 export function revisionOf(live: LiveSet, ownershipMark: string): string {
-  // streamed into the hash object by object: no second copy of thousands of names and fingerprints
+  // the plan computes the same digest page by page (compare.ts: comparePlan); streamed into the hash object by object: no second copy of thousands of names and fingerprints
   const hash = crypto.createHash('sha256')
   for (const [key, objects] of [...live.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     hash.update(`${key}\u0000`)

@@ -11,9 +11,9 @@ import { ensureTransferAdapters } from '../transfer/adapters/index.js'
 import { adapterContext } from '../transfer/selection.js'
 import type { AdapterContext } from '../../platform/transfer/registry.js'
 import { collections, type Collection } from './collections.js'
-import { parseStateDocument, STATE_FORMAT_VERSION, type DocumentObject, type StateDocument } from './document.js'
-import { lifecycleOf } from './lifecycle.js'
-import { changedPaths, overlay, readLive, requireCollections, revisionOf, secretPrintsOf, type LiveSet } from './live.js'
+import { comparePlan } from './compare.js'
+import { parseStateDocument, STATE_FORMAT_VERSION, type StateDocument } from './document.js'
+import { readLive, requireCollections, revisionOf, type LiveSet } from './live.js'
 
 /** POST …/declarative-plans: what a state document changes in a project, pinned to what it read (baseRevision). */
 
@@ -100,101 +100,11 @@ export async function readOwnership(db: Tx, projectId: string) {
   return { owner, mark }
 }
 
-/** The baseRevision of a project for a plan's collections, as planning and applying compute it. */
+/** The live objects of a plan's collections and their baseRevision, as applying reads them (planning: comparePlan, the same digest page by page). */
 export async function currentRevision(ctx: AdapterContext, list: Collection[]): Promise<{ live: LiveSet; baseRevision: string; owner: Map<string, string> }> {
   const live = await readLive(ctx, list)
   const { owner, mark } = await readOwnership(ctx.db, ctx.access.project.id)
   return { live, baseRevision: revisionOf(live, mark), owner }
-}
-
-function splitObject(c: Collection, obj: DocumentObject) {
-  let data: Record<string, unknown> = {}
-  let secrets: Record<string, string> = {}
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === c.nameField || k === 'renamedFrom' || k === 'managedBy') continue
-    if (c.secretFields.includes(k) && !c.splitSecrets) {
-      if (typeof v === 'string' && v !== '') secrets[k] = v
-      continue
-    }
-    data[k] = v
-  }
-  if (c.splitSecrets) ({ data, secrets } = c.splitSecrets(data))
-  return { name: String(obj[c.nameField]), renamedFrom: typeof obj.renamedFrom === 'string' ? obj.renamedFrom : undefined, data, secrets }
-}
-
-const valueOf = (v: unknown, path: string) => path.split('.').reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), v)
-
-/** Computes the changes of a document against the live objects; problems are collected, not thrown. */
-export function computePlan(ctx: AdapterContext, doc: StateDocument, mode: 'apply' | 'sync', namespace: string, live: LiveSet, owner: Map<string, string>) {
-  const problems: PlanProblem[] = []
-  const content: PlanContent = { collections: [], changes: [], writes: [], deletes: [], owned: {} }
-  const deletes: PlanChange[] = []
-  for (const c of listedCollections(doc)) {
-    content.collections.push(c.key)
-    const objects = ((doc as Record<string, unknown>)[c.key] ?? []) as DocumentObject[]
-    const current = live.get(c.key)!
-    const named = new Set<string>()
-    const renamedAway = new Set<string>()
-    objects.forEach((obj, i) => {
-      const path = `${c.key}[${i}]`
-      const o = splitObject(c, obj)
-      if (named.has(o.name)) return problems.push({ path: `${path}.${c.nameField}`, reason: 'declarativeDuplicateName', message: `'${o.name}' appears twice in ${c.key}` })
-      named.add(o.name)
-      let base = current.get(o.name)
-      let renamedFrom: string | undefined
-      if (!base && o.renamedFrom && current.has(o.renamedFrom)) {
-        if (!lifecycleOf(c.type)?.rename) return problems.push({ path: `${path}.renamedFrom`, reason: 'declarativeRenameUnsupported', message: `${c.key} cannot be renamed by a plan` })
-        base = current.get(o.renamedFrom)
-        renamedFrom = o.renamedFrom
-        renamedAway.add(o.renamedFrom)
-      }
-      const holder = owner.get(`${c.key}\u0000${renamedFrom ?? o.name}`)
-      if (namespace && base && holder && holder !== namespace) {
-        return problems.push({ path, reason: 'declarativeOwnershipConflict', message: `${c.key} '${o.name}' is managed by namespace '${holder}'` })
-      }
-      const secretPrints = secretPrintsOf(ctx, o.secrets)
-      // sealed only for an object the plan writes (a no-change plan of thousands seals nothing)
-      const sealed = () => Object.fromEntries(Object.entries(o.secrets).map(([k, v]) => [k, ctx.deps.keyring.encrypt(v)]))
-      const normalize = c.normalize ?? ((d: Record<string, unknown>) => d)
-      if (base) {
-        const desired = normalize(overlay(base.portable.data, o.data))
-        const fields = changedPaths(base.portable.data, desired)
-        const details: FieldChange[] = fields.map((f) => ({ field: f, before: valueOf(base.portable.data, f) ?? null, after: valueOf(desired, f) ?? null }))
-        const secretFields = Object.keys(secretPrints).filter((k) => secretPrints[k] !== base.secretPrints[k])
-        if (renamedFrom) details.unshift({ field: c.nameField, before: renamedFrom, after: o.name })
-        details.push(...secretFields.map((f) => ({ field: f, sensitive: true as const })))
-        if (details.length) {
-          content.changes.push({ action: 'update', type: c.key, name: o.name, ...(renamedFrom ? { renamedFrom } : {}), fields: details.map((d) => d.field), details, ...(secretFields.length ? { sensitive: true as const } : {}) })
-          content.writes.push({ collection: c.key, name: o.name, index: i, renamedFrom, existing: true, data: desired, sealedSecrets: sealed(), keptSecrets: Object.keys(base.portable.secrets).filter((k) => !(k in o.secrets)) })
-        }
-      } else {
-        const desired = normalize(overlay(c.createDefaults, o.data))
-        // a create lists what the file says; the defaults the server fills are not changes the file asks for
-        const fields = Object.keys(o.data).sort()
-        const details: FieldChange[] = [...fields.map((f) => ({ field: f, after: desired[f] ?? null })), ...Object.keys(o.secrets).sort().map((f) => ({ field: f, sensitive: true as const }))]
-        content.changes.push({ action: 'create', type: c.key, name: o.name, fields: details.map((d) => d.field), details, ...(Object.keys(o.secrets).length ? { sensitive: true as const } : {}) })
-        content.writes.push({ collection: c.key, name: o.name, index: i, existing: false, data: desired, sealedSecrets: sealed(), keptSecrets: [] })
-      }
-    })
-    content.owned[c.key] = [...named]
-    if (mode !== 'sync') continue
-    for (const name of current.keys()) {
-      if (named.has(name) || renamedAway.has(name)) continue
-      const holder = owner.get(`${c.key}\u0000${name}`)
-      if (namespace ? holder !== namespace : false) continue
-      if (!lifecycleOf(c.type)) {
-        problems.push({ path: c.key, reason: 'declarativeDeleteUnsupported', message: `${c.key} '${name}' is not in the file, and ${c.key} cannot be deleted by a sync (list it, or plan with mode apply)` })
-        continue
-      }
-      deletes.push({ action: 'delete', type: c.key, name, fields: [], details: [] })
-    }
-  }
-  // deletes last, dependents first (the reverse of the collection order)
-  const order = new Map(collections().map((c, i) => [c.key, i]))
-  deletes.sort((a, b) => order.get(b.type)! - order.get(a.type)!)
-  content.changes.push(...deletes)
-  content.deletes = deletes.map((d) => ({ collection: d.type, name: d.name }))
-  return { content, problems }
 }
 
 export const summaryOf = (changes: PlanChange[]) => ({
@@ -218,8 +128,8 @@ export async function createPlan(deps: Deps, actor: Actor, projectName: string, 
   const list = listedCollections(doc)
   requireCollections(ctx, list, 'VIEW')
   const namespace = doc.namespace ?? ''
-  const { live, baseRevision, owner } = await currentRevision(ctx, list)
-  const { content, problems } = computePlan(ctx, doc, input.mode, namespace, live, owner)
+  const { owner, mark } = await readOwnership(ctx.db, ctx.access.project.id)
+  const { content, problems, baseRevision } = await comparePlan(ctx, doc, list, input.mode, namespace, owner, mark)
   refuseProblems(problems)
   // one JSON text cast to jsonb: a plan of thousands of objects is a large parameter, which Prisma's Json handling slows
   const id = crypto.randomUUID()

@@ -6,7 +6,8 @@ import { describes } from '../../platform/http/response-schemas.js'
 import type { AdapterContext } from '../../platform/transfer/registry.js'
 import { writePlanned, type ObjectError } from './apply.js'
 import { parseStateDocument } from './document.js'
-import { computePlan, currentRevision, declarativeContext, listedCollections, planInput, refuseProblems, summaryOf } from './plan.js'
+import { comparePlan } from './compare.js'
+import { declarativeContext, readOwnership, listedCollections, planInput, refuseProblems, summaryOf } from './plan.js'
 import { requireCollections } from './live.js'
 
 /**
@@ -40,8 +41,8 @@ export async function validateDocument(deps: Deps, actor: Actor, projectName: st
   try {
     await deps.prisma.$transaction(async (tx) => {
       const txCtx: AdapterContext = { ...ctx, db: tx }
-      const { live, owner } = await currentRevision(txCtx, listedCollections(doc))
-      const { content, problems } = computePlan(txCtx, doc, input.mode, doc.namespace ?? '', live, owner)
+      const { owner, mark } = await readOwnership(tx, ctx.access.project.id)
+      const { content, problems } = await comparePlan(txCtx, doc, listedCollections(doc), input.mode, doc.namespace ?? '', owner, mark)
       refuseProblems(problems)
       const errors = await writePlanned(txCtx, content, [], [])
       view = { formatVersion: 1, valid: errors.length === 0, summary: summaryOf(content.changes), errors }

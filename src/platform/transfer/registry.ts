@@ -96,6 +96,12 @@ export interface TransferAdapter {
    * names can be planned on a trigram index while the table's statistics are stale).
    */
   findAll?(ctx: AdapterContext, kind: string | null): Promise<PortableObject[]>
+  /**
+   * Optional: findAll a page at a time — the first `limit` objects named after `after` (null: from the start), in
+   * findAll's order, so that pages read one after the other are findAll. A declarative plan compares a large
+   * collection this way without holding all of it.
+   */
+  findPage?(ctx: AdapterContext, kind: string | null, after: string | null, limit: number): Promise<PortableObject[]>
   /** Names of the type's objects (of one kind), sorted; used for candidateNames and listings. */
   listNames(ctx: AdapterContext, kind: string | null): Promise<string[]>
   /** Environment names an object refers to (e.g. a webhook connection's environment). */

@@ -150,6 +150,13 @@ export const credentialAdapter: TransferAdapter = {
     return rows.map((c) => toPortable(ctx, c))
   },
 
+  async findPage(ctx, _kind, after, limit) {
+    const rows = await ctx.db.credential.findMany({
+      where: { projectId: ctx.access.project.id, ...(after === null ? {} : { username: { gt: after } }) }, include: credentialOwners, orderBy: { username: 'asc' }, take: limit,
+    })
+    return rows.map((c) => toPortable(ctx, c))
+  },
+
   async listNames(ctx) {
     const rows = await ctx.db.credential.findMany({ where: { projectId: ctx.access.project.id }, select: { username: true }, orderBy: { username: 'asc' } })
     return rows.map((r) => r.username)
