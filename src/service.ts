@@ -20,6 +20,7 @@ import { createMetrics } from './platform/http/metrics.js'
 import { loadKeyring } from './platform/secrets/master-key.js'
 import { refreshBuiltinPresets } from './modules/presets/builtins.js'
 import { releaseHeap } from './platform/heap-budget.js'
+import { setPasswordScryptCost } from './platform/auth/passwords.js'
 
 /** Credentials in a bootstrap file from which start-up returns what the apply allocated (a full collection). */
 const LARGE_BOOTSTRAP = 10_000
@@ -60,6 +61,7 @@ async function bootstrap(deps: Deps, file: string | undefined) {
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const started = Date.now()
   const keyring = loadKeyring(config, logger)
+  setPasswordScryptCost(config.passwordScryptCost)
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPg: config.embeddedPg })
   try {
     const metrics = createMetrics()
