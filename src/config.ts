@@ -25,6 +25,8 @@ const envSchema = z.object({
   AUTH_MAX_FAILURES_PER_USER: intFromEnv(10, 1),
   AUTH_MAX_FAILURES_PER_ADDRESS: intFromEnv(100, 1),
   AUTH_FAILURE_WINDOW_SECONDS: intFromEnv(900, 1),
+  /** scrypt's cost for new user passwords, as log2 N (14: N = 16384, 16 MiB per hash); a stored hash keeps its own */
+  PASSWORD_SCRYPT_COST: intFromEnv(14, 10).pipe(z.number().max(20)),
   /** How often the retry outbox looks for due deliveries; also its first backoff step (cap: 60 steps). */
   OUTBOX_POLL_INTERVAL_MS: intFromEnv(1000, 10),
   /** Audit events older than this are purged at start-up and hourly. */
@@ -52,6 +54,8 @@ export interface Config {
   logLevel: string
   deployTimeoutMs: number
   outboxPollIntervalMs: number
+  /** log2 of scrypt's N for new password hashes */
+  passwordScryptCost: number
   auditRetentionDays: number
   specFetch: { allowPrivateAddresses: boolean; timeoutMs: number }
   connectionTest: { allowPrivateAddresses: boolean; timeoutMs: number }
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     deployTimeoutMs: e.DEPLOY_TIMEOUT_MS,
     outboxPollIntervalMs: e.OUTBOX_POLL_INTERVAL_MS,
+    passwordScryptCost: e.PASSWORD_SCRYPT_COST,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     specFetch: { allowPrivateAddresses: e.SPEC_FETCH_ALLOW_PRIVATE === 'true', timeoutMs: e.SPEC_FETCH_TIMEOUT_MS },
     connectionTest: { allowPrivateAddresses: e.CONNECTION_TEST_ALLOW_PRIVATE === 'true', timeoutMs: e.CONNECTION_TEST_TIMEOUT_MS },

@@ -9,7 +9,7 @@ import { releasePrismaDebugHistory } from './platform/db/prisma-debug.js'
 import { startEventBus } from './platform/events/bus.js'
 import { createDeployer } from './platform/deploy/pusher.js'
 import { recordingDeployer } from './modules/environments/deployment-records.js'
-import { outboxSettings, startOutboxDeliverer } from './platform/deploy/outbox.js'
+import { outboxSettings, startOutboxDeliverer, type OutboxDeliverer } from './platform/deploy/outbox.js'
 import { API_CLIENT_OUTBOX_HANDLERS } from './modules/identity/api-client-runtime.js'
 import { chunkOutboxTransports } from './modules/limits/bulk/push.js'
 import { startEventWebhooks, WEBHOOK_OUTBOX_HANDLERS, webhookOutboxTransports } from './modules/events/webhooks/service.js'
@@ -20,6 +20,7 @@ import { createMetrics } from './platform/http/metrics.js'
 import { loadKeyring } from './platform/secrets/master-key.js'
 import { refreshBuiltinPresets } from './modules/presets/builtins.js'
 import { releaseHeap } from './platform/heap-budget.js'
+import { setPasswordScryptCost } from './platform/auth/passwords.js'
 
 /** Credentials in a bootstrap file from which start-up returns what the apply allocated (a full collection). */
 const LARGE_BOOTSTRAP = 10_000
@@ -30,6 +31,8 @@ export interface RunningService {
   deps: Deps
   /** the embedded database's PostgreSQL wire server, when EMBEDDED_PG_PORT asked for one */
   embeddedPg?: { host: string; port: number }
+  /** the retry outbox's deliverer: runOnce() delivers what is due now, without waiting for its next poll */
+  outbox: Pick<OutboxDeliverer, 'runOnce'>
   /** drains in-flight requests, then closes the database */
   stop(): Promise<void>
 }
@@ -58,6 +61,7 @@ async function bootstrap(deps: Deps, file: string | undefined) {
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const started = Date.now()
   const keyring = loadKeyring(config, logger)
+  setPasswordScryptCost(config.passwordScryptCost)
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPg: config.embeddedPg })
   try {
     const metrics = createMetrics()
@@ -117,6 +121,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       port,
       deps,
       embeddedPg: db.wire,
+      outbox: { runOnce: deliverer.runOnce },
       stop: async () => {
         // the deliverer finishes its delivery in flight before the database goes away
         auditRetention.stop()

@@ -17,7 +17,8 @@ let svc: TestService
 let root: string
 
 beforeAll(async () => {
-  svc = await startTestService({ bootstrap: { users: [{ username: 'root', password: 's3cret-root', role: 'ADMIN' }, { username: 'plain', password: 'plain-pw' }] } })
+  // the production cost (the suite's other services hash at 2^10), asserted below
+  svc = await startTestService({ bootstrap: { users: [{ username: 'root', password: 's3cret-root', role: 'ADMIN' }, { username: 'plain', password: 'plain-pw' }] }, env: { PASSWORD_SCRYPT_COST: '14' } })
   root = await svc.tokenFor('root', 's3cret-root')
   // 43 users in all, so paging has several pages
   for (let i = 0; i < 41; i++) await svc.deps.prisma.user.create({ data: { username: `user-${String(i).padStart(2, '0')}`, passwordHash: 'x' } })

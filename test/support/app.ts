@@ -42,6 +42,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     GATEWAY_SECRET_KEY: TEST_SECRET_KEY,
     // generous: a loaded CI machine must not turn a fake worker's answer into a timeout; tests about a slow worker set their own
     DEPLOY_TIMEOUT_MS: '10000',
+    // scrypt's cheapest cost: every start hashes its bootstrap users (a test of the production cost sets 14)
+    PASSWORD_SCRYPT_COST: '10',
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...options.env,
   }
