@@ -30,6 +30,22 @@ const keepModuleLocation = {
   },
 }
 
+// graphql-js checks every `instanceOf` against a second copy of itself (another realm) unless NODE_ENV is
+// 'production': a constructor-name comparison per check, thousands per GraphQL request (issue 31 §2). The bundle
+// holds one copy of graphql-js, so that check can never fire here; only graphql-js's own switch is set, nothing
+// else in the process sees NODE_ENV changed (express, Apollo keep their behaviour).
+const graphqlOneRealm = {
+  name: 'graphql-one-realm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]graphql[\\/]jsutils[\\/]instanceOf\.m?js$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8')
+      const contents = source.replace(/process\.env\.NODE_ENV\s*===\s*'production'/, 'true')
+      if (contents === source) throw new Error(`graphql-one-realm: no NODE_ENV switch in ${args.path}`)
+      return { contents, loader: 'js' }
+    })
+  },
+}
+
 await build({
   entryPoints: [path.join(dist, 'main.js')],
   outfile: path.join(dist, 'bundle.js'),
@@ -38,7 +54,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external,
-  plugins: [keepModuleLocation],
+  plugins: [keepModuleLocation, graphqlOneRealm],
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
