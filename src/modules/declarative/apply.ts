@@ -128,7 +128,8 @@ export async function applyPlan(deps: Deps, actor: Actor, projectName: string, p
     formatVersion: 1, planId: plan.id, project: projectName, namespace: plan.namespace || null, mode, applied: content.changes.length > 0, changeReference,
     summary: summaryOf(content.changes), pushes, pushFailed: pushes.some((p) => !p.success), advisories: advisories.map(advisoryLine),
   }
-  await deps.prisma.declarativePlan.update({ where: { id: plan.id }, data: { result: result as object } })
+  // one JSON text cast to jsonb, as the drift baseline: Prisma's Json parameter took 0.9 s for 11,200 pushes (§7's sync)
+  await deps.prisma.$executeRaw`UPDATE "DeclarativePlan" SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${plan.id}`
   return result
 }
 
