@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import { startAuditRetention } from './platform/audit/recorder.js'
+import { startEmbeddedMaintenance } from './platform/db/embedded-maintenance.js'
 import { applyBootstrap, CredentialLookAhead, parseBootstrap, readBootstrapFile, StreamedBootstrap } from './bootstrap/apply.js'
 import { createApp } from './app.js'
 import type { Deps } from './platform/context.js'
@@ -105,6 +106,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
     app.setReady(true)
+    // the embedded database has no autovacuum: its tables are vacuumed and analyzed where autovacuum would
+    const maintenance = db.maintenance ? startEmbeddedMaintenance(db.maintenance, logger, config.embeddedMaintenanceIntervalMs) : undefined
     // retries of unacknowledged pushes, including rows a previous instance left behind
     const deliverer = startOutboxDeliverer(
       deps,
@@ -125,7 +128,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       stop: async () => {
         // the deliverer finishes its delivery in flight before the database goes away
         auditRetention.stop()
-        await Promise.all([app.stop(), deliverer.stop(), bulkRunner.stop(), eventWebhooks.stop()])
+        await Promise.all([app.stop(), deliverer.stop(), bulkRunner.stop(), eventWebhooks.stop(), maintenance?.stop()])
         logger.info('HTTP server drained, outbox deliverer stopped')
         await deps.events?.close()
         await db.close()

@@ -16,6 +16,7 @@ import { observedStatements } from './statement-log.js'
 import { retryingReads } from './read-retry.js'
 import { pgliteExtensions } from './pglite-extensions.js'
 import { openEmbeddedThread, type EmbeddedThread } from './pglite-thread.js'
+import type { MaintenanceClient } from './embedded-maintenance.js'
 
 export { pgliteExtensions }
 
@@ -30,6 +31,8 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /** the embedded database only: reopened in a new thread to drop the memory a large job grew (pglite-thread.ts) */
   reopen?(): Promise<boolean>
+  /** the embedded database only: its client for vacuum and analyze passes (embedded-maintenance.ts) */
+  maintenance?: MaintenanceClient
   close(): Promise<void>
 }
 
@@ -157,6 +160,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // PGlite delivers the notifications of its one session (the writes Prisma makes) to these callbacks
     listen: (channel, onPayload) => embedded.listen(channel, onPayload),
     reopen: () => embedded.reopen(),
+    maintenance: embedded.client,
     close: async () => {
       if (wire) fs.rmSync(wireFile(opts.dataDir), { force: true })
       await prisma.$disconnect()
