@@ -25,7 +25,7 @@ const credentials = [
   // an application the same file creates, named by the credential: not there yet when the credential is written
   { username: 'wb-named-new-app', password: 'wb-named-pw-1', applicationName: 'wb-new' },
   // consumers of an application the same file creates: it takes them after they were written
-  { username: 'wb-consumer-1', password: 'wb-consumer-pw-1' },
+  { username: 'wb-consumer-1', password: 'wb-consumer-pw-1', fullName: 'Consumer One' },
   { username: 'wb-consumer-2', password: 'wb-consumer-pw-2', applicationName: 'wb-before' },
   // an organization code that does not resolve (an advisory, stored as none)
   { username: 'wb-unknown-org', password: 'wb-unknown-pw-1', organizationCode: 'no-such-org' },
@@ -77,7 +77,7 @@ describe('the drift baseline of created credentials, built from the written rows
     expect(none.body).toMatchObject({ planId: first.body.id, drift: [], summary: { changed: 0, deleted: 0 } })
 
     const credential = await bed.svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'wb-consumer-1' } })
-    const edited = await call('PUT', `${P}/credentials/`, { username: credential.username, email: 'edited@example.test' })
+    const edited = await call('PUT', `${P}/credentials/`, { username: credential.username, fullName: 'Consumer One', email: 'edited@example.test' })
     expect(edited.status, JSON.stringify(edited.body)).toBe(200)
     const drift = await call('GET', `${P}/declarative-drift?namespace=wb`)
     expect(drift.body.drift).toEqual([expect.objectContaining({ type: 'credentials', name: 'wb-consumer-1', status: 'changed', fields: ['email'] })])
