@@ -8,7 +8,7 @@ import { advisoryLine } from '../transfer/import.js'
 import { refusalsOf, type AdapterContext, type Advisory, type ImportWriteOptions, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
 import { adapterOf, collectionByKey, type Collection } from './collections.js'
 import { lifecycleOf, type Removed } from './lifecycle.js'
-import { readNames, type LiveObject, type LiveSet } from './live.js'
+import { liveObject, readNames, type LiveObject, type LiveSet } from './live.js'
 import { currentRevision, declarativeContext, listedCollections, summaryOf, type PlanContent, type PlannedWrite, type PlanProblem } from './plan.js'
 
 /**
@@ -40,16 +40,17 @@ export interface ApplyOptions { changeReference?: string; idempotencyKey?: strin
 
 const AUDIT_COLUMNS = ['surface', 'actor', 'projectName', 'operation', 'objectType', 'objectName', 'outcome', 'httpStatus', 'correlationId', 'declarativePlanId', 'declarativeAction', 'changeReference'] as const
 
-/** One audit event per change, in batches of 500 rows, inside the apply's transaction. */
+/**
+ * One audit event per change, inside the apply's transaction: one INSERT … SELECT per 5,000 events from one JSON
+ * parameter (as the bootstrap records its events): 500-row VALUES lists of 12 parameters a row were 23 statements of
+ * 6,000 parameters for a sync of 11,200 objects.
+ */
 async function auditChanges(db: Tx, rows: Record<(typeof AUDIT_COLUMNS)[number], string | null>[]) {
-  for (let i = 0; i < rows.length; i += 500) {
-    const batch = rows.slice(i, i + 500)
-    const args: (string | null)[] = []
-    const values = batch.map((row) => `(${AUDIT_COLUMNS.map((c) => {
-      args.push(row[c])
-      return `$${args.length}${c === 'surface' ? '::"AuditSurface"' : c === 'httpStatus' ? '::int' : ''}`
-    }).join(', ')})`)
-    await db.$executeRawUnsafe(`INSERT INTO "AuditEvent" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}`, ...args)
+  const columns = AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ')
+  const selected = AUDIT_COLUMNS.map((c) => (c === 'surface' ? `"surface"::"AuditSurface"` : `"${c}"`)).join(', ')
+  const types = AUDIT_COLUMNS.map((c) => `"${c}" ${c === 'httpStatus' ? 'int' : 'text'}`).join(', ')
+  for (let i = 0; i < rows.length; i += 5000) {
+    await db.$executeRawUnsafe(`INSERT INTO "AuditEvent" (${columns}) SELECT ${selected} FROM jsonb_to_recordset($1::jsonb) AS e(${types})`, JSON.stringify(rows.slice(i, i + 5000)))
   }
 }
 
@@ -108,7 +109,8 @@ export async function applyPlan(deps: Deps, actor: Actor, projectName: string, p
       await recordState(txCtx, plan.id, plan.namespace, mode, content, actorName(actor), live)
       return
     }
-    const errors = await writePlanned(txCtx, content, written, removed, advisories)
+    const created: CreatedForms = new Map()
+    const errors = await writePlanned(txCtx, content, written, removed, advisories, created)
     if (errors.length) {
       throw malformedReason('declarativeApplyRefused', `The plan was not applied (nothing written): ${errors.slice(0, 20).map((e) => `${e.path}: ${e.message}`).join('; ')}`, {
         field: errors[0]!.path, errors: errors.slice(0, 500),
@@ -120,7 +122,7 @@ export async function applyPlan(deps: Deps, actor: Actor, projectName: string, p
       objectType: change.type, objectName: change.name, outcome: 'SUCCEEDED', httpStatus: '200', correlationId: options.correlationId,
       declarativePlanId: plan.id, declarativeAction: change.action, changeReference,
     })))
-    await recordState(txCtx, plan.id, plan.namespace, mode, content, who, live)
+    await recordState(txCtx, plan.id, plan.namespace, mode, content, who, live, created)
   }, { maxWait: 30_000, timeout: 600_000 })
 
   const pushes = content.changes.length ? await pushAfterCommit(deps, ctx, written, removed) : []
@@ -141,11 +143,15 @@ export type ObjectError = PlanProblem & { type: string; name: string }
  */
 export async function writePlanned(
   txCtx: AdapterContext, content: PlanContent, written: { collection: Collection; name: string }[], removed: { collection: string; removed: Removed }[], advisories: Advisory[] = [],
+  created?: CreatedForms,
 ): Promise<ObjectError[]> {
   const tx = txCtx.db
   const deps = txCtx.deps
   const targetEnvironments = (await tx.projectEnvironment.findMany({ where: { projectId: txCtx.access.project.id }, include: { environment: true } })).map((l) => l.environment.name)
-  const writeOptions: ImportWriteOptions = { certEnvironmentMergeMethod: 'OVERWRITE_ALL', certEnvironmentUncoveredAction: 'FILL_FROM_PACKAGE', targetEnvironments }
+  const writeOptions: ImportWriteOptions = {
+    certEnvironmentMergeMethod: 'OVERWRITE_ALL', certEnvironmentUncoveredAction: 'FILL_FROM_PACKAGE', targetEnvironments,
+    ...(created ? { created: (o: PortableObject) => created.set(`${o.type}\u0000${o.name}`, o) } : {}),
+  }
   const errors: ObjectError[] = []
   const attempt = async (type: string, name: string, path: string, step: () => Promise<void>) => {
     await tx.$executeRawUnsafe('SAVEPOINT declarative_object')
@@ -183,6 +189,7 @@ export async function writePlanned(
       await tx.$executeRawUnsafe('RELEASE SAVEPOINT declarative_batch')
     } catch (err) {
       await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT declarative_batch')
+      for (const w of batch) created?.delete(`${c.type}\u0000${w.name}`)
       const refusals = refusalsOf(err)
       if (!refusals) {
         errorOf(err) // anything but a refusal of the data is not the file's fault: thrown
@@ -225,12 +232,41 @@ function requireManage(ctx: AdapterContext, list: Collection[]) {
   }
 }
 
+/** The stored forms of the objects the apply created, as their adapters told them (ImportWriteOptions.created), by type and name. */
+export type CreatedForms = Map<string, PortableObject>
+
+/**
+ * The live objects of collection c that the apply created and whose stored form its adapter told (no need to read
+ * them back), as they stand after the whole plan was written. Only credentials are told, and a later write of the
+ * same plan can change a credential: an application created by the plan takes its consumers (their applicationName
+ * becomes its name, as insertApplications sets it); an application updated, anything deleted or renamed may change
+ * others, so then every credential is read back.
+ */
+function formsOf(ctx: AdapterContext, c: Collection, content: PlanContent, created: CreatedForms): Map<string, LiveObject> {
+  const out = new Map<string, LiveObject>()
+  if (c.type !== 'CREDENTIAL' || !created.size) return out
+  if (content.deletes.length || content.writes.some((w) => w.renamedFrom || (w.collection === 'applications' && w.existing))) return out
+  const consumerOf = new Map<string, string>()
+  for (const w of content.writes) {
+    if (w.collection !== 'applications' || !Array.isArray(w.data.consumers)) continue
+    for (const u of w.data.consumers) if (typeof u === 'string') consumerOf.set(u, w.name)
+  }
+  for (const w of content.writes) {
+    if (w.collection !== c.key || w.existing) continue
+    const form = created.get(`${c.type}\u0000${w.name}`)
+    if (!form) continue
+    const app = consumerOf.get(w.name)
+    out.set(w.name, liveObject(ctx, app === undefined ? form : { ...form, data: { ...form.data, applicationName: app } }))
+  }
+  return out
+}
+
 /**
  * The namespace's state after the apply: each object it owns as it now stands (the drift baseline). What the plan
  * did not write is as the apply read it (live); only the written objects, and kept ones of unlisted collections,
  * are read again.
  */
-async function recordState(ctx: AdapterContext, planId: string, namespace: string, mode: 'apply' | 'sync', content: PlanContent, appliedBy: string, live: LiveSet) {
+async function recordState(ctx: AdapterContext, planId: string, namespace: string, mode: 'apply' | 'sync', content: PlanContent, appliedBy: string, live: LiveSet, created: CreatedForms = new Map()) {
   const previous = await ctx.db.declarativeState.findUnique({ where: { projectId_namespace: { projectId: ctx.access.project.id, namespace } } })
   const kept = mode === 'apply' && previous ? (previous.objects as unknown as StateObject[]) : []
   const owned = new Map<string, Set<string>>()
@@ -244,11 +280,12 @@ async function recordState(ctx: AdapterContext, planId: string, namespace: strin
     if (!c) continue
     const read = live.get(key)
     // a rename can change how other objects name the renamed one (an RLCL's credentials): everything is read again
-    const unread = [...names].filter((n) => renames || !read?.has(n) || rewritten.has(`${key}\u0000${n}`))
+    const known = formsOf(ctx, c, content, created)
+    const unread = [...names].filter((n) => !known.has(n) && (renames || !read?.has(n) || rewritten.has(`${key}\u0000${n}`)))
     const fresh = unread.length ? await readNames(ctx, c, unread) : new Map<string, LiveObject>()
     const stale = new Set(unread)
     for (const name of names) {
-      const o = stale.has(name) ? fresh.get(name) : read!.get(name)
+      const o = known.get(name) ?? (stale.has(name) ? fresh.get(name) : read!.get(name))
       if (o) objects.push({ collection: key, name, fingerprint: o.fingerprint, data: o.portable.data, secrets: o.secretPrints })
     }
   }
@@ -267,7 +304,10 @@ async function pushAfterCommit(deps: Deps, ctx: AdapterContext, written: { colle
   const byAdapter = new Map<TransferAdapter, { collection: Collection; name: string }[]>()
   for (const w of written) {
     const adapter = adapterOf(w.collection)
-    byAdapter.set(adapter, [...(byAdapter.get(adapter) ?? []), w])
+    // appended in place: a copy per object was quadratic in a sync of 10,000 objects
+    const list = byAdapter.get(adapter)
+    if (list) list.push(w)
+    else byAdapter.set(adapter, [w])
   }
   for (const [adapter, objects] of byAdapter) {
     if (!adapter.afterImport) continue

@@ -47,7 +47,11 @@ export async function declarativeDrift(deps: Deps, actor: Actor, projectName: st
   if (!state) return view
   const objects = state.objects as unknown as StateObject[]
   const byCollection = new Map<string, StateObject[]>()
-  for (const o of objects) byCollection.set(o.collection, [...(byCollection.get(o.collection) ?? []), o])
+  for (const o of objects) {
+    const list = byCollection.get(o.collection)
+    if (list) list.push(o)
+    else byCollection.set(o.collection, [o])
+  }
   const list = [...byCollection.keys()].map(collectionByKey).filter((c) => !!c)
   requireCollections(ctx, list, 'VIEW')
   for (const c of list) {

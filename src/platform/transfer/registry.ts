@@ -50,6 +50,12 @@ export interface ImportWriteOptions {
   certEnvironmentUncoveredAction: 'FILL_FROM_PACKAGE' | 'REMOVE_FROM_TARGET'
   /** environment names of the target project (after environmentMapping was applied to the object) */
   targetEnvironments: readonly string[]
+  /**
+   * Told the stored portable form of each object a writeMany created when the adapter knows it without reading it
+   * back (what findByName would answer right after the write). A declarative apply records its drift baseline from
+   * it instead of reading thousands of objects again; an adapter may tell none.
+   */
+  created?: (object: PortableObject) => void
 }
 
 /** A reason why one packaged object cannot be imported here, reported as a preflight blocker. */
