@@ -105,4 +105,29 @@ describe('the drift baseline of created credentials, built from the written rows
     expect((recorded.objects as any[]).find((o) => o.name === 'wb2-plain').data.applicationName).toBe('wb-before')
     expect((await call('GET', `${P}/declarative-drift?namespace=wb2`)).body.summary).toEqual({ changed: 0, deleted: 0 })
   })
+
+  it('records the application an existing credential takes from an application the plan creates: no drift after the apply', async () => {
+    const credentials = [{ username: 'wb3-kept', password: 'wb3-kept-pw-1', fullName: 'Kept' }]
+    const first = await plan({ formatVersion: 1, project: 'payments', namespace: 'wb3', credentials }, 'sync')
+    expect((await apply(first.body.id)).status).toBe(200)
+    // the credential unchanged in the file; a new application of the file lists it as a consumer
+    const second = await plan({ formatVersion: 1, project: 'payments', namespace: 'wb3', credentials, applications: [{ name: 'wb3-app', consumers: ['wb3-kept'] }] }, 'sync')
+    expect(second.status, JSON.stringify(second.body)).toBe(200)
+    expect((await apply(second.body.id)).status).toBe(200)
+    expect((await bed.svc.deps.prisma.credential.findUniqueOrThrow({ where: { username: 'wb3-kept' }, include: { application: true } })).application?.name).toBe('wb3-app')
+    const drift = await call('GET', `${P}/declarative-drift?namespace=wb3`)
+    expect(drift.body, JSON.stringify(drift.body)).toMatchObject({ planId: second.body.id, drift: [], summary: { changed: 0, deleted: 0 } })
+  })
+
+  it('records the applications a credential written by the plan leaves and joins: no drift on either after the apply', async () => {
+    const applications = [{ name: 'wb4-from', description: 'left' }, { name: 'wb4-to', description: 'joined' }]
+    const doc = (app: string) => ({ formatVersion: 1, project: 'payments', namespace: 'wb4', applications, credentials: [{ username: 'wb4-mover', password: 'wb4-mover-pw-1', applicationName: app }] })
+    const first = await plan(doc('wb4-from'), 'sync')
+    expect((await apply(first.body.id)).status).toBe(200)
+    const second = await plan(doc('wb4-to'), 'sync')
+    expect(second.body.changes.map((c: any) => `${c.action} ${c.type} ${c.name}`)).toEqual(['update credentials wb4-mover'])
+    expect((await apply(second.body.id)).status).toBe(200)
+    const drift = await call('GET', `${P}/declarative-drift?namespace=wb4`)
+    expect(drift.body, JSON.stringify(drift.body)).toMatchObject({ planId: second.body.id, drift: [], summary: { changed: 0, deleted: 0 } })
+  })
 })

@@ -262,6 +262,47 @@ function formsOf(ctx: AdapterContext, c: Collection, content: PlanContent, creat
 }
 
 /**
+ * Objects the plan did not write whose stored form its writes changed all the same, as `collection\0name`: the
+ * consumer link is one fact that both sides show (a credential's applicationName, an application's consumers), so a
+ * written or deleted application changes the credentials it lists or listed, and a written or deleted credential the
+ * applications it joins or leaves.
+ */
+function linkedByWrites(content: PlanContent, live: LiveSet): Set<string> {
+  const credentials = live.get('credentials')
+  const applications = live.get('applications')
+  const out = new Set<string>()
+  const appNames = new Set<string>()
+  const appOf = (name: string | undefined) => {
+    const app = name === undefined ? undefined : credentials?.get(name)?.portable.data.applicationName
+    return typeof app === 'string' ? app : undefined
+  }
+  const consumersOf = (name: string | undefined) => {
+    const listed = name === undefined ? undefined : applications?.get(name)?.portable.data.consumers
+    return Array.isArray(listed) ? listed.filter((u): u is string => typeof u === 'string') : []
+  }
+  for (const w of content.writes) {
+    if (w.collection === 'applications') {
+      appNames.add(w.name)
+      if (w.renamedFrom) appNames.add(w.renamedFrom)
+      for (const u of [...(Array.isArray(w.data.consumers) ? w.data.consumers : []), ...consumersOf(w.renamedFrom ?? w.name)]) if (typeof u === 'string') out.add(`credentials\u0000${u}`)
+    } else if (w.collection === 'credentials') {
+      for (const app of [w.data.applicationName, appOf(w.renamedFrom ?? w.name)]) if (typeof app === 'string') out.add(`applications\u0000${app}`)
+    }
+  }
+  for (const d of content.deletes) {
+    if (d.collection === 'applications') {
+      appNames.add(d.name)
+      for (const u of consumersOf(d.name)) out.add(`credentials\u0000${u}`)
+    } else if (d.collection === 'credentials') {
+      const app = appOf(d.name)
+      if (app !== undefined) out.add(`applications\u0000${app}`)
+    }
+  }
+  if (appNames.size) for (const [name, c] of credentials ?? []) if (appNames.has(c.portable.data.applicationName as string)) out.add(`credentials\u0000${name}`)
+  return out
+}
+
+/**
  * The namespace's state after the apply: each object it owns as it now stands (the drift baseline). What the plan
  * did not write is as the apply read it (live); only the written objects, and kept ones of unlisted collections,
  * are read again.
@@ -273,6 +314,7 @@ async function recordState(ctx: AdapterContext, planId: string, namespace: strin
   for (const o of kept) owned.set(o.collection, (owned.get(o.collection) ?? new Set()).add(o.name))
   for (const [key, names] of Object.entries(content.owned)) for (const n of names) owned.set(key, (owned.get(key) ?? new Set()).add(n))
   const rewritten = new Set(content.writes.map((w) => `${w.collection}\u0000${w.name}`))
+  const linked = linkedByWrites(content, live)
   const renames = content.writes.some((w) => w.renamedFrom)
   const objects: StateObject[] = []
   for (const [key, names] of owned) {
@@ -281,7 +323,7 @@ async function recordState(ctx: AdapterContext, planId: string, namespace: strin
     const read = live.get(key)
     // a rename can change how other objects name the renamed one (an RLCL's credentials): everything is read again
     const known = formsOf(ctx, c, content, created)
-    const unread = [...names].filter((n) => !known.has(n) && (renames || !read?.has(n) || rewritten.has(`${key}\u0000${n}`)))
+    const unread = [...names].filter((n) => !known.has(n) && (renames || !read?.has(n) || rewritten.has(`${key}\u0000${n}`) || linked.has(`${key}\u0000${n}`)))
     const fresh = unread.length ? await readNames(ctx, c, unread) : new Map<string, LiveObject>()
     const stale = new Set(unread)
     for (const name of names) {
