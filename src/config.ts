@@ -40,6 +40,8 @@ const envSchema = z.object({
   /** serve the embedded database over the PostgreSQL wire protocol on this port (0: any free one); unset: not served */
   EMBEDDED_PG_PORT: z.preprocess((v) => (v === undefined || v === '' ? undefined : Number(v)), z.number().int().min(0).max(65535).optional()),
   EMBEDDED_PG_HOST: z.string().min(1).default('127.0.0.1'),
+  /** the embedded database's shared_buffers in MB (8–1024): zero-filled at every start, so a start costs CPU in proportion */
+  EMBEDDED_PG_SHARED_BUFFERS_MB: intFromEnv(64, 8).pipe(z.number().max(1024)),
 })
 
 export interface Config {
@@ -62,6 +64,8 @@ export interface Config {
   authThrottle: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number }
   /** the embedded database's wire server (issue 21): loopback only */
   embeddedPg?: { host: string; port: number }
+  /** the embedded database's shared_buffers, MB */
+  embeddedSharedBuffersMb: number
 }
 
 export class ConfigError extends Error {}
@@ -98,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS,
     },
     embeddedPg: e.EMBEDDED_PG_PORT === undefined ? undefined : { host: e.EMBEDDED_PG_HOST, port: e.EMBEDDED_PG_PORT },
+    embeddedSharedBuffersMb: e.EMBEDDED_PG_SHARED_BUFFERS_MB,
   }
 }
