@@ -23,7 +23,7 @@ import { buildOpenApi, openApiYaml } from './platform/http/openapi.js'
 import { correlationOf, loggerOf, requestContext } from './platform/http/request-context.js'
 import { mountRoutes } from './platform/http/router.js'
 import { routeTables } from './routes.js'
-import { buildGraphqlSchema } from './schema.js'
+import { graphqlSchema } from './schema.js'
 import { serveSubscriptions } from './platform/graphql/subscriptions.js'
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version
@@ -83,7 +83,7 @@ export async function createApp(deps: Deps): Promise<App> {
     res.type('application/yaml').send((openApiYamlText ??= openApiYaml(openApiDocument())))
   })
   // GraphQL before the REST route table: express tries each route's pattern in order, and /graphql is one path
-  const schema = auditMutationFields(await buildGraphqlSchema())
+  const schema = auditMutationFields(await graphqlSchema())
   const apollo = new ApolloServer<GqlContext>({
     schema,
     validationRules: operationLimits,

@@ -42,6 +42,8 @@ const envSchema = z.object({
   EMBEDDED_PG_HOST: z.string().min(1).default('127.0.0.1'),
   /** the embedded database's vacuum and analyze passes (it has no autovacuum); 0: none */
   EMBEDDED_MAINTENANCE_INTERVAL_SECONDS: intFromEnv(60, 0).pipe(z.number().max(86_400)),
+  /** the embedded database's shared_buffers in MB (8–1024): zero-filled at every start, so a start costs CPU in proportion */
+  EMBEDDED_PG_SHARED_BUFFERS_MB: intFromEnv(64, 8).pipe(z.number().max(1024)),
 })
 
 export interface Config {
@@ -66,6 +68,8 @@ export interface Config {
   embeddedPg?: { host: string; port: number }
   /** how often the embedded database is vacuumed and analyzed where autovacuum would (0: never) */
   embeddedMaintenanceIntervalMs: number
+  /** the embedded database's shared_buffers, MB */
+  embeddedSharedBuffersMb: number
 }
 
 export class ConfigError extends Error {}
@@ -103,5 +107,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     embeddedPg: e.EMBEDDED_PG_PORT === undefined ? undefined : { host: e.EMBEDDED_PG_HOST, port: e.EMBEDDED_PG_PORT },
     embeddedMaintenanceIntervalMs: e.EMBEDDED_MAINTENANCE_INTERVAL_SECONDS * 1000,
+    embeddedSharedBuffersMb: e.EMBEDDED_PG_SHARED_BUFFERS_MB,
   }
 }

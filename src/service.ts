@@ -63,7 +63,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const started = Date.now()
   const keyring = loadKeyring(config, logger)
   setPasswordScryptCost(config.passwordScryptCost)
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPg: config.embeddedPg })
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPg: config.embeddedPg, sharedBuffersMb: config.embeddedSharedBuffersMb })
   try {
     const metrics = createMetrics()
     const deps: Deps = {

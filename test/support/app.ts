@@ -44,6 +44,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     DEPLOY_TIMEOUT_MS: '10000',
     // scrypt's cheapest cost: every start hashes its bootstrap users (a test of the production cost sets 14)
     PASSWORD_SCRYPT_COST: '10',
+    // the embedded database zero-fills its shared buffers at every start: a test database's few MB fit in 16 (a test of
+    // the default sets its own)
+    EMBEDDED_PG_SHARED_BUFFERS_MB: '16',
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...options.env,
   }

@@ -14,7 +14,8 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs the service in its own process with only the given environment: src/main.ts through tsx, or with
+ * Runs the service in its own process with only the given environment (and an embedded database at the test services'
+ * 16 MB of shared buffers unless it says otherwise): src/main.ts through tsx, or with
  * `compiled` the package's own start script on the build in dist/ (see ensureBuilt), exactly as `npm start` runs it, or
  * with `nodeArgs` node with those arguments (a profile of the unbundled build: `--cpu-prof`, dist/main.js).
  */
@@ -23,7 +24,8 @@ export function spawnService(env: Record<string, string>, opts: { compiled?: boo
     : opts.compiled ? ['sh', ['-c', `exec ${startScript()}`]] : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
   const child = spawn(command, args, {
     cwd: repo,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    // an embedded database's shared buffers as the in-process test services have them (test/support/app.ts)
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', EMBEDDED_PG_SHARED_BUFFERS_MB: '16', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

@@ -82,6 +82,17 @@ export function builtinRow(b: BuiltinPreset) {
 }
 
 /**
+ * builtinRow of each pack entry, once per process: the pack is constant, and its validation (the regular
+ * expressions' translation above all) was most of a start's refresh when a process starts the service again (tests).
+ */
+const packRows = new Map<BuiltinPreset, ReturnType<typeof builtinRow>>()
+function packRow(b: BuiltinPreset) {
+  let row = packRows.get(b)
+  if (!row) packRows.set(b, (row = builtinRow(b)))
+  return row
+}
+
+/**
  * Start-up refresh of the rule pack in the admin scope: adds missing built-ins, updates the ones nobody
  * edited, and leaves alone what an administrator overrode or deleted (a deleted built-in stays a
  * tombstone). Built-ins dropped from the pack go away unless overridden, which then become ordinary
@@ -97,18 +108,17 @@ export async function refreshBuiltinPresets(deps: Pick<Deps, 'prisma' | 'logger'
   let created = 0
   let updated = 0
   let retired = 0
+  // the missing ones in one statement (a fresh database: the whole pack); a row another instance wrote meanwhile is
+  // skipped, as before when each was its own statement
+  const missing: Prisma.AiPresetCreateManyInput[] = []
   for (const b of BUILTIN_PRESETS) {
-    const { content, digest } = builtinRow(b)
+    const { content, digest } = packRow(b)
     const row = byKey.get(`${b.family}/${b.name.toLowerCase()}`)
     if (!row) {
-      const res = await db.aiPreset.createMany({
-        data: [{
-          presetKey: mintPublicKey('prs'), family: b.family, projectId: platform.id, name: b.name, nameKey: b.name.toLowerCase(),
-          description: b.description, enabled: b.enabled, content, builtIn: true, builtInDigest: digest,
-        }],
-        skipDuplicates: true,
+      missing.push({
+        presetKey: mintPublicKey('prs'), family: b.family, projectId: platform.id, name: b.name, nameKey: b.name.toLowerCase(),
+        description: b.description, enabled: b.enabled, content, builtIn: true, builtInDigest: digest,
       })
-      created += res.count
     } else if (row.builtIn && !row.overridden && !row.deletedAt && row.builtInDigest !== digest) {
       const res = await db.aiPreset.updateMany({
         where: { id: row.id, overridden: false, deletedAt: null, builtInDigest: row.builtInDigest },
@@ -117,6 +127,7 @@ export async function refreshBuiltinPresets(deps: Pick<Deps, 'prisma' | 'logger'
       updated += res.count
     }
   }
+  if (missing.length) created += (await db.aiPreset.createMany({ data: missing, skipDuplicates: true })).count
   for (const row of rows) {
     if (!row.builtIn || packKeys.has(`${row.family}/${row.nameKey}`)) continue
     if (row.overridden && !row.deletedAt) {

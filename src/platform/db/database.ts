@@ -89,6 +89,9 @@ async function listenOnServer(config: pg.ClientConfig, channel: string, onPayloa
  */
 export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=64MB']
 
+/** pgliteStartParams with another shared_buffers (EMBEDDED_PG_SHARED_BUFFERS_MB; the test suite's small databases: 16) */
+export const pgliteStartParamsWith = (sharedBuffersMb: number) => [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`]
+
 export const defaultMigrationsDir = path.resolve(import.meta.dirname, '../../../prisma/migrations')
 
 /**
@@ -115,7 +118,7 @@ export function pgConnectionConfig(url: string): pg.ClientConfig {
   }
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; migrationsDir?: string; embeddedPg?: { host: string; port: number } }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; migrationsDir?: string; embeddedPg?: { host: string; port: number }; sharedBuffersMb?: number }): Promise<Database> {
   const migrationsDir = opts.migrationsDir ?? defaultMigrationsDir
   if (opts.databaseUrl) {
     const config = pgConnectionConfig(opts.databaseUrl)
@@ -144,7 +147,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   let embedded: EmbeddedThread
   try {
     if (!fs.existsSync(pgdata) || fs.readdirSync(pgdata).length === 0) await initDataDir(pgdata)
-    embedded = await openEmbeddedThread({ pgdata, migrationsDir, startParams: pgliteStartParams, wire: opts.embeddedPg })
+    embedded = await openEmbeddedThread({ pgdata, migrationsDir, startParams: opts.sharedBuffersMb === undefined ? pgliteStartParams : pgliteStartParamsWith(opts.sharedBuffersMb), wire: opts.embeddedPg })
   } catch (e) {
     unlock()
     throw e
