@@ -4,17 +4,19 @@
 // p50s, each over the /healthz floor of the same run, and page-0 throughput (requests/s) at 8 connections.
 // The console's own GraphQL operation for the consumers page (ConsoleConsumers, issue 30 §4) is measured in the same
 // rounds: page 0 and the search through /graphql against the REST list.
-// Runs the service in process on PGlite, and on PostgreSQL when BENCH_DATABASE_URL is set.
+// The service runs as `npm start` runs it, in a process of its own (bench/scale.ts's start); this process is only the
+// load client. The data is seeded beside the first start (PostgreSQL directly, PGlite through the service's embedded
+// wire server), then the service restarts on it. PGlite, and PostgreSQL when BENCH_DATABASE_URL is set.
 // Alone: `npx tsx bench/lists.ts` (BENCH_LIST_ROWS=n, BENCH_SKIP_PGLITE=1, BENCH_ROUNDS=n).
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { loadConfig } from '../src/config.js'
-import { createLogger } from '../src/platform/http/logger.js'
-import { startService, type RunningService } from '../src/service.js'
+import pg from 'pg'
+import { ensureBuilt } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { bearer, median, ms, resentCount, retried } from './measure.js'
+import { startMeasuredService, stopService } from './scale.js'
 import { ConsoleConsumersDocument } from '../console/src/gql/graphql.js'
 
 const ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000)
@@ -26,21 +28,19 @@ const PROJECT = 'bench-lists'
 const KEY = crypto.randomBytes(32).toString('base64')
 const USER = { username: 'bench-admin', password: 'bench-password-1', role: 'ADMIN' }
 
-async function seed(svc: RunningService): Promise<void> {
-  const prisma = svc.deps.prisma
-  const { id: projectId } = await prisma.project.findUniqueOrThrow({ where: { name: PROJECT } })
+async function seed(client: pg.Client): Promise<void> {
+  const { rows: [project] } = await client.query<{ id: string }>('SELECT id FROM "Project" WHERE name = $1', [PROJECT])
   const t0 = performance.now()
   // set-based: one statement, no row crosses the wire (the consumer key only needs to be unique here)
-  await prisma.$executeRawUnsafe(`
+  await client.query(`
     INSERT INTO "Credential" (id, "projectId", username, "consumerKey", "fullName", enabled, "updatedAt")
     SELECT gen_random_uuid(), $1, 'consumer-' || lpad(n::text, 6, '0'), 'csm_' || md5(n::text || $2),
            'Consumer ' || lpad(n::text, 6, '0') || CASE WHEN n % ${NEEDLE_EVERY} = 7 THEN ' Zephyrine' ELSE '' END,
            n % 10 <> 1, now()
-    FROM generate_series(1, ${ROWS}) AS n`, projectId, KEY)
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE "Credential"')
+    FROM generate_series(1, ${ROWS}) AS n`, [project!.id, KEY])
+  await client.query('VACUUM ANALYZE "Credential"')
   console.log(`seeded ${ROWS.toLocaleString('en')} consumers in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 }
-
 
 /** p50 per case and throughput (requests/s of the case's own rounds) at `clients` concurrent connections. */
 async function interleaved<K extends string>(cases: Record<K, () => Promise<unknown>>, clients: number) {
@@ -64,18 +64,27 @@ async function interleaved<K extends string>(cases: Record<K, () => Promise<unkn
 
 export interface ListFigures { [clients: number]: { healthz: number; page0: number; search: number; page0Rps: number; gqlPage0: number; gqlSearch: number } }
 
-async function measure(label: string, env: Record<string, string>): Promise<ListFigures> {
+async function measure(label: string, env: Record<string, string>, connect: (wire: string | undefined) => Promise<pg.Client>): Promise<ListFigures> {
   console.log(`\n== lists, ${label}, ${ROWS.toLocaleString('en')} consumers ==`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-lists-'))
   const bootstrapFile = path.join(dir, 'bootstrap.json')
   fs.writeFileSync(bootstrapFile, JSON.stringify({ users: [USER], projects: [{ name: PROJECT }] }))
-  const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data'), GATEWAY_BOOTSTRAP: bootstrapFile, GATEWAY_SECRET_KEY: KEY, ...env,
-  })
-  const svc = await startService(config, createLogger('warn'))
+  const restart = { DATA_DIR: path.join(dir, 'data'), GATEWAY_SECRET_KEY: KEY, ...env }
+  // first start: schema and bootstrap; the consumers are seeded beside it, then the measured service restarts on them
+  const first = await startMeasuredService({ ...restart, GATEWAY_BOOTSTRAP: bootstrapFile, EMBEDDED_PG_PORT: '0' })
+  try {
+    const client = await connect(first.wire)
+    try {
+      await seed(client)
+    } finally {
+      await client.end()
+    }
+  } finally {
+    await stopService(first.proc)
+  }
+  const svc = await startMeasuredService(restart)
   const out: ListFigures = {}
   try {
-    await seed(svc)
     const headers = await bearer(svc.url, USER)
     const list = (search?: string) => `${svc.url}/apiops/projects/${PROJECT}/consumers?page=0&size=${SIZE}${search ? `&search=${search}` : ''}`
     for (const [url, expected] of [[list(), ROWS], [list(SEARCH), Math.floor((ROWS + NEEDLE_EVERY - 7) / NEEDLE_EVERY)]] as const) {
@@ -102,18 +111,28 @@ async function measure(label: string, env: Record<string, string>): Promise<List
     }
     if (resentCount()) console.log(`(${resentCount()} requests sent again after a kept-alive socket closed)`)
   } finally {
-    await svc.stop()
+    await stopService(svc.proc)
     fs.rmSync(dir, { recursive: true, force: true })
   }
   return out
 }
 
 export async function benchLists(): Promise<void> {
-  const pglite = process.env.BENCH_SKIP_PGLITE === '1' ? undefined : await measure('embedded (PGlite)', {})
+  ensureBuilt()
+  const pglite = process.env.BENCH_SKIP_PGLITE === '1' ? undefined : await measure('embedded (PGlite)', {}, async (wire) => {
+    const [host, port] = wire!.split(':')
+    const client = new pg.Client({ host, port: Number(port), user: 'postgres', database: 'postgres', options: '-c default_transaction_read_only=off' })
+    await client.connect()
+    return client
+  })
   const pgUrl = process.env.BENCH_DATABASE_URL
   if (!pgUrl) return
-  const pg = await withScratchDatabase(pgUrl, 'gw_bench_lists', (url) => measure('PostgreSQL', { DATABASE_URL: url }))
-  if (pglite) console.log(`PGlite / PostgreSQL page-0 throughput at 8 connections: ${((100 * pglite[8]!.page0Rps) / pg[8]!.page0Rps).toFixed(0)} %`)
+  const onPg = await withScratchDatabase(pgUrl, 'gw_bench_lists', (url) => measure('PostgreSQL', { DATABASE_URL: url }, async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    return client
+  }))
+  if (pglite) console.log(`PGlite / PostgreSQL page-0 throughput at 8 connections: ${((100 * pglite[8]!.page0Rps) / onPg[8]!.page0Rps).toFixed(0)} %`)
 }
 
 // `npx tsx bench/lists.ts` runs this benchmark alone

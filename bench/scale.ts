@@ -54,6 +54,13 @@ async function stop(proc: ServiceProcess) {
   await proc.exited
 }
 
+/**
+ * The service as `npm start` runs it, in a process of its own, ready (/healthz 200); `env` is all its environment
+ * (GATEWAY_SECRET_KEY included). For other benches (bench/lists.ts): the measured service, the bench only its client.
+ */
+export const startMeasuredService = (env: Record<string, string>) => start(env)
+export const stopService = stop
+
 /** Resident set of the service's node process (the start script execs node, so the child is it), MB. */
 function rssMb(proc: ServiceProcess): number {
   const status = fs.readFileSync(`/proc/${proc.child.pid}/status`, 'utf8')

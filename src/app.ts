@@ -4,7 +4,6 @@ import { createRequire } from 'node:module'
 import express, { type Request, type Response } from 'express'
 import { ApolloServer } from '@apollo/server'
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled'
-import { expressMiddleware } from '@as-integrations/express5'
 import type { Deps } from './platform/context.js'
 import { DomainError } from './platform/errors/domain-error.js'
 import { renderCommonError } from './platform/envelopes/common.js'
@@ -12,6 +11,7 @@ import { Loaders, type GqlContext } from './platform/graphql/context.js'
 import { correlationIdOnErrors, formatGraphqlError, outageAnswers } from './platform/graphql/errors.js'
 import { auditMutationFields, auditSettlements } from './platform/graphql/audit.js'
 import { graphqlActor, graphqlAuthentication } from './platform/graphql/authentication.js'
+import { apolloExpress } from './platform/graphql/apollo-express.js'
 import { outageMonitor } from './platform/db/outage-monitor.js'
 import { explorerRouter } from './platform/graphql/explorer.js'
 import { graphqlBodyGuard, operationLimits } from './platform/graphql/limits.js'
@@ -106,16 +106,14 @@ export async function createApp(deps: Deps): Promise<App> {
     graphqlMultipart(),
     graphqlBodyGuard(),
     graphqlAuthentication(deps),
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => ({
-        deps,
-        actor: graphqlActor(deps, res),
-        correlationId: correlationOf(res),
-        logger: loggerOf(res),
-        clientAddress: req.socket.remoteAddress ?? 'unknown',
-        loaders: new Loaders(),
-      }),
-    }),
+    apolloExpress(apollo, async ({ req, res }) => ({
+      deps,
+      actor: graphqlActor(deps, res),
+      correlationId: correlationOf(res),
+      logger: loggerOf(res),
+      clientAddress: req.socket.remoteAddress ?? 'unknown',
+      loaders: new Loaders(),
+    })),
   )
 
   mountRoutes(app, routeTables, deps)

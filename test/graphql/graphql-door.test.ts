@@ -78,6 +78,63 @@ describe('the GraphQL door', () => {
     expect(anonymous.body.errors![0].extensions).toMatchObject({ code: 'UNAUTHENTICATED' })
   })
 
+  it('answers in the type the accept header asks for, refuses one GraphQL cannot answer in, and reads a GET query string', async () => {
+    const asking = async (accept?: string) => bed.svc.http('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bed.carol}`, ...(accept === undefined ? {} : { accept }) },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    })
+    // no accept header, any type, plain JSON: application/json (handed to Apollo as no accept header)
+    for (const accept of [undefined, '*/*', 'application/json']) {
+      const res = await asking(accept)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      expect(await jsonOf(res)).toEqual({ data: { __typename: 'Query' } })
+    }
+    const graphqlResponse = await asking('application/graphql-response+json, application/json;q=0.9')
+    expect(graphqlResponse.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8')
+    const html = await asking('text/html')
+    expect(html.status).toBe(406)
+    expect((await jsonOf(html)).errors[0].extensions.code).toBe('BAD_REQUEST')
+    // an incremental-delivery operation is refused for `*/*` as for no accept header
+    for (const accept of [undefined, '*/*']) {
+      const res = await bed.svc.http('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bed.carol}`, ...(accept === undefined ? {} : { accept }) },
+        body: JSON.stringify({ query: '{ ... @defer { __typename } }' }),
+      })
+      expect([400, 406]).toContain(res.status)
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    }
+    const get = await bed.svc.http(`/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { authorization: `Bearer ${bed.carol}`, 'apollo-require-preflight': 'true' } })
+    expect(get.status).toBe(200)
+    expect(await jsonOf(get)).toEqual({ data: { __typename: 'Query' } })
+  })
+
+  it('reads a body sent in chunks without a length, and refuses one over the limit 413 in the GraphQL error format', async () => {
+    const chunked = (parts: string[]) => bed.svc.http('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bed.carol}` },
+      body: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(new TextEncoder().encode(part))
+          controller.close()
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit)
+    const text = JSON.stringify({ query: PAGE, variables: { p: 'payments' } })
+    const split = await chunked([text.slice(0, 40), text.slice(40, 90), text.slice(90)])
+    expect(split.status).toBe(200)
+    expect((await jsonOf(split)).data.consumers.items.length).toBeGreaterThan(0)
+    const padding = 'x'.repeat(64 * 1024)
+    const big = await chunked(['{"query":"{ __typename }","variables":{"x":"', ...Array.from({ length: 170 }, () => padding), '"}}'])
+    expect(big.status).toBe(413)
+    expect((await jsonOf(big)).errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errorKey: 'malformedRequest', params: { reason: 'bodyTooLarge' } })
+    // the connection still answers afterwards
+    expect((await post('{ __typename }', {}, bed.carol)).body).toEqual({ data: { __typename: 'Query' } })
+  })
+
   it('records a mutation once, with its object, and nothing for a refused one', async () => {
     const username = `door-${Date.now()}`
     const created = await post(`mutation ($p: String!, $u: String!) { createConsumer(projectName: $p, input: { username: $u }) { consumer { username } } }`,

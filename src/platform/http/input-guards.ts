@@ -96,20 +96,51 @@ export function refuseDeclaredOversize(req: Request, limitBytes: number): void {
   }
 }
 
-/** Reads the whole body up to `limitBytes` (413 beyond, decided from Content-Length when it is sent). */
+/**
+ * Reads the whole body up to `limitBytes` (413 beyond, decided from Content-Length when it is sent). Read through the
+ * stream's events, not `for await`: the async iterator costs a generator, its promises and end-of-stream listeners per
+ * request (the GraphQL door reads a body on every request, issue 31 §2). Beyond the limit the rest is discarded so the
+ * connection can answer; a request closed before its body ended rejects as the iterator did.
+ */
 export async function readRawBody(req: Request, limitBytes: number): Promise<Buffer> {
   refuseDeclaredOversize(req, limitBytes)
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > limitBytes) {
-      req.resume()
-      throw new BodyTooLargeError(limitBytes)
+  if (req.readableEnded) return Buffer.alloc(0)
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const settle = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('close', onClose)
     }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limitBytes) {
+        settle()
+        req.resume()
+        reject(new BodyTooLargeError(limitBytes))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      settle()
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    }
+    const onError = (err: Error) => {
+      settle()
+      reject(err)
+    }
+    const onClose = () => {
+      settle()
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+    req.on('close', onClose)
+  })
 }
 
 /** A body without a Content-Type is read as JSON; one of another media type counts as no JSON body. */
