@@ -1,4 +1,5 @@
 import { createClient, type Client } from 'graphql-ws'
+import pg from 'pg'
 import WebSocket from 'ws'
 import { describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
@@ -184,6 +185,62 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
   })
 })
 
+/** `count` audit events per project written by one INSERT (a bootstrap, a declarative apply or a transfer writes so). */
+const auditInOneStatement = (count: number, marker: string) => bed.svc.deps.prisma.$executeRaw`
+  INSERT INTO "AuditEvent" ("surface", "actor", "projectName", "operation", "objectType", "objectName", "outcome", "correlationId")
+  SELECT 'BOOTSTRAP', 'bootstrap', p, 'bootstrap.create', 'credentials', ${marker} || '-' || lpad(k::text, 5, '0'), 'SUCCEEDED', ${marker}
+    FROM generate_series(1, ${count}::integer) AS k, unnest(ARRAY['payments', 'other']) AS p`
+
+describe('audit events written by one statement', () => {
+  it('are each sent to the subscription, once and in the order written, however many', async () => {
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
+    try {
+      const sub = follow(client, AUDIT, { p: 'payments' })
+      const first = sub.next()
+      let got: any
+      for (let i = 0; !got; i++) {
+        expect((await createCredential(bed.root, 'payments', `live-${i}`)).status).toBe(200)
+        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
+        if (!got && i > 20) got = await first
+      }
+      // 1,500 events per project: more ids than one notification holds, so the statement's are split
+      expect(await auditInOneStatement(1500, 'stmt')).toBe(3000)
+      const names: string[] = []
+      while (names.length < 1500) {
+        const event = (await sub.next()).data.auditEvents
+        expect(event.projectName).toBe('payments')
+        if (event.objectName.startsWith('stmt-')) names.push(event.objectName)
+      }
+      expect(names).toEqual(Array.from({ length: 1500 }, (_, k) => `stmt-${String(k + 1).padStart(5, '0')}`))
+      sub.stop()
+    } finally {
+      await client.dispose()
+    }
+  })
+
+  // counted on a listening session of its own, which PGlite (one in-process session) does not offer
+  it.runIf(process.env.TEST_DATABASE_URL)('are announced per statement and project, not per row', async () => {
+    const listener = new pg.Client({ connectionString: bed.svc.db.databaseUrl })
+    await listener.connect()
+    const payloads: { k: string; p: string | null; ids?: string[] }[] = []
+    listener.on('notification', (n) => payloads.push(JSON.parse(n.payload!)))
+    try {
+      await listener.query('LISTEN gateway_events')
+      expect(await auditInOneStatement(1500, 'counted')).toBe(3000)
+      // NOTIFY is delivered at commit, in order: a round trip on the listening session follows them
+      await listener.query('SELECT 1')
+      const audits = payloads.filter((p) => p.k === 'audits')
+      expect(payloads.filter((p) => p.k === 'audit')).toEqual([])
+      expect(audits.length).toBeGreaterThanOrEqual(2 * 2)
+      expect(audits.length).toBeLessThanOrEqual(2 * 6)
+      for (const project of ['payments', 'other']) expect(audits.filter((a) => a.p === project).flatMap((a) => a.ids!)).toHaveLength(1500)
+      for (const a of audits) expect(Buffer.byteLength(JSON.stringify(a))).toBeLessThan(8000)
+    } finally {
+      await listener.end()
+    }
+  })
+})
+
 describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQL', () => {
   it('a subscriber on one instance sees writes made on another', async () => {
     const second = await startTestService({ db: bed.svc.db })
@@ -226,4 +283,5 @@ describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQ
       await client.dispose()
     }
   })
+
 })
