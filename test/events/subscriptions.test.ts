@@ -29,6 +29,18 @@ function follow(client: Client, query: string, variables: Record<string, unknown
       while (read >= results.length && !ended) await new Promise<void>((r) => (waiting = r))
       return results[read++]
     },
+    /**
+     * The first result. A subscription is live only once an event of its own arrives, so `write(i)` is repeated
+     * (with `pause` between tries) until one does; after `tries` writes it just waits.
+     */
+    async live(write: (i: number) => Promise<unknown>, pause: () => Promise<unknown> = () => new Promise((r) => setImmediate(r)), tries = 50): Promise<any> {
+      const first = this.next()
+      for (let i = 0; ; i++) {
+        await write(i)
+        const got = await Promise.race([first, pause().then(() => undefined)])
+        if (got || i >= tries) return got ?? first
+      }
+    },
   }
 }
 
@@ -48,17 +60,10 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      // the subscription is live once an event of its own arrives: keep writing until the first one does
-      const first = sub.next()
-      let n = 0
-      let got: any
-      while (!got) {
+      const got = await sub.live(async (n) => {
         expect((await createCredential(bed.root, 'other', `o-${n}`)).status).toBe(200)
         expect((await createCredential(bed.root, 'payments', `p-${n}`)).status).toBe(200)
-        n++
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && n > 50) got = await first
-      }
+      })
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials', actor: 'root' })
       expect(got.data.auditEvents.objectName).toMatch(/^p-/)
       expect((await createCredential(bed.root, 'payments', 'p-last')).status).toBe(200)
@@ -99,14 +104,7 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { 'service-token': token })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let i = 0
-      let got: any
-      while (!got) {
-        await createCredential(bed.root, 'payments', `r-${i++}`)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && i > 50) got = await first
-      }
+      const got = await sub.live((i) => createCredential(bed.root, 'payments', `r-${i}`))
       expect(got.data.auditEvents.projectName).toBe('payments')
       const revoked = await bed.svc.graphql('mutation($t: String!) { revokeToken(token: $t) }', { t: token }, bed.root)
       expect(revoked.body.data).toEqual({ revokeToken: true })
@@ -123,15 +121,10 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, DEPLOY, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      let i = 0
-      while (!got) {
+      const got = await sub.live(async () => {
         const res = await bed.svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${bed.root}` } })
         expect((await jsonOf(res)).deploymentResult.success).toBe(true)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && ++i > 20) got = await first
-      }
+      })
       expect(got.data.deploymentOutcomes).toMatchObject({ projectName: 'payments', environmentName: 'dev', acknowledged: true })
     } finally {
       await client.dispose()
@@ -142,15 +135,9 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, DEPLOY, { p: 'payments' })
-      // live once a push of its own arrives
-      const first = sub.next()
-      let got: any
-      let i = 0
-      while (!got) {
+      await sub.live(async () => {
         expect((await bed.svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${bed.root}` } })).status).toBe(200)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && ++i > 20) got = await first
-      }
+      })
       // 300 records in one insert (long names: the statement's notifications are split to stay under NOTIFY's limit),
       // half not acknowledged, beside records of another project; then the same 300 again as an upsert's updates
       const names = Array.from({ length: 300 }, (_, k) => `stmt-${String(k).padStart(3, '0')}-${'n'.repeat(60)}`)
@@ -196,13 +183,7 @@ describe('audit events written by one statement', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      for (let i = 0; !got; i++) {
-        expect((await createCredential(bed.root, 'payments', `live-${i}`)).status).toBe(200)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && i > 20) got = await first
-      }
+      await sub.live(async (i) => expect((await createCredential(bed.root, 'payments', `live-${i}`)).status).toBe(200))
       // 1,500 events per project: more ids than one notification holds, so the statement's are split
       expect(await auditInOneStatement(1500, 'stmt')).toBe(3000)
       const names: string[] = []
@@ -247,14 +228,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQ
     const client = wsClient(second.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      let i = 0
-      while (!got) {
-        await createCredential(bed.root, 'payments', `x-${i}`) // written through the first instance
-        got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 50))])
-        if (!got && ++i > 50) got = await first
-      }
+      // written through the first instance
+      const got = await sub.live((i) => createCredential(bed.root, 'payments', `x-${i}`), () => new Promise((r) => setTimeout(r, 50)))
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials' })
     } finally {
       await client.dispose()
@@ -271,13 +246,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQ
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      for (let i = 0; !got; i++) {
-        await createCredential(bed.root, 'payments', `after-cut-${i}`)
-        got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 100))])
-        if (!got && i > 100) got = await first
-      }
+      const got = await sub.live((i) => createCredential(bed.root, 'payments', `after-cut-${i}`), () => new Promise((r) => setTimeout(r, 100)), 100)
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials' })
     } finally {
       await client.dispose()
