@@ -32261,7 +32261,9 @@ export interface operations {
     };
     deleteApiopsProjectsProjectNameCertificatesCertificateName: {
         parameters: {
-            query?: never;
+            query?: {
+                jwkDeleteAction?: "NULLIFY" | "DELETE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -32271,7 +32273,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, deploymentResult */
+            /** @description status SUCCESS, success, deploymentResult (the certificate and any JWKs deleted with it, per environment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32284,7 +32286,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project or missing CERTIFICATE permission; certificate not found */
+            /** @description unknown project or missing CERTIFICATE permission; certificate not found; jwkDeleteAction invalid; a JWK to delete named by a credential */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -33327,7 +33329,9 @@ export interface operations {
     };
     deleteApiopsProjectsProjectNameKeysKeyName: {
         parameters: {
-            query?: never;
+            query?: {
+                jwkDeleteAction?: "NULLIFY" | "DELETE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -33337,7 +33341,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, deploymentResult */
+            /** @description status SUCCESS, success, deploymentResult (the key and any JWKs deleted with it, per environment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33350,7 +33354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project or missing CERTIFICATE permission; key not found */
+            /** @description unknown project or missing CERTIFICATE permission; key not found; jwkDeleteAction invalid; a JWK to delete named by a credential */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -33565,7 +33569,9 @@ export interface operations {
     };
     deleteApiopsProjectsProjectNameKeystoresKeystoreName: {
         parameters: {
-            query?: never;
+            query?: {
+                jwkDeleteAction?: "NULLIFY" | "DELETE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -33575,7 +33581,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, deploymentResult */
+            /** @description status SUCCESS, success, deploymentResult (the keystore and any JWKs deleted with it, per environment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33588,7 +33594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project or missing CERTIFICATE permission; keystore not found */
+            /** @description unknown project or missing CERTIFICATE permission; keystore not found; jwkDeleteAction invalid; a JWK to delete named by a credential */
             400: {
                 headers: {
                     [name: string]: unknown;
