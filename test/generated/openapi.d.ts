@@ -3367,7 +3367,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one API proxy: apiType, clientRoute, routing, deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW) */
+        /** Read one API proxy: apiType, clientRoute, routing, endpointList (with withPolicies=true each method's request, response and error policy lists), deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW) */
         get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyName"];
         put?: never;
         post?: never;
@@ -27237,7 +27237,9 @@ export interface operations {
     };
     getApiopsProjectsProjectNameApiProxiesApiProxyName: {
         parameters: {
-            query?: never;
+            query?: {
+                withPolicies?: "true" | "false";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -27247,7 +27249,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS and the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, deploymentList) */
+            /** @description status SUCCESS, the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, endpointList, deploymentList), and the same object as resultList[0] (the newest page's shape) with success and resultCount */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27348,12 +27350,168 @@ export interface operations {
                             redeployRequired: boolean;
                             deployedAt: string | null;
                         }[];
+                        endpointList: {
+                            id: string;
+                            endpoint: string;
+                            description: string | null;
+                            active: boolean;
+                            httpMethod: string;
+                            backendResourceUrl: string;
+                            backendHttpMethod: string;
+                            version: string;
+                            operationId: string;
+                            requestPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            responsePolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            errorPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                        }[];
                         /** @constant */
-                        success?: true;
+                        success: true;
+                        resultList: {
+                            name: string;
+                            description: string | null;
+                            apiType: string;
+                            creationType: string | null;
+                            categoryList: string[];
+                            sharingType: string;
+                            relativePath: string | null;
+                            clientRoute: {
+                                [key: string]: unknown;
+                            } | null;
+                            routing: {
+                                [key: string]: unknown;
+                            } | null;
+                            specUrl: string | null;
+                            backendApiVersion: string | null;
+                            maintenanceModeSetting: unknown;
+                            /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                            requestBodyReadBehavior: string;
+                            /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                            responseBodyReadBehavior: string;
+                            /** @description a WSDL proxy's SOAP options; null for the other types */
+                            soapSettings: {
+                                soapToRest: boolean;
+                                enableWSA: boolean;
+                                enableWSRM: boolean;
+                            } | null;
+                            apiKeys: {
+                                publicKey: string | null;
+                                secretKeySet: boolean;
+                            };
+                            cacheSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            circuitBreakerSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            connectionSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            corsSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            forwardedIpHeaderParameter: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description the same section under the newest page's name */
+                            forwardedIpHeaderParam: {
+                                [key: string]: unknown;
+                            } | null;
+                            hideSpecFile: boolean;
+                            jsonErrorResponseTemplate: unknown;
+                            xmlErrorResponseTemplate: unknown;
+                            mtlsSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            ntlmSettings: ({
+                                passwordSet: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            proxyServerSettings: ({
+                                proxyPasswordSet: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            trafficLogSettings: unknown;
+                            idempotencySettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            specAccessType: string;
+                            checkApiProxyPermission: boolean;
+                            customMessageSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            errorHandlingSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            grpcSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            traceSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            websocketSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            endpointCount: number;
+                            revision: number;
+                            deploymentList: {
+                                environmentName: string;
+                                deployed: boolean;
+                                redeployRequired: boolean;
+                                deployedAt: string | null;
+                            }[];
+                            endpointList: {
+                                id: string;
+                                endpoint: string;
+                                description: string | null;
+                                active: boolean;
+                                httpMethod: string;
+                                backendResourceUrl: string;
+                                backendHttpMethod: string;
+                                version: string;
+                                operationId: string;
+                                requestPolicyList?: {
+                                    type: string;
+                                    name: string;
+                                    description: string | null;
+                                    active: boolean;
+                                }[];
+                                responsePolicyList?: {
+                                    type: string;
+                                    name: string;
+                                    description: string | null;
+                                    active: boolean;
+                                }[];
+                                errorPolicyList?: {
+                                    type: string;
+                                    name: string;
+                                    description: string | null;
+                                    active: boolean;
+                                }[];
+                            }[];
+                        }[];
+                        /** @constant */
+                        resultCount: 1;
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found */
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, withPolicies not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
