@@ -5778,7 +5778,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every portal application of the project with what it uses, by name (IDENTITY VIEW) */
+        /** Every portal application of the project (subscribed to one of productRefIds when given) with what it uses, by name (IDENTITY VIEW) */
         get: operations["getApiopsPortalUsage"];
         put?: never;
         post?: never;
@@ -5795,7 +5795,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The portal's traffic-facing summary of the project: applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW) */
+        /** The portal's traffic-facing summary of the project (of productRefIds when given): applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW) */
         get: operations["getApiopsPortalTrafficSummary"];
         put?: never;
         post?: never;
@@ -38963,6 +38963,7 @@ export interface operations {
         parameters: {
             query: {
                 projectName: string;
+                productRefIds?: string | string[];
             };
             header?: never;
             path?: never;
@@ -39007,6 +39008,7 @@ export interface operations {
         parameters: {
             query: {
                 projectName: string;
+                productRefIds?: string | string[];
             };
             header?: never;
             path?: never;
