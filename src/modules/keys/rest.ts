@@ -63,14 +63,13 @@ const certificateQuery = z.object({
   certificateDescription: z.string().optional().describe('as the form field'),
   environmentList: z.union([z.string(), z.array(z.string())]).optional().describe('comma-separated, or repeated; as the form field'),
 })
-const CERTIFICATE_FIELDS = ['certificateName', 'alias', 'certificateDescription', 'environmentList'] as const
 
 /** The form's fields, else the query's; the file part (or a text part of that name). */
 function certificateInput(input: RouteInput): CertificateInput {
   const body = input.body as MultipartBody
   const file = body.files.pemEncodedFile?.bytes ?? (body.fields.pemEncodedFile ? Buffer.from(body.fields.pemEncodedFile) : null)
-  const fromQuery = Object.fromEntries(CERTIFICATE_FIELDS.filter((f) => input.query[f] !== undefined).map((f) => [f, input.query[f]]))
-  return { ...fromQuery, ...body.fields, pemEncodedFile: file }
+  // the fields the query gives and the form lacks are already among the form's (platform/http/router.ts withQueryFields)
+  return { ...body.fields, pemEncodedFile: file }
 }
 
 const multipart = { kind: 'multipart' as const, schema: certificateForm, required: true, files: ['pemEncodedFile'], maxFileBytes: 256 * 1024 }
