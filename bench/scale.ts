@@ -115,7 +115,11 @@ async function forgetBulkRuns(client: pg.Client, workerUrl: string | undefined) 
   await client.query('DELETE FROM "LimitBulkRun" WHERE "projectId" = $1', [project!.id])
   await client.query('DELETE FROM "DeploymentRecord" WHERE "projectName" = $1', [PROJECT])
   await client.query('DELETE FROM "DeliveryOutbox"')
-  if (workerUrl) await client.query(`UPDATE "Environment" SET "workerUrls" = ARRAY[$1] WHERE name = 'dev'`, [workerUrl])
+  if (workerUrl) {
+    const { rowCount: workers } = await client.query(`UPDATE "Environment" SET "workerUrls" = ARRAY[$1] WHERE name = 'dev'`, [workerUrl])
+    // a database seeded by a run without the bulk case has no environment: its bulk run would push nothing
+    if (!workers) console.log('kept database: seeded without an environment (a run without the bulk case), so the bulk run pushes nothing: seed it again under another BENCH_SCALE_KEEP_DB')
+  }
   if (rowCount) await client.query('VACUUM ANALYZE "LimitAssignment", "LimitBulkRunSubject", "DeploymentRecord"')
   console.log(`kept database: ${(rowCount ?? 0).toLocaleString('en')} assignments of earlier runs deleted in ${ms(performance.now() - t0)}`)
 }
