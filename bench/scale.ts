@@ -83,16 +83,17 @@ async function seed(client: pg.Client, consumers: number, events: number) {
     SELECT gen_random_uuid(), $1, 'app_' || md5(n::text || $2),
            'app-' || lpad(n::text, 7, '0') || CASE WHEN n % 100 = 7 THEN '-zephyrine' WHEN n % 10 = 3 THEN '-quillon' ELSE '' END, now()
     FROM generate_series(1, ${apps}) AS n`, [project!.id, KEY])
-  // the trail: steady writes over the retention, one in five installation-level. History, so the per-row NOTIFY of
-  // the event bus is off while it is written: a million notifications at once kept the running service busy (and
-  // growing past 1.8 GB) for minutes, its SIGTERM waiting; the counters' statement-level trigger stays on.
-  await client.query('ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_notify"')
+  // the trail: steady writes over the retention, one in five installation-level. History, so the event bus's NOTIFY is
+  // off while it is written: a million events at once (one notification each, before they were grouped per
+  // statement) kept the running service busy and growing past 1.8 GB for minutes, and a live service would still
+  // hand a million ids to its subscribers; the counters' statement-level trigger stays on.
+  await client.query('ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_notify_ins"')
   await client.query(`
     INSERT INTO "AuditEvent" (at, surface, actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId")
     SELECT now() - make_interval(secs => n * (360.0 * 86400 / ${events})), 'REST_APIOPS', 'user-' || (n % 10), CASE WHEN n % 5 = 0 THEN NULL ELSE $1 END,
            'POST /apiops/projects/:projectName/consumers/' || (n % 7), 'consumers', 'c-' || n, 'SUCCEEDED', 200, 'corr-' || n
     FROM generate_series(1, ${events}) n`, [PROJECT])
-  await client.query('ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_notify"')
+  await client.query('ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_notify_ins"')
   if (process.env.BENCH_SCALE_NO_VACUUM !== '1') {
     await client.query('VACUUM ANALYZE "Credential"')
     await client.query('VACUUM ANALYZE "Application"')
@@ -114,7 +115,11 @@ async function forgetBulkRuns(client: pg.Client, workerUrl: string | undefined) 
   await client.query('DELETE FROM "LimitBulkRun" WHERE "projectId" = $1', [project!.id])
   await client.query('DELETE FROM "DeploymentRecord" WHERE "projectName" = $1', [PROJECT])
   await client.query('DELETE FROM "DeliveryOutbox"')
-  if (workerUrl) await client.query(`UPDATE "Environment" SET "workerUrls" = ARRAY[$1] WHERE name = 'dev'`, [workerUrl])
+  if (workerUrl) {
+    const { rowCount: workers } = await client.query(`UPDATE "Environment" SET "workerUrls" = ARRAY[$1] WHERE name = 'dev'`, [workerUrl])
+    // a database seeded by a run without the bulk case has no environment: its bulk run would push nothing
+    if (!workers) console.log('kept database: seeded without an environment (a run without the bulk case), so the bulk run pushes nothing: seed it again under another BENCH_SCALE_KEEP_DB')
+  }
   if (rowCount) await client.query('VACUUM ANALYZE "LimitAssignment", "LimitBulkRunSubject", "DeploymentRecord"')
   console.log(`kept database: ${(rowCount ?? 0).toLocaleString('en')} assignments of earlier runs deleted in ${ms(performance.now() - t0)}`)
 }

@@ -65,6 +65,32 @@ describe('the full proxy', () => {
   })
 })
 
+describe('get-api-proxy: the newest page (endpointList, withPolicies, resultList)', () => {
+  it('answers the fields at the top level and again as resultList[0], with the methods; withPolicies adds their policy lists', async () => {
+    const plain = await call('GET', 'Pets/', bed.frank)
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200)
+    expect(plain.body).toMatchObject({ status: 'SUCCESS', success: true, resultCount: 1, name: 'Pets', apiType: 'REST', endpointCount: 3 })
+    const { status: _status, success: _success, resultList, resultCount: _count, ...fields } = plain.body
+    expect(resultList).toEqual([fields])
+    expect(fields.endpointList.map((e: { httpMethod: string; endpoint: string }) => `${e.httpMethod} ${e.endpoint}`).sort()).toEqual(['GET /pets', 'GET /pets/{petId}', 'POST /pets'])
+    for (const e of fields.endpointList) expect(e).toMatchObject({ id: expect.any(String), endpoint: expect.any(String), active: true, httpMethod: expect.any(String), backendResourceUrl: expect.any(String), backendHttpMethod: expect.any(String) })
+    expect(fields.endpointList[0].requestPolicyList).toBeUndefined()
+    const withPolicies = await call('GET', 'Pets/?withPolicies=true', bed.frank)
+    expect(withPolicies.status).toBe(200)
+    expect(withPolicies.body.resultList[0].endpointList).toEqual(withPolicies.body.endpointList)
+    for (const e of withPolicies.body.endpointList) expect(e).toMatchObject({ requestPolicyList: [], responsePolicyList: [], errorPolicyList: [] })
+    // the list-methods page answers the same methods
+    expect(withPolicies.body.endpointList).toEqual((await call('GET', 'Pets/methods/?withPolicies=true', bed.frank)).body.resultList)
+    expect((await call('GET', 'Pets/?withPolicies=false', bed.frank)).body.endpointList).toEqual(fields.endpointList)
+  })
+
+  it('refuses a bad withPolicies, outsiders and unknown proxies', async () => {
+    await expectRefused(() => call('GET', 'Pets/?withPolicies=yes', bed.frank), /^withPolicies: must be true or false/)
+    await expectRefused(() => call('GET', 'Pets/', bed.bob), /API_MANAGEMENT/)
+    await expectRefused(() => call('GET', 'Nope/', bed.frank), /Nope/)
+  })
+})
+
 describe('the environment variables a proxy uses', () => {
   it('lists the variables named as ${NAME} in its policies and settings (names case-insensitive), not the others', async () => {
     const res = await call('GET', 'Pets/environment-variables/', bed.root)

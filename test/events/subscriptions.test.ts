@@ -1,4 +1,5 @@
 import { createClient, type Client } from 'graphql-ws'
+import pg from 'pg'
 import WebSocket from 'ws'
 import { describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
@@ -28,6 +29,18 @@ function follow(client: Client, query: string, variables: Record<string, unknown
       while (read >= results.length && !ended) await new Promise<void>((r) => (waiting = r))
       return results[read++]
     },
+    /**
+     * The first result. A subscription is live only once an event of its own arrives, so `write(i)` is repeated
+     * (with `pause` between tries) until one does; after `tries` writes it just waits.
+     */
+    async live(write: (i: number) => Promise<unknown>, pause: () => Promise<unknown> = () => new Promise((r) => setImmediate(r)), tries = 50): Promise<any> {
+      const first = this.next()
+      for (let i = 0; ; i++) {
+        await write(i)
+        const got = await Promise.race([first, pause().then(() => undefined)])
+        if (got || i >= tries) return got ?? first
+      }
+    },
   }
 }
 
@@ -47,17 +60,10 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      // the subscription is live once an event of its own arrives: keep writing until the first one does
-      const first = sub.next()
-      let n = 0
-      let got: any
-      while (!got) {
+      const got = await sub.live(async (n) => {
         expect((await createCredential(bed.root, 'other', `o-${n}`)).status).toBe(200)
         expect((await createCredential(bed.root, 'payments', `p-${n}`)).status).toBe(200)
-        n++
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && n > 50) got = await first
-      }
+      })
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials', actor: 'root' })
       expect(got.data.auditEvents.objectName).toMatch(/^p-/)
       expect((await createCredential(bed.root, 'payments', 'p-last')).status).toBe(200)
@@ -98,14 +104,7 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { 'service-token': token })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let i = 0
-      let got: any
-      while (!got) {
-        await createCredential(bed.root, 'payments', `r-${i++}`)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && i > 50) got = await first
-      }
+      const got = await sub.live((i) => createCredential(bed.root, 'payments', `r-${i}`))
       expect(got.data.auditEvents.projectName).toBe('payments')
       const revoked = await bed.svc.graphql('mutation($t: String!) { revokeToken(token: $t) }', { t: token }, bed.root)
       expect(revoked.body.data).toEqual({ revokeToken: true })
@@ -122,15 +121,10 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, DEPLOY, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      let i = 0
-      while (!got) {
+      const got = await sub.live(async () => {
         const res = await bed.svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${bed.root}` } })
         expect((await jsonOf(res)).deploymentResult.success).toBe(true)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && ++i > 20) got = await first
-      }
+      })
       expect(got.data.deploymentOutcomes).toMatchObject({ projectName: 'payments', environmentName: 'dev', acknowledged: true })
     } finally {
       await client.dispose()
@@ -141,15 +135,9 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, DEPLOY, { p: 'payments' })
-      // live once a push of its own arrives
-      const first = sub.next()
-      let got: any
-      let i = 0
-      while (!got) {
+      await sub.live(async () => {
         expect((await bed.svc.http('/apiops/projects/payments/credentials/shop-frontend/token/', { method: 'DELETE', headers: { authorization: `Bearer ${bed.root}` } })).status).toBe(200)
-        got = await Promise.race([first, new Promise((r) => setImmediate(() => r(undefined)))])
-        if (!got && ++i > 20) got = await first
-      }
+      })
       // 300 records in one insert (long names: the statement's notifications are split to stay under NOTIFY's limit),
       // half not acknowledged, beside records of another project; then the same 300 again as an upsert's updates
       const names = Array.from({ length: 300 }, (_, k) => `stmt-${String(k).padStart(3, '0')}-${'n'.repeat(60)}`)
@@ -184,20 +172,64 @@ describe('GraphQL subscriptions over graphql-ws (issue 18 §3)', () => {
   })
 })
 
+/** `count` audit events per project written by one INSERT (a bootstrap, a declarative apply or a transfer writes so). */
+const auditInOneStatement = (count: number, marker: string) => bed.svc.deps.prisma.$executeRaw`
+  INSERT INTO "AuditEvent" ("surface", "actor", "projectName", "operation", "objectType", "objectName", "outcome", "correlationId")
+  SELECT 'BOOTSTRAP', 'bootstrap', p, 'bootstrap.create', 'credentials', ${marker} || '-' || lpad(k::text, 5, '0'), 'SUCCEEDED', ${marker}
+    FROM generate_series(1, ${count}::integer) AS k, unnest(ARRAY['payments', 'other']) AS p`
+
+describe('audit events written by one statement', () => {
+  it('are each sent to the subscription, once and in the order written, however many', async () => {
+    const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
+    try {
+      const sub = follow(client, AUDIT, { p: 'payments' })
+      await sub.live(async (i) => expect((await createCredential(bed.root, 'payments', `live-${i}`)).status).toBe(200))
+      // 1,500 events per project: more ids than one notification holds, so the statement's are split
+      expect(await auditInOneStatement(1500, 'stmt')).toBe(3000)
+      const names: string[] = []
+      while (names.length < 1500) {
+        const event = (await sub.next()).data.auditEvents
+        expect(event.projectName).toBe('payments')
+        if (event.objectName.startsWith('stmt-')) names.push(event.objectName)
+      }
+      expect(names).toEqual(Array.from({ length: 1500 }, (_, k) => `stmt-${String(k + 1).padStart(5, '0')}`))
+      sub.stop()
+    } finally {
+      await client.dispose()
+    }
+  })
+
+  // counted on a listening session of its own, which PGlite (one in-process session) does not offer
+  it.runIf(process.env.TEST_DATABASE_URL)('are announced per statement and project, not per row', async () => {
+    const listener = new pg.Client({ connectionString: bed.svc.db.databaseUrl })
+    await listener.connect()
+    const payloads: { k: string; p: string | null; ids?: string[] }[] = []
+    listener.on('notification', (n) => payloads.push(JSON.parse(n.payload!)))
+    try {
+      await listener.query('LISTEN gateway_events')
+      expect(await auditInOneStatement(1500, 'counted')).toBe(3000)
+      // NOTIFY is delivered at commit, in order: a round trip on the listening session follows them
+      await listener.query('SELECT 1')
+      const audits = payloads.filter((p) => p.k === 'audits')
+      expect(payloads.filter((p) => p.k === 'audit')).toEqual([])
+      expect(audits.length).toBeGreaterThanOrEqual(2 * 2)
+      expect(audits.length).toBeLessThanOrEqual(2 * 6)
+      for (const project of ['payments', 'other']) expect(audits.filter((a) => a.p === project).flatMap((a) => a.ids!)).toHaveLength(1500)
+      for (const a of audits) expect(Buffer.byteLength(JSON.stringify(a))).toBeLessThan(8000)
+    } finally {
+      await listener.end()
+    }
+  })
+})
+
 describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQL', () => {
   it('a subscriber on one instance sees writes made on another', async () => {
     const second = await startTestService({ db: bed.svc.db })
     const client = wsClient(second.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      let i = 0
-      while (!got) {
-        await createCredential(bed.root, 'payments', `x-${i}`) // written through the first instance
-        got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 50))])
-        if (!got && ++i > 50) got = await first
-      }
+      // written through the first instance
+      const got = await sub.live((i) => createCredential(bed.root, 'payments', `x-${i}`), () => new Promise((r) => setTimeout(r, 50)))
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials' })
     } finally {
       await client.dispose()
@@ -214,16 +246,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('across instances on one PostgreSQ
     const client = wsClient(bed.svc.url, { authorization: `Bearer ${bed.root}` })
     try {
       const sub = follow(client, AUDIT, { p: 'payments' })
-      const first = sub.next()
-      let got: any
-      for (let i = 0; !got; i++) {
-        await createCredential(bed.root, 'payments', `after-cut-${i}`)
-        got = await Promise.race([first, new Promise((r) => setTimeout(() => r(undefined), 100))])
-        if (!got && i > 100) got = await first
-      }
+      const got = await sub.live((i) => createCredential(bed.root, 'payments', `after-cut-${i}`), () => new Promise((r) => setTimeout(r, 100)), 100)
       expect(got.data.auditEvents).toMatchObject({ projectName: 'payments', objectType: 'credentials' })
     } finally {
       await client.dispose()
     }
   })
+
 })

@@ -6,10 +6,16 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type A2aBackendServerInput = {
   allowPrivateNetworkEgress?: boolean | null | undefined;
   auth?: BackendAuthInput | null | undefined;
-  /** NONE, BEARER: the newest pages' flat credentials (not with auth) */
+  /** NONE, BEARER, OAUTH2_CLIENT_CREDENTIALS, MTLS: the newest pages' flat credentials (not with auth) */
   authScheme?: string | null | undefined;
   /** secret (authScheme BEARER); blank keeps the stored one */
   bearerToken?: string | null | undefined;
+  /** required for authScheme OAUTH2_CLIENT_CREDENTIALS */
+  clientId?: string | null | undefined;
+  /** secret (authScheme OAUTH2_CLIENT_CREDENTIALS); blank keeps the stored one of the same client */
+  clientSecret?: string | null | undefined;
+  /** refused: send the client credentials inline */
+  credentialRef?: string | null | undefined;
   /** WARN_ONLY, FAIL_CLOSED */
   driftPolicy?: string | null | undefined;
   enabled?: boolean | null | undefined;
@@ -18,12 +24,18 @@ export type A2aBackendServerInput = {
   headers?: Array<BackendHeaderInput> | null | undefined;
   /** server-managed on the pages: ignored */
   id?: string | null | undefined;
+  /** required for authScheme MTLS */
+  mTLSSettings?: BackendMtlsSettingsInput | null | undefined;
   name: string;
   /** JSONRPC, HTTP_JSON; default JSONRPC */
   protocol?: string | null | undefined;
+  /** space-separated scopes asked for the token */
+  scope?: string | null | undefined;
   /** SKILL_ROUTE: required, each skill served by one server */
   skills?: Array<string> | null | undefined;
   timeoutMs?: number | null | undefined;
+  /** required for authScheme OAUTH2_CLIENT_CREDENTIALS: the token URL */
+  tokenEndpoint?: string | null | undefined;
   /** or endpoint */
   url?: string | null | undefined;
   weight?: number | null | undefined;
@@ -493,14 +505,24 @@ export type AiTopicCategoryPresetInput = {
 };
 
 export type BackendAuthInput = {
+  /** required for scheme OAUTH2_CLIENT_CREDENTIALS */
+  clientId?: string | null | undefined;
+  /** secret (scheme OAUTH2_CLIENT_CREDENTIALS); blank keeps the stored one of the same client */
+  clientSecret?: string | null | undefined;
   /** required for API_KEY_HEADER */
   headerName?: string | null | undefined;
+  /** required for scheme MTLS */
+  mTLSSettings?: BackendMtlsSettingsInput | null | undefined;
   /** secret (BASIC); blank keeps the stored one */
   password?: string | null | undefined;
-  /** NONE, BEARER, API_KEY_HEADER, BASIC; default NONE */
+  /** NONE, BEARER, API_KEY_HEADER, BASIC, OAUTH2_CLIENT_CREDENTIALS, MTLS; default NONE */
   scheme?: string | null | undefined;
+  /** space-separated scopes asked for the token */
+  scope?: string | null | undefined;
   /** secret (BEARER, API_KEY_HEADER); blank keeps the stored one */
   token?: string | null | undefined;
+  /** required for scheme OAUTH2_CLIENT_CREDENTIALS: the token URL */
+  tokenEndpoint?: string | null | undefined;
   /** required for BASIC */
   username?: string | null | undefined;
 };
@@ -508,6 +530,20 @@ export type BackendAuthInput = {
 export type BackendHeaderInput = {
   name: string;
   value: string;
+};
+
+/** The newest pages' mTLSSettings (the proxy mTLS settings page's fields) */
+export type BackendMtlsSettingsInput = {
+  disableSslValidation?: boolean | null | undefined;
+  enabled?: boolean | null | undefined;
+  hostnameVerifierType?: string | null | undefined;
+  /** a keystore of the project (or keyStoreName); required */
+  keyStoreId?: string | null | undefined;
+  keyStoreName?: string | null | undefined;
+  supportedProtocolList?: Array<string> | null | undefined;
+  /** a keystore or certificate of the project (or trustStoreName) */
+  trustStoreId?: string | null | undefined;
+  trustStoreName?: string | null | undefined;
 };
 
 export type CertEnvironmentMergeMethod =
@@ -917,10 +953,16 @@ export type LlmProviderInput = {
 export type McpBackendServerInput = {
   allowPrivateNetworkEgress?: boolean | null | undefined;
   auth?: BackendAuthInput | null | undefined;
-  /** NONE, BEARER: the newest pages' flat credentials (not with auth) */
+  /** NONE, BEARER, OAUTH2_CLIENT_CREDENTIALS, MTLS: the newest pages' flat credentials (not with auth) */
   authScheme?: string | null | undefined;
   /** secret (authScheme BEARER); blank keeps the stored one */
   bearerToken?: string | null | undefined;
+  /** required for authScheme OAUTH2_CLIENT_CREDENTIALS */
+  clientId?: string | null | undefined;
+  /** secret (authScheme OAUTH2_CLIENT_CREDENTIALS); blank keeps the stored one of the same client */
+  clientSecret?: string | null | undefined;
+  /** refused: send the client credentials inline */
+  credentialRef?: string | null | undefined;
   /** WARN_ONLY, FAIL_CLOSED */
   driftPolicy?: string | null | undefined;
   /** default true */
@@ -930,10 +972,16 @@ export type McpBackendServerInput = {
   headers?: Array<BackendHeaderInput> | null | undefined;
   /** server-managed on the pages: ignored */
   id?: string | null | undefined;
+  /** required for authScheme MTLS */
+  mTLSSettings?: BackendMtlsSettingsInput | null | undefined;
   /** unique in the routing (case-insensitive) */
   name: string;
+  /** space-separated scopes asked for the token */
+  scope?: string | null | undefined;
   /** 1..600000 ms, default 30000 */
   timeoutMs?: number | null | undefined;
+  /** required for authScheme OAUTH2_CLIENT_CREDENTIALS: the token URL */
+  tokenEndpoint?: string | null | undefined;
   /** AGGREGATE with several servers: required and unique */
   toolPrefix?: string | null | undefined;
   /** STREAMABLE_HTTP, SSE, HTTP_SSE; default STREAMABLE_HTTP */

@@ -3367,7 +3367,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one API proxy: apiType, clientRoute, routing, deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW) */
+        /** Read one API proxy: apiType, clientRoute, routing, endpointList (with withPolicies=true each method's request, response and error policy lists), deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW) */
         get: operations["getApiopsProjectsProjectNameApiProxiesApiProxyName"];
         put?: never;
         post?: never;
@@ -5778,7 +5778,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every portal application of the project with what it uses, by name (IDENTITY VIEW) */
+        /** Every portal application of the project (subscribed to one of productRefIds when given) with what it uses, by name (IDENTITY VIEW) */
         get: operations["getApiopsPortalUsage"];
         put?: never;
         post?: never;
@@ -5795,7 +5795,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The portal's traffic-facing summary of the project: applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW) */
+        /** The portal's traffic-facing summary of the project (of productRefIds when given): applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW) */
         get: operations["getApiopsPortalTrafficSummary"];
         put?: never;
         post?: never;
@@ -27237,7 +27237,9 @@ export interface operations {
     };
     getApiopsProjectsProjectNameApiProxiesApiProxyName: {
         parameters: {
-            query?: never;
+            query?: {
+                withPolicies?: "true" | "false";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -27247,7 +27249,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS and the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, deploymentList) */
+            /** @description status SUCCESS, the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, endpointList, deploymentList), and the same object as resultList[0] (the newest page's shape) with success and resultCount */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -27348,12 +27350,168 @@ export interface operations {
                             redeployRequired: boolean;
                             deployedAt: string | null;
                         }[];
+                        endpointList: {
+                            id: string;
+                            endpoint: string;
+                            description: string | null;
+                            active: boolean;
+                            httpMethod: string;
+                            backendResourceUrl: string;
+                            backendHttpMethod: string;
+                            version: string;
+                            operationId: string;
+                            requestPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            responsePolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                            errorPolicyList?: {
+                                type: string;
+                                name: string;
+                                description: string | null;
+                                active: boolean;
+                            }[];
+                        }[];
                         /** @constant */
-                        success?: true;
+                        success: true;
+                        resultList: {
+                            name: string;
+                            description: string | null;
+                            apiType: string;
+                            creationType: string | null;
+                            categoryList: string[];
+                            sharingType: string;
+                            relativePath: string | null;
+                            clientRoute: {
+                                [key: string]: unknown;
+                            } | null;
+                            routing: {
+                                [key: string]: unknown;
+                            } | null;
+                            specUrl: string | null;
+                            backendApiVersion: string | null;
+                            maintenanceModeSetting: unknown;
+                            /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                            requestBodyReadBehavior: string;
+                            /** @description ALWAYS_READ, READ_IF_POLICY_EXISTS or NEVER_READ */
+                            responseBodyReadBehavior: string;
+                            /** @description a WSDL proxy's SOAP options; null for the other types */
+                            soapSettings: {
+                                soapToRest: boolean;
+                                enableWSA: boolean;
+                                enableWSRM: boolean;
+                            } | null;
+                            apiKeys: {
+                                publicKey: string | null;
+                                secretKeySet: boolean;
+                            };
+                            cacheSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            circuitBreakerSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            connectionSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            corsSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            forwardedIpHeaderParameter: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description the same section under the newest page's name */
+                            forwardedIpHeaderParam: {
+                                [key: string]: unknown;
+                            } | null;
+                            hideSpecFile: boolean;
+                            jsonErrorResponseTemplate: unknown;
+                            xmlErrorResponseTemplate: unknown;
+                            mtlsSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            ntlmSettings: ({
+                                passwordSet: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            proxyServerSettings: ({
+                                proxyPasswordSet: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            trafficLogSettings: unknown;
+                            idempotencySettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            specAccessType: string;
+                            checkApiProxyPermission: boolean;
+                            customMessageSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            errorHandlingSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            grpcSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            traceSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            websocketSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            endpointCount: number;
+                            revision: number;
+                            deploymentList: {
+                                environmentName: string;
+                                deployed: boolean;
+                                redeployRequired: boolean;
+                                deployedAt: string | null;
+                            }[];
+                            endpointList: {
+                                id: string;
+                                endpoint: string;
+                                description: string | null;
+                                active: boolean;
+                                httpMethod: string;
+                                backendResourceUrl: string;
+                                backendHttpMethod: string;
+                                version: string;
+                                operationId: string;
+                                requestPolicyList?: {
+                                    type: string;
+                                    name: string;
+                                    description: string | null;
+                                    active: boolean;
+                                }[];
+                                responsePolicyList?: {
+                                    type: string;
+                                    name: string;
+                                    description: string | null;
+                                    active: boolean;
+                                }[];
+                                errorPolicyList?: {
+                                    type: string;
+                                    name: string;
+                                    description: string | null;
+                                    active: boolean;
+                                }[];
+                            }[];
+                        }[];
+                        /** @constant */
+                        resultCount: 1;
                     };
                 };
             };
-            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found */
+            /** @description unknown project, missing API_MANAGEMENT VIEW, proxy not found, withPolicies not true or false */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -32261,7 +32419,9 @@ export interface operations {
     };
     deleteApiopsProjectsProjectNameCertificatesCertificateName: {
         parameters: {
-            query?: never;
+            query?: {
+                jwkDeleteAction?: "NULLIFY" | "DELETE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -32271,7 +32431,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, deploymentResult */
+            /** @description status SUCCESS, success, deploymentResult (the certificate and any JWKs deleted with it, per environment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -32284,7 +32444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project or missing CERTIFICATE permission; certificate not found */
+            /** @description unknown project or missing CERTIFICATE permission; certificate not found; jwkDeleteAction invalid; a JWK to delete named by a credential */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -33327,7 +33487,9 @@ export interface operations {
     };
     deleteApiopsProjectsProjectNameKeysKeyName: {
         parameters: {
-            query?: never;
+            query?: {
+                jwkDeleteAction?: "NULLIFY" | "DELETE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -33337,7 +33499,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, deploymentResult */
+            /** @description status SUCCESS, success, deploymentResult (the key and any JWKs deleted with it, per environment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33350,7 +33512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project or missing CERTIFICATE permission; key not found */
+            /** @description unknown project or missing CERTIFICATE permission; key not found; jwkDeleteAction invalid; a JWK to delete named by a credential */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -33565,7 +33727,9 @@ export interface operations {
     };
     deleteApiopsProjectsProjectNameKeystoresKeystoreName: {
         parameters: {
-            query?: never;
+            query?: {
+                jwkDeleteAction?: "NULLIFY" | "DELETE";
+            };
             header?: never;
             path: {
                 projectName: string;
@@ -33575,7 +33739,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description status SUCCESS, success, deploymentResult */
+            /** @description status SUCCESS, success, deploymentResult (the keystore and any JWKs deleted with it, per environment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -33588,7 +33752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unknown project or missing CERTIFICATE permission; keystore not found */
+            /** @description unknown project or missing CERTIFICATE permission; keystore not found; jwkDeleteAction invalid; a JWK to delete named by a credential */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -38799,6 +38963,7 @@ export interface operations {
         parameters: {
             query: {
                 projectName: string;
+                productRefIds?: string | string[];
             };
             header?: never;
             path?: never;
@@ -38843,6 +39008,7 @@ export interface operations {
         parameters: {
             query: {
                 projectName: string;
+                productRefIds?: string | string[];
             };
             header?: never;
             path?: never;

@@ -111,6 +111,22 @@ describe('keys: import-file (page examples)', () => {
   })
 })
 
+describe('keys: import-file with its fields as query parameters (openapi.yaml lists them in: query)', () => {
+  it('takes the fields the form lacks from the query, repeated values as a list; a form field wins', async () => {
+    const form = fileForm({}, 'keyFile', pkcs8(rotated), 'queried.pem')
+    const res = await post(`${P}/import-file/?keyName=queried&keyType=PRIVATE_KEY&environmentList=dev&environmentList=prod`, form)
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.resultList[0]).toMatchObject({ name: 'queried', keyType: 'PRIVATE_KEY' })
+    expect(res.body.resultList[0].cryptoKeyInfoEnvironmentList.map((e: any) => e.environmentName)).toEqual(['dev', 'prod'])
+    const both = await post(`${P}/import-file/?keyName=from-query&environmentList=prod`, keyForm({ keyName: 'from-form', environmentList: 'dev' }, pkcs8(rotated), 'both.pem'))
+    expect(both.status, both.text).toBe(200)
+    expect(both.body.resultList[0]).toMatchObject({ name: 'from-form', cryptoKeyInfoEnvironmentList: [{ environmentName: 'dev' }] })
+    expect(await svc.deps.prisma.storedObject.findFirst({ where: { kind: 'CRYPTO_KEY_INFO', name: 'from-query' } })).toBeNull()
+    // a query parameter that is no field of the form is not one: the refusal names the missing field
+    await expectRefused(() => post(`${P}/import-file/?name=queried-2&keyType=PRIVATE_KEY&environmentList=dev`, fileForm({}, 'keyFile', pkcs8(rotated), 'x.pem')), /keyName/)
+  })
+})
+
 describe('keys: file refusals (nothing written, nothing pushed)', () => {
   it('the pages\' messages, each naming its field', async () => {
     await expectRefused(() => post(`${P}/import-file/`, keyForm({})), 'Key (name: signing-key) is already exist! Send override=true to update it.')

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestbed } from '../support/testbed.js'
 import { expectLegacyRefusal, type LegacyAnswer } from '../support/refusals.js'
 import { sampleBootstrap } from '../support/fixtures.js'
+import { graphqlStatements } from '../support/statements.js'
 
 // The portal operations of the vendor's openapi.yaml (PortalAppProvision, PortalAppCredential, PortalReport; no page
 // shows their bodies, docs/portal.md): portal applications are applications of kind PORTAL found by referenceId.
@@ -105,6 +106,36 @@ describe('portal applications', () => {
       expect((await call('GET', `${path}?projectName=payments`, bed.olga)).body).toEqual({ status: 'FAILURE', resultMessage: "Project 'payments' not found" })
       expect((await call('GET', path, bed.carol)).body.resultMessage).toMatch(/^projectName: is required/)
     }
+  })
+
+  it('narrows both reports to the products of productRefIds (comma-separated or repeated), GraphQL too', async () => {
+    const payments = encodeURIComponent('Payments API')
+    const usage = await call('GET', `portal/usage?projectName=payments&productRefIds=${payments}`, bed.carol)
+    expect(usage.status, usage.raw).toBe(200)
+    expect(usage.body.resultList.map((r: any) => r.name)).toEqual(['mobile-shop'])
+    const summary = await call('GET', `portal/traffic/summary?projectName=payments&productRefIds=${payments}`, bed.carol)
+    expect(summary.body).toMatchObject({ portalApplicationCount: 1, portalApplicationsByStatus: { ACTIVE: 1 }, apiClientCount: 0, apiClientsByState: {}, subscriptionCount: 1, subscriptionsByStatus: { APPROVED: 1 }, productCount: 1 })
+    const both = await call('GET', `portal/traffic/summary?projectName=payments&productRefIds=${payments}&productRefIds=Orders%20API,%20Ghost`, bed.carol)
+    expect(both.body).toMatchObject({ portalApplicationCount: 1, subscriptionCount: 2, productCount: 2 })
+    const none = await call('GET', 'portal/usage?projectName=payments&productRefIds=Ghost', bed.carol)
+    expect(none.body).toMatchObject({ status: 'SUCCESS', resultList: [], resultCount: 0 })
+    expect((await call('GET', 'portal/usage?projectName=payments&productRefIds=', bed.carol)).body.resultList.map((r: any) => r.name)).toEqual(['checkout', 'mobile-shop'])
+    const q = await bed.svc.graphql('query($p: [String!]) { portalUsage(projectName: "payments", productRefIds: $p) portalTrafficSummary(projectName: "payments", productRefIds: $p) }', { p: ['Payments API'] }, bed.carol)
+    expect(q.body.data.portalUsage).toEqual(usage.body.resultList)
+    const { status: _s, success: _ok, ...counted } = summary.body
+    expect(q.body.data.portalTrafficSummary).toEqual(counted)
+    expect((await call('GET', `portal/usage?projectName=payments&productRefIds=${'p'.repeat(201)}`, bed.carol)).body).toEqual({ status: 'FAILURE', resultMessage: 'productRefIds: each product reference must be at most 200 characters' })
+  })
+
+  it('reads usage in a number of statements that does not grow with the applications', async () => {
+    const count = async () => (await graphqlStatements(bed.svc, '{ portalUsage(projectName: "payments") }', {}, bed.carol)).statements.length
+    const before = await count()
+    for (let i = 0; i < 5; i++) {
+      const res = await call('POST', 'portal-apps/provision?projectName=payments', bed.bob, { referenceId: `many-${i}`, name: `many-${i}`, productName: 'Orders API' })
+      expect(res.status, res.raw).toBe(200)
+    }
+    expect((await graphqlStatements(bed.svc, '{ portalUsage(projectName: "payments") }', {}, bed.carol)).data.portalUsage).toHaveLength(7)
+    expect(await count()).toBe(before)
   })
 
   it('GraphQL twins answer as the REST doors', async () => {

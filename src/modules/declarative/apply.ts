@@ -240,7 +240,8 @@ export type CreatedForms = Map<string, PortableObject>
  * them back), as they stand after the whole plan was written. Only credentials are told, and a later write of the
  * same plan can change a credential: an application created by the plan takes its consumers (their applicationName
  * becomes its name, as insertApplications sets it); an application updated, anything deleted or renamed may change
- * others, so then every credential is read back.
+ * them otherwise, so then none is told: the created credentials are read back, as are the existing ones the writes
+ * link or unlink (linkedByWrites), not every credential.
  */
 function formsOf(ctx: AdapterContext, c: Collection, content: PlanContent, created: CreatedForms): Map<string, LiveObject> {
   const out = new Map<string, LiveObject>()

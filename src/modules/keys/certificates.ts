@@ -8,7 +8,7 @@ import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { PLATFORM_PROJECT } from '../../platform/scope/project-scope.js'
 import { writePackageZip } from '../../platform/transfer/package/zip.js'
 import { certificateFacts, parseCertificateFile, toPem, validityOf } from './crypto/x509.js'
-import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
+import { deleteSourceAndJwks, jwkDeleteAction, refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, pageObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requiredName, trustAccess, updateObject, type EnvironmentPush, type ProjectEnvironment,
@@ -136,17 +136,18 @@ export async function updateCertificate(deps: Deps, actor: Actor, projectName: s
   return { outcome, warnings: warningsOf(name, parsed.leaf), certificate: certificateView(row, envs, true), updatedJwks }
 }
 
-export async function deleteCertificate(deps: Deps, actor: Actor, projectName: string, rawName: string): Promise<DeploymentOutcome> {
+/** `jwkDeleteAction` says what becomes of the JWKs taken from it (jwk-refresh.ts): detached (NULLIFY, the default) or deleted. */
+export async function deleteCertificate(deps: Deps, actor: Actor, projectName: string, rawName: string, rawJwkDeleteAction?: unknown): Promise<DeploymentOutcome> {
   const access = await trustAccess(deps, actor, projectName, 'MANAGE')
   const name = requiredName(rawName, 'certificateName')
+  const action = jwkDeleteAction(rawJwkDeleteAction)
   const row = await findObject(deps.prisma, access.project.id, 'CERTIFICATE', name)
   if (!row) throw certificateNotFound(name)
   await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
-  await deps.prisma.storedObject.delete({ where: { id: row.id } })
   const byName = new Map(envs.map((e) => [e.name, e]))
   const pushes = Object.keys(environmentsOf(row)).filter((e) => byName.has(e)).map((e) => ({ env: byName.get(e)!, action: 'UNDEPLOY' as const, config: { name, environmentName: e } }))
-  return pushPerEnvironment(deps, access, 'CERTIFICATE', name, row.revision + 1, pushes)
+  return deleteSourceAndJwks(deps, access, row, action, () => pushPerEnvironment(deps, access, 'CERTIFICATE', name, row.revision + 1, pushes))
 }
 
 // Reading

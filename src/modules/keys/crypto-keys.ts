@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/auth/actor.js'
 import type { Deps } from '../../platform/context.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError } from '../../platform/errors/domain-error.js'
-import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
+import { deleteSourceAndJwks, jwkDeleteAction, refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import { kindOf, parseKeyBody, type KeyKind } from './key-bodies.js'
 import {
   createObject, contentOf, environmentsOf, environmentsOfProject, findObject, listObjects, pageObjects, pushPerEnvironment,
@@ -78,15 +78,16 @@ const undeployAll = (row: StoredObject, envs: ProjectEnvironment[]): Environment
     return env ? [{ env, action: 'UNDEPLOY' as const, name: row.name, config: { name: row.name, environmentName: e } }] : []
   })
 
-export async function deleteKey(deps: Deps, actor: Actor, projectName: string, rawName: string): Promise<DeploymentOutcome> {
+/** `jwkDeleteAction` says what becomes of the JWKs taken from it (jwk-refresh.ts): detached (NULLIFY, the default) or deleted. */
+export async function deleteKey(deps: Deps, actor: Actor, projectName: string, rawName: string, rawJwkDeleteAction?: unknown): Promise<DeploymentOutcome> {
   const access = await trustAccess(deps, actor, projectName, 'MANAGE')
   const name = requiredName(rawName, 'keyName')
+  const action = jwkDeleteAction(rawJwkDeleteAction)
   const row = await findObject(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO', name)
   if (!row) throw keyNotFound(name)
   await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
-  await deps.prisma.storedObject.delete({ where: { id: row.id } })
-  return pushPerEnvironment(deps, access, 'KEY', name, row.revision + 1, undeployAll(row, envs))
+  return deleteSourceAndJwks(deps, access, row, action, () => pushPerEnvironment(deps, access, 'KEY', name, row.revision + 1, undeployAll(row, envs)))
 }
 
 export interface KeyEnvironmentView {

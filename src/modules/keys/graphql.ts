@@ -69,8 +69,10 @@ export class TrustMaterialResolver {
   }
 
   @Mutation(() => DeploymentResultType, { description: 'Deletes a certificate and undeploys it' })
-  async deleteCertificate(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
-    return DeploymentResultType.from(await deleteCertificate(ctx.deps, requireViewer(ctx), projectName, name))
+  async deleteCertificate(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string,
+    @Arg('jwkDeleteAction', () => String, { nullable: true, description: 'NULLIFY (default): the JWKs taken from it are kept, detached; DELETE: deleted and undeployed with it' }) jwkDeleteAction: string | null,
+  ) {
+    return DeploymentResultType.from(await deleteCertificate(ctx.deps, requireViewer(ctx), projectName, name, jwkDeleteAction))
   }
 
   @Query(() => [CryptoKeyType], { description: 'Keys: public parts and metadata only (CERTIFICATE VIEW)' })
@@ -101,8 +103,10 @@ export class TrustMaterialResolver {
   }
 
   @Mutation(() => DeploymentResultType)
-  async deleteCryptoKey(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
-    return DeploymentResultType.from(await deleteKey(ctx.deps, requireViewer(ctx), projectName, name))
+  async deleteCryptoKey(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string,
+    @Arg('jwkDeleteAction', () => String, { nullable: true, description: 'NULLIFY (default): the JWKs taken from it are kept, detached; DELETE: deleted and undeployed with it' }) jwkDeleteAction: string | null,
+  ) {
+    return DeploymentResultType.from(await deleteKey(ctx.deps, requireViewer(ctx), projectName, name, jwkDeleteAction))
   }
 
   @Query(() => [KeyStoreType], { description: 'Keystores: type and entries; file and passwords are write-only (CERTIFICATE VIEW)' })
@@ -133,8 +137,10 @@ export class TrustMaterialResolver {
   }
 
   @Mutation(() => DeploymentResultType)
-  async deleteKeyStore(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string) {
-    return DeploymentResultType.from(await deleteKeystore(ctx.deps, requireViewer(ctx), projectName, name))
+  async deleteKeyStore(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('name', () => String) name: string,
+    @Arg('jwkDeleteAction', () => String, { nullable: true, description: 'NULLIFY (default): the JWKs taken from it are kept, detached; DELETE: deleted and undeployed with it' }) jwkDeleteAction: string | null,
+  ) {
+    return DeploymentResultType.from(await deleteKeystore(ctx.deps, requireViewer(ctx), projectName, name, jwkDeleteAction))
   }
 
   @Query(() => [JwkType], { description: 'JWKs without key material (CERTIFICATE VIEW)' })

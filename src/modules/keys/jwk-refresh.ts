@@ -1,11 +1,13 @@
 import type { StoredObject } from '../../generated/prisma/client.js'
 import type { ProjectAccess } from '../../platform/auth/permissions.js'
-import type { Deps } from '../../platform/context.js'
+import type { Deps, Tx } from '../../platform/context.js'
+import { mergeOutcomes, type DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { malformed } from '../../platform/errors/domain-error.js'
-import { refreshFromSource } from './jwks.js'
-import { contentOf, listObjects, updateObject } from './store.js'
+import { refreshFromSource, undeployJwks } from './jwks.js'
+import { contentOf, environmentsOfProject, listObjects, refuseWhileCredentialsName, updateObject } from './store.js'
 
-// `updateReferencedJwks` of the certificate, key and keystore updates: the JWKs taken from the object follow it.
+// `updateReferencedJwks` of the certificate, key and keystore updates: the JWKs taken from the object follow it;
+// `jwkDeleteAction` of their deletes: the JWKs are detached or deleted with it.
 
 export const UPDATE_SCOPES = ['SAME_PROJECT', 'ALL_PROJECTS'] as const
 export interface RefreshOptions {
@@ -60,4 +62,44 @@ export async function refreshReferencedJwks(deps: Deps, access: ProjectAccess, s
     }
   }
   return updated
+}
+
+export const JWK_DELETE_ACTIONS = ['NULLIFY', 'DELETE'] as const
+export type JwkDeleteAction = (typeof JWK_DELETE_ACTIONS)[number]
+
+/** The delete pages' jwkDeleteAction (any case): NULLIFY, the default, or DELETE. */
+export function jwkDeleteAction(value: unknown): JwkDeleteAction {
+  if (value === undefined || value === null || value === '') return 'NULLIFY'
+  const action = typeof value === 'string' ? value.trim().toUpperCase() : ''
+  if (!(JWK_DELETE_ACTIONS as readonly string[]).includes(action)) throw malformed(`jwkDeleteAction must be one of ${JWK_DELETE_ACTIONS.join(', ')}`, { field: 'jwkDeleteAction' })
+  return action as JwkDeleteAction
+}
+
+const takenFrom = (db: Tx, source: StoredObject) =>
+  db.storedObject.findMany({ where: { projectId: source.projectId, kind: 'JWK', content: { path: ['sourceId'], equals: source.id } }, orderBy: { name: 'asc' } })
+
+/**
+ * Deletes a certificate, key or keystore (the caller has checked that no credential names it) and undeploys it with
+ * `undeploy`, together with what `action` does to the JWKs taken from it, in one transaction: NULLIFY detaches them
+ * (they keep their key), DELETE deletes them too, refused whole, nothing written, while a credential names one of
+ * them. The deleted JWKs are undeployed as well: one result per environment for the object and its JWKs.
+ */
+export async function deleteSourceAndJwks(
+  deps: Deps, access: ProjectAccess, source: StoredObject, action: JwkDeleteAction, undeploy: () => Promise<DeploymentOutcome>,
+): Promise<DeploymentOutcome> {
+  const deleted = await deps.prisma.$transaction(async (tx) => {
+    const jwks = await takenFrom(tx, source)
+    if (action === 'DELETE') {
+      for (const jwk of jwks) await refuseWhileCredentialsName(tx, jwk, 'deleted')
+      await tx.storedObject.deleteMany({ where: { id: { in: jwks.map((j) => j.id) } } })
+    } else {
+      for (const jwk of jwks) await updateObject(tx, jwk, { ...contentOf(jwk), sourceId: null })
+    }
+    await tx.storedObject.delete({ where: { id: source.id } })
+    return action === 'DELETE' ? jwks : []
+  })
+  const outcome = await undeploy()
+  if (!deleted.length) return outcome
+  const envs = await environmentsOfProject(deps.prisma, access.project.id)
+  return mergeOutcomes([outcome, ...(await undeployJwks(deps, access, deleted, envs))])
 }

@@ -233,6 +233,11 @@ export async function deleteJwk(deps: Deps, actor: Actor, projectName: string, r
   return pushJwk(deps, access, { ...row, revision: row.revision + 1 }, 'UNDEPLOY')
 }
 
+/** Undeploys JWKs already deleted (with the object they were taken from), each from every environment of the project. */
+export function undeployJwks(deps: Deps, access: ProjectAccess, rows: StoredObject[], envs: ProjectEnvironment[]): Promise<DeploymentOutcome[]> {
+  return Promise.all(rows.map((row) => pushJwk(deps, access, { ...row, revision: row.revision + 1 }, 'UNDEPLOY', envs)))
+}
+
 export interface JwkView {
   name: string; description: string; projectId: string
   sourceType: string | null; sourceId: string | null; sourceUrl: string | null

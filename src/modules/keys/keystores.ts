@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/context.js'
 import type { DeploymentOutcome } from '../../platform/deploy/pusher.js'
 import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { openKeystore, type KeystoreEntryView } from './crypto/keystore-files.js'
-import { refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
+import { deleteSourceAndJwks, jwkDeleteAction, refreshReferencedJwks, type RefreshOptions } from './jwk-refresh.js'
 import {
   checkBody, contentOf, createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, optionalText, pickEnvironment, pushPerEnvironment,
   refuseWhileCredentialsName, requireBody, requiredName, seal, trustAccess, unseal, updateObject, type EnvironmentPush, type ProjectEnvironment,
@@ -154,15 +154,16 @@ export async function updateKeystore(deps: Deps, actor: Actor, projectName: stri
   return { outcome, keystore: keystoreView(row, envs), updatedJwks }
 }
 
-export async function deleteKeystore(deps: Deps, actor: Actor, projectName: string, rawName: string): Promise<DeploymentOutcome> {
+/** `jwkDeleteAction` says what becomes of the JWKs taken from it (jwk-refresh.ts): detached (NULLIFY, the default) or deleted. */
+export async function deleteKeystore(deps: Deps, actor: Actor, projectName: string, rawName: string, rawJwkDeleteAction?: unknown): Promise<DeploymentOutcome> {
   const access = await trustAccess(deps, actor, projectName, 'MANAGE')
   const name = requiredName(rawName, 'keystoreName')
+  const action = jwkDeleteAction(rawJwkDeleteAction)
   const row = await findObject(deps.prisma, access.project.id, 'KEY_STORE', name)
   if (!row) throw keystoreNotFound(name)
   await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
-  await deps.prisma.storedObject.delete({ where: { id: row.id } })
-  return pushPerEnvironment(deps, access, 'KEYSTORE', name, row.revision + 1, undeployAll(row, envs))
+  return deleteSourceAndJwks(deps, access, row, action, () => pushPerEnvironment(deps, access, 'KEYSTORE', name, row.revision + 1, undeployAll(row, envs)))
 }
 
 export interface KeystoreEnvironmentView {

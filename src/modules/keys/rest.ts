@@ -43,6 +43,11 @@ const refreshQuery = z.object({
   updateReferencedJwks: z.enum(['true', 'false']).optional().describe('older form of jwkUpdateAction=UPDATE (needs updateScope)'),
 })
 
+/** The delete queries of certificates, keys and keystores: what happens to the JWKs taken from the object. */
+const jwkDeleteQuery = z.object({
+  jwkDeleteAction: z.enum(['NULLIFY', 'DELETE']).optional().describe('NULLIFY (default) keeps the JWKs taken from the object, detached from it; DELETE deletes and undeploys them too (refused while a credential names one)'),
+})
+
 const certificateForm = z.object({
   certificateName: z.string().optional().meta({ description: 'unique in the project (create only; the path names it on update); or the query parameter' }),
   alias: z.string().optional().meta({ description: 'unique per environment; or the query parameter' }),
@@ -58,14 +63,13 @@ const certificateQuery = z.object({
   certificateDescription: z.string().optional().describe('as the form field'),
   environmentList: z.union([z.string(), z.array(z.string())]).optional().describe('comma-separated, or repeated; as the form field'),
 })
-const CERTIFICATE_FIELDS = ['certificateName', 'alias', 'certificateDescription', 'environmentList'] as const
 
 /** The form's fields, else the query's; the file part (or a text part of that name). */
 function certificateInput(input: RouteInput): CertificateInput {
   const body = input.body as MultipartBody
   const file = body.files.pemEncodedFile?.bytes ?? (body.fields.pemEncodedFile ? Buffer.from(body.fields.pemEncodedFile) : null)
-  const fromQuery = Object.fromEntries(CERTIFICATE_FIELDS.filter((f) => input.query[f] !== undefined).map((f) => [f, input.query[f]]))
-  return { ...fromQuery, ...body.fields, pemEncodedFile: file }
+  // the fields the query gives and the form lacks are already among the form's (platform/http/router.ts withQueryFields)
+  return { ...body.fields, pemEncodedFile: file }
 }
 
 const multipart = { kind: 'multipart' as const, schema: certificateForm, required: true, files: ['pemEncodedFile'], maxFileBytes: 256 * 1024 }
@@ -141,9 +145,10 @@ const certificateRoutes: RouteDef[] = [
   {
     method: 'delete', path: `${BASE}/certificates/:certificateName/`, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: 'CERTIFICATE' },
     summary: `Delete a certificate and undeploy it from its environments ${MANAGE}`,
+    query: jwkDeleteQuery,
     response: deletedBody,
-    responses: { 200: 'status SUCCESS, success, deploymentResult', 400: `${DENIED}; certificate not found`, 401: AUTH_401 },
-    handle: async (ctx, input) => ({ body: written(await deleteCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!)) }),
+    responses: { 200: 'status SUCCESS, success, deploymentResult (the certificate and any JWKs deleted with it, per environment)', 400: `${DENIED}; certificate not found; jwkDeleteAction invalid; a JWK to delete named by a credential`, 401: AUTH_401 },
+    handle: async (ctx, input) => ({ body: written(await deleteCertificate(ctx.deps, requireActor(ctx), project(input), input.params.certificateName!, input.query.jwkDeleteAction)) }),
   },
 ]
 
@@ -205,8 +210,9 @@ function crudRoutes(r: Crud): RouteDef[] {
     {
       method: 'delete', path: one, style: 'legacy', auth: 'token', tag: TAG, audit: { objectType: r.objectType },
       summary: `Delete a ${r.what} and undeploy it ${MANAGE}`,
+      ...(r.refresh ? { query: jwkDeleteQuery } : {}),
       response: deletedBody,
-      responses: { 200: 'status SUCCESS, success, deploymentResult', 400: `${DENIED}; ${r.what} not found`, 401: AUTH_401 },
+      responses: { 200: `status SUCCESS, success, deploymentResult${r.refresh ? ` (the ${r.what} and any JWKs deleted with it, per environment)` : ''}`, 400: `${DENIED}; ${r.what} not found${r.refresh ? '; jwkDeleteAction invalid; a JWK to delete named by a credential' : ''}`, 401: AUTH_401 },
       handle: async (ctx, input) => ({ body: written(await r.remove(ctx, input)) }),
     },
   ]
@@ -226,7 +232,7 @@ const keyRoutes = crudRoutes({
     const w = await updateKey(ctx.deps, requireActor(ctx), project(input), input.params.keyName!, input.body, refreshOptions(input.query))
     return { outcome: w.outcome, item: w.key, updatedJwks: w.updatedJwks }
   },
-  remove: (ctx, input) => deleteKey(ctx.deps, requireActor(ctx), project(input), input.params.keyName!),
+  remove: (ctx, input) => deleteKey(ctx.deps, requireActor(ctx), project(input), input.params.keyName!, input.query.jwkDeleteAction),
 })
 
 const keystoreRoutes = crudRoutes({
@@ -243,7 +249,7 @@ const keystoreRoutes = crudRoutes({
     const w = await updateKeystore(ctx.deps, requireActor(ctx), project(input), input.params.keystoreName!, input.body, refreshOptions(input.query))
     return { outcome: w.outcome, item: w.keystore, updatedJwks: w.updatedJwks }
   },
-  remove: (ctx, input) => deleteKeystore(ctx.deps, requireActor(ctx), project(input), input.params.keystoreName!),
+  remove: (ctx, input) => deleteKeystore(ctx.deps, requireActor(ctx), project(input), input.params.keystoreName!, input.query.jwkDeleteAction),
 })
 
 const jwkCrud = crudRoutes({

@@ -3,10 +3,13 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql'
 import { requireViewer, type GqlContext } from '../../platform/graphql/context.js'
 import { apiClientSummary } from '../identity/views.js'
 import { apiProductPlans, listApiProducts, promoteApiProduct } from './products.js'
+import { productsOf } from './inputs.js'
 import { portalApplicationCredentials, portalApplicationUsage, portalOrganizations, portalTrafficSummary, portalUsage, provisionPortalApplication } from './service.js'
 
 // The GraphQL door of the portal operations: the same service as the /apiops routes (rest.ts); answers as the REST
 // bodies (JSON), their fields listed in the OpenAPI document's schemas PortalOrganization, PortalApplicationUsage…
+
+const PRODUCTS = { nullable: true, description: 'the products to report on (their provisioning references); absent: every product' } as const
 
 @Resolver()
 export class PortalResolver {
@@ -31,13 +34,13 @@ export class PortalResolver {
   }
 
   @Query(() => JSONResolver, { description: 'Every portal application of the project with what it uses (IDENTITY VIEW)' })
-  async portalUsage(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string) {
-    return portalUsage(ctx.deps, requireViewer(ctx), projectName)
+  async portalUsage(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('productRefIds', () => [String], PRODUCTS) productRefIds?: string[] | null) {
+    return portalUsage(ctx.deps, requireViewer(ctx), projectName, productsOf({ productRefIds: productRefIds ?? undefined }))
   }
 
   @Query(() => JSONResolver, { description: 'The portal\'s traffic-facing summary of the project (no request counts are kept here) (IDENTITY VIEW)' })
-  async portalTrafficSummary(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string) {
-    return portalTrafficSummary(ctx.deps, requireViewer(ctx), projectName)
+  async portalTrafficSummary(@Ctx() ctx: GqlContext, @Arg('projectName', () => String) projectName: string, @Arg('productRefIds', () => [String], PRODUCTS) productRefIds?: string[] | null) {
+    return portalTrafficSummary(ctx.deps, requireViewer(ctx), projectName, productsOf({ productRefIds: productRefIds ?? undefined }))
   }
 
   @Query(() => JSONResolver, { description: 'The project\'s API products (ApiProduct of the OpenAPI document), of one portal when portalId is given (API_MANAGEMENT VIEW)' })

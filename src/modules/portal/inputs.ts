@@ -18,6 +18,20 @@ export function projectNameOf(query: Record<string, unknown>): string {
   return raw.trim()
 }
 
+/** The portal reports' query (openapi.yaml getApiOpsPortalReport…): the project, and the products to report on. */
+export const reportQuery = projectQuery.extend({
+  productRefIds: z.union([z.string(), z.array(z.string())]).optional().describe('the products to report on, by the reference a provisioning gave (prodProductRefId or productName): comma-separated or repeated; absent: every product'),
+})
+
+/** productRefIds as a list of product names, or null for every product (absent or blank). */
+export function productsOf(query: Record<string, unknown>): string[] | null {
+  const raw = query.productRefIds
+  const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+  const names = [...new Set(values.map((v) => v.trim()).filter(Boolean))]
+  if (names.some((n) => n.length > 200)) throw malformed('productRefIds: each product reference must be at most 200 characters', { field: 'productRefIds' })
+  return names.length ? names : null
+}
+
 /** POST /apiops/portal-apps/provision: the vendor's ProdProvisionRequestDTO (all its fields; organization and app as objects). */
 export const provisionInput = z
   .object({

@@ -4,7 +4,7 @@ import { legacyBody, legacyListBody } from '../../platform/http/response-schemas
 import { defineRoutes, requireActor, type RouteDef } from '../../platform/http/routes.js'
 import { apiClientSummary } from '../identity/views.js'
 import { apiClientSummarySchema } from '../identity/view-schemas.js'
-import { optionalProjectQuery, projectNameOf, projectQuery, provisionInput } from './inputs.js'
+import { optionalProjectQuery, productsOf, projectNameOf, projectQuery, provisionInput, reportQuery } from './inputs.js'
 import {
   applicationNotFound, portalApplicationCredentials, portalApplicationProjectName, portalApplicationUsage, portalOrganizations, portalTrafficSummary, portalUsage, provisionPortalApplication,
 } from './service.js'
@@ -82,22 +82,22 @@ export const portalRoutes = defineRoutes([
   },
   {
     method: 'get', path: '/apiops/portal/usage', access: VIEW, accessProject: queryProject, style: 'legacy', auth: 'token', tag: 'portal',
-    summary: 'Every portal application of the project with what it uses, by name (IDENTITY VIEW)',
-    query: projectQuery,
+    summary: 'Every portal application of the project (subscribed to one of productRefIds when given) with what it uses, by name (IDENTITY VIEW)',
+    query: reportQuery,
     response: legacyListBody(portalUsageSchema),
     responses: { 200: 'status SUCCESS, resultList[], resultCount', 400: 'projectName missing, unknown project, missing IDENTITY VIEW', ...COMMON },
     async handle(ctx, input) {
-      return { body: legacyList(await portalUsage(ctx.deps, requireActor(ctx), projectNameOf(input.query))) }
+      return { body: legacyList(await portalUsage(ctx.deps, requireActor(ctx), projectNameOf(input.query), productsOf(input.query))) }
     },
   },
   {
     method: 'get', path: '/apiops/portal/traffic/summary', access: VIEW, accessProject: queryProject, style: 'legacy', auth: 'token', tag: 'portal',
-    summary: 'The portal\'s traffic-facing summary of the project: applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW)',
-    query: projectQuery,
+    summary: 'The portal\'s traffic-facing summary of the project (of productRefIds when given): applications, API clients and subscriptions by state; this service keeps no request counts (trafficRecorded false) (IDENTITY VIEW)',
+    query: reportQuery,
     response: legacyBody(portalTrafficSummaryFields),
     responses: { 200: 'status SUCCESS and the summary', 400: 'projectName missing, unknown project, missing IDENTITY VIEW', ...COMMON },
     async handle(ctx, input) {
-      return { body: legacySuccess(await portalTrafficSummary(ctx.deps, requireActor(ctx), projectNameOf(input.query))) }
+      return { body: legacySuccess(await portalTrafficSummary(ctx.deps, requireActor(ctx), projectNameOf(input.query), productsOf(input.query))) }
     },
   },
   {

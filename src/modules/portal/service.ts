@@ -52,72 +52,92 @@ export async function portalApplicationCredentials(deps: Deps, actor: Actor, ref
   return deps.prisma.apiClient.findMany({ where: { applicationId: app.id }, orderBy: [{ name: 'asc' }, { apiClientKey: 'asc' }] })
 }
 
-const countBy = <T>(rows: T[], key: (r: T) => string) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [key(r)]: (acc[key(r)] ?? 0) + 1 }), {})
+/** Counts of rows grouped by one column, as the report shows them: `{ value: count }`. */
+const countsOf = <K extends string>(groups: ({ _count: { _all: number } } & Record<K, string>)[], key: K) =>
+  Object.fromEntries(groups.map((g) => [g[key], g._count._all]))
 
-/** What a portal application uses: its subscriptions, entitlements, API clients and limit assignments. */
-async function usageOf(db: Tx, app: Application & { organization: { code: string } | null }) {
+type PortalApplication = Application & { organization: { code: string } | null }
+
+/**
+ * What each portal application uses: its subscriptions, entitlements, API clients, consumers and active limit
+ * assignments, read for all of them at once (five queries however many applications), in the applications' order.
+ */
+async function usagesOf(db: Tx, apps: PortalApplication[]) {
+  const ids = apps.map((a) => a.id)
+  const byApp = { applicationId: { in: ids } }
   const [subscriptions, entitlements, clients, limitAssignments, consumers] = await Promise.all([
-    db.productSubscription.findMany({ where: { applicationId: app.id }, orderBy: { productName: 'asc' } }),
-    db.entitlement.findMany({ where: { applicationId: app.id }, orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }] }),
-    db.apiClient.findMany({ where: { applicationId: app.id }, select: { operationalState: true } }),
-    db.limitAssignment.count({ where: { applicationId: app.id, status: 'ACTIVE' } }),
-    db.credential.count({ where: { applicationId: app.id } }),
+    db.productSubscription.findMany({ where: byApp, orderBy: { productName: 'asc' } }),
+    db.entitlement.findMany({ where: byApp, orderBy: [{ targetType: 'asc' }, { targetRef: 'asc' }] }),
+    db.apiClient.groupBy({ by: ['applicationId', 'operationalState'], where: byApp, _count: { _all: true }, orderBy: [{ applicationId: 'asc' }, { operationalState: 'asc' }] }),
+    db.limitAssignment.groupBy({ by: ['applicationId'], where: { ...byApp, status: 'ACTIVE' }, _count: { _all: true }, orderBy: { applicationId: 'asc' } }),
+    db.credential.groupBy({ by: ['applicationId'], where: byApp, _count: { _all: true }, orderBy: { applicationId: 'asc' } }),
   ])
-  return {
-    applicationKey: app.applicationKey,
-    name: app.name,
-    referenceId: app.referenceId,
-    appStatus: app.appStatus,
-    organizationCode: app.organization?.code ?? null,
-    subscriptions: subscriptions.map((s) => ({ productName: s.productName, status: s.status, createdAt: s.createdAt.toISOString() })),
-    entitlements: entitlements.map((e) => ({ targetType: e.targetType, targetRef: e.targetRef, environmentRef: e.environmentRef, status: e.status })),
-    apiClientCount: clients.length,
-    apiClientsByState: countBy(clients, (c) => c.operationalState),
-    consumerCount: consumers,
-    activeLimitAssignmentCount: limitAssignments,
-  }
+  const countOf = (rows: { applicationId: string | null; _count: { _all: number } }[], id: string) => rows.find((r) => r.applicationId === id)?._count._all ?? 0
+  return apps.map((app) => {
+    const states = clients.filter((c) => c.applicationId === app.id)
+    return {
+      applicationKey: app.applicationKey,
+      name: app.name,
+      referenceId: app.referenceId,
+      appStatus: app.appStatus,
+      organizationCode: app.organization?.code ?? null,
+      subscriptions: subscriptions.filter((s) => s.applicationId === app.id).map((s) => ({ productName: s.productName, status: s.status, createdAt: s.createdAt.toISOString() })),
+      entitlements: entitlements.filter((e) => e.applicationId === app.id).map((e) => ({ targetType: e.targetType, targetRef: e.targetRef, environmentRef: e.environmentRef, status: e.status })),
+      apiClientCount: states.reduce((n, c) => n + c._count._all, 0),
+      apiClientsByState: countsOf(states, 'operationalState'),
+      consumerCount: countOf(consumers, app.id),
+      activeLimitAssignmentCount: countOf(limitAssignments, app.id),
+    }
+  })
 }
-export type PortalUsage = Awaited<ReturnType<typeof usageOf>>
+export type PortalUsage = Awaited<ReturnType<typeof usagesOf>>[number]
 
 /** GET /apiops/portal-apps/{referenceId}/usage-report (IDENTITY VIEW). */
 export async function portalApplicationUsage(deps: Deps, actor: Actor, referenceId: string, projectName?: string) {
   const { app } = await portalApplication(deps, actor, referenceId, projectName)
-  return usageOf(deps.prisma, app)
+  const [usage] = await usagesOf(deps.prisma, [app])
+  return usage!
 }
 
-/** GET /apiops/portal/usage: every portal application of the project with its usage, by name (IDENTITY VIEW). */
-export async function portalUsage(deps: Deps, actor: Actor, projectName: string) {
+/** The project's portal applications, only those subscribed to one of `products` when given. */
+const portalApplicationsWhere = (projectId: string, products: string[] | null) =>
+  ({ projectId, applicationKind: 'PORTAL' as const, ...(products ? { subscriptions: { some: { productName: { in: products } } } } : {}) })
+
+/** GET /apiops/portal/usage: every portal application of the project (of `products` when given) with its usage, by name (IDENTITY VIEW). */
+export async function portalUsage(deps: Deps, actor: Actor, projectName: string, products: string[] | null = null) {
   const access = await authorizeInProject(deps.prisma, actor, projectName, 'IDENTITY', 'VIEW')
-  const apps = await deps.prisma.application.findMany({ where: { projectId: access.project.id, applicationKind: 'PORTAL' }, orderBy: { name: 'asc' }, include: { organization: true } })
-  const rows: PortalUsage[] = []
-  for (const app of apps) rows.push(await usageOf(deps.prisma, app))
-  return rows
+  const apps = await deps.prisma.application.findMany({ where: portalApplicationsWhere(access.project.id, products), orderBy: { name: 'asc' }, include: { organization: true } })
+  return usagesOf(deps.prisma, apps)
 }
 
 /**
  * GET /apiops/portal/traffic/summary: this service keeps no traffic (the gateway workers serve it; RUNTIME.md), so the
  * summary is what the portal exposes to traffic: portal applications by status, their API clients by state, product
- * subscriptions by status; trafficRecorded false says that request counts are not kept here (IDENTITY VIEW).
+ * subscriptions by status; trafficRecorded false says that request counts are not kept here (IDENTITY VIEW). With
+ * `products`, only those products' subscriptions and the applications subscribed to them. Counted by the database.
  */
-export async function portalTrafficSummary(deps: Deps, actor: Actor, projectName: string) {
+export async function portalTrafficSummary(deps: Deps, actor: Actor, projectName: string, products: string[] | null = null) {
   const access = await authorizeInProject(deps.prisma, actor, projectName, 'IDENTITY', 'VIEW')
   const projectId = access.project.id
-  const [apps, clients, subscriptions] = await Promise.all([
-    deps.prisma.application.findMany({ where: { projectId, applicationKind: 'PORTAL' }, select: { appStatus: true } }),
-    deps.prisma.apiClient.findMany({ where: { projectId, application: { applicationKind: 'PORTAL' } }, select: { operationalState: true } }),
-    deps.prisma.productSubscription.findMany({ where: { projectId }, select: { status: true, productName: true } }),
+  const apps = portalApplicationsWhere(projectId, products)
+  const [appStatuses, clientStates, subscriptionStatuses, productNames] = await Promise.all([
+    deps.prisma.application.groupBy({ by: ['appStatus'], where: apps, _count: { _all: true }, orderBy: { appStatus: 'asc' } }),
+    deps.prisma.apiClient.groupBy({ by: ['operationalState'], where: { projectId, application: apps }, _count: { _all: true }, orderBy: { operationalState: 'asc' } }),
+    deps.prisma.productSubscription.groupBy({ by: ['status'], where: { projectId, ...(products ? { productName: { in: products } } : {}) }, _count: { _all: true }, orderBy: { status: 'asc' } }),
+    deps.prisma.productSubscription.groupBy({ by: ['productName'], where: { projectId, ...(products ? { productName: { in: products } } : {}) }, orderBy: { productName: 'asc' } }),
   ])
+  const total = (groups: { _count: { _all: number } }[]) => groups.reduce((n, g) => n + g._count._all, 0)
   return {
     projectName: access.project.name,
     trafficRecorded: false,
     requestCount: null,
-    portalApplicationCount: apps.length,
-    portalApplicationsByStatus: countBy(apps, (a) => a.appStatus),
-    apiClientCount: clients.length,
-    apiClientsByState: countBy(clients, (c) => c.operationalState),
-    subscriptionCount: subscriptions.length,
-    subscriptionsByStatus: countBy(subscriptions, (s) => s.status),
-    productCount: new Set(subscriptions.map((s) => s.productName)).size,
+    portalApplicationCount: total(appStatuses),
+    portalApplicationsByStatus: countsOf(appStatuses, 'appStatus'),
+    apiClientCount: total(clientStates),
+    apiClientsByState: countsOf(clientStates, 'operationalState'),
+    subscriptionCount: total(subscriptionStatuses),
+    subscriptionsByStatus: countsOf(subscriptionStatuses, 'status'),
+    productCount: productNames.length,
   }
 }
 

@@ -249,3 +249,20 @@ export function outcomeOfMessage(batch: BatchDeploymentOutcome, message: DeployM
     environmentResults,
   }
 }
+
+/** Several undeploys of one change (a proxy and its endpoint versions, a key and the JWKs taken from it) as one result per environment. */
+export function mergeOutcomes(outcomes: DeploymentOutcome[]): DeploymentOutcome {
+  const byEnv = new Map<string, DeploymentOutcome['environmentResults'][number]>()
+  for (const r of outcomes.flatMap((o) => o.environmentResults)) {
+    const seen = byEnv.get(r.environmentName)
+    byEnv.set(r.environmentName, seen ? { ...seen, success: seen.success && r.success, message: seen.success ? r.message : seen.message } : r)
+  }
+  const environmentResults = [...byEnv.values()]
+  const failed = environmentResults.filter((r) => !r.success)
+  return {
+    success: failed.length === 0,
+    message: failed.length ? `Failed in ${failed.length} of ${environmentResults.length} environment(s): ${failed.map((f) => f.environmentName).join(', ')}` : `Undeployed from ${environmentResults.length} environment(s)`,
+    responseTimeMs: Math.max(0, ...outcomes.map((o) => o.responseTimeMs)),
+    environmentResults,
+  }
+}

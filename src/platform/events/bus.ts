@@ -16,11 +16,16 @@ export type GatewayEvent =
  * notification per statement, project, environment and acknowledgement, its records as [kind, name, revision].
  */
 interface DeploymentsNotification { k: 'deployments'; p: string; e: string; a: boolean; d: [string, string, number][] }
+/** What the AuditEvent trigger sends since migration 20261205400000_audit_notify_per_statement: one per statement and project. */
+interface AuditsNotification { k: 'audits'; p: string | null; ids: string[] }
 
-/** The events a notification stands for: one, or a statement's deployment records one by one. */
-export function eventsOf(payload: GatewayEvent | DeploymentsNotification): GatewayEvent[] {
-  if (payload.k !== 'deployments') return [payload]
-  return payload.d.map(([kind, n, r]) => ({ k: 'deployment', p: payload.p, e: payload.e, kind, n, r, a: payload.a }))
+type Notification = GatewayEvent | DeploymentsNotification | AuditsNotification
+
+/** The events a notification stands for: one, or a statement's audit events or deployment records one by one. */
+export function eventsOf(payload: Notification): GatewayEvent[] {
+  if (payload.k === 'deployments') return payload.d.map(([kind, n, r]) => ({ k: 'deployment', p: payload.p, e: payload.e, kind, n, r, a: payload.a }))
+  if (payload.k === 'audits') return payload.ids.map((id) => ({ k: 'audit', id, p: payload.p }))
+  return [payload]
 }
 
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
@@ -36,7 +41,7 @@ export async function startEventBus(listen: Listen, logger: Logger): Promise<Eve
   const unlisten = await listen(EVENT_CHANNEL, (payload) => {
     let events: GatewayEvent[]
     try {
-      events = eventsOf(JSON.parse(payload) as GatewayEvent | DeploymentsNotification)
+      events = eventsOf(JSON.parse(payload) as Notification)
     } catch {
       logger.warn({ payload }, 'unreadable event notification ignored')
       return

@@ -20,7 +20,7 @@ async function readBody(route: RouteDef, req: Request): Promise<unknown> {
   const kind = route.body?.kind
   if (!kind) return undefined
   if (route.body?.kind === 'multipart') {
-    return guardedMultipart(await readMultipart(req, multipartLimits(route.body)))
+    return withQueryFields(route.body, req.query as Record<string, unknown>, guardedMultipart(await readMultipart(req, multipartLimits(route.body))))
   }
   if (kind === 'form') return readFormBody(req)
   const body = await readJsonBody(req)
@@ -45,6 +45,22 @@ export const multipartLimits = (body: { files: string[]; maxFileBytes: number })
 function guardedMultipart(body: MultipartBody): MultipartBody {
   guardValue(body.fields)
   for (const [name, file] of Object.entries(body.files)) if (file.fileName !== undefined) guardValue(file.fileName, [name])
+  return body
+}
+
+/**
+ * A multipart route's text fields may also come as query parameters, as the vendor's server takes them (Spring
+ * `@RequestParam`: its openapi.yaml lists them `in: query`): a field the route declares, not a file, that the form
+ * lacks is read from the query (repeated values joined with commas, the form's list separator); a form field wins.
+ */
+function withQueryFields(declared: { schema?: unknown; files: string[] }, query: Record<string, unknown>, body: MultipartBody): MultipartBody {
+  const shape = (declared.schema as { shape?: Record<string, unknown> } | undefined)?.shape ?? {}
+  for (const name of Object.keys(shape)) {
+    if (declared.files.includes(name) || body.fields[name] !== undefined) continue
+    const value = query[name]
+    const text = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').join(',') : typeof value === 'string' ? value : undefined
+    if (text !== undefined) body.fields[name] = text
+  }
   return body
 }
 

@@ -8,7 +8,7 @@ import { listVendorEndpoints } from '../endpoints/vendor.js'
 // its endpoints as the endpoint pages show them, optionally with their policy lists. The reads of endpoints/vendor.ts,
 // so both pages answer alike.
 
-export const methodsQuery = z.object({ withPolicies: z.enum(['true', 'false']).optional().describe('include requestPolicyList, responsePolicyList and errorPolicyList per method (default false)') })
+export const methodsQuery = z.object({ withPolicies: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().describe('include requestPolicyList, responsePolicyList and errorPolicyList per method (default false)') })
 
 const PIPELINES = { REQUEST: 'requestPolicyList', RESPONSE: 'responsePolicyList', ERROR: 'errorPolicyList' } as const
 

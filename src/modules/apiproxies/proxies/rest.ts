@@ -3,6 +3,9 @@ import { malformed } from '../../../platform/errors/domain-error.js'
 import { fileBody, legacyBody, legacyListBody, proxyDeploymentResult as proxyDeploymentResultSchema, deploymentResult as deploymentResultSchema } from '../../../platform/http/response-schemas.js'
 import { z } from 'zod'
 import { defineRoutes, requireActor, type MultipartBody, type RouteDef, type RouteInput } from '../../../platform/http/routes.js'
+import { vendorEndpointPolicyLists, vendorEndpointSchema } from '../endpoints/view-schemas.js'
+import { methodsQuery } from '../methods/service.js'
+import { proxyWithMethods } from '../reads/service.js'
 import { groupDeploymentResult, proxyDeploymentResult } from '../shared/deployment-shapes.js'
 import { MAX_DOCUMENT_TEXT } from '../spec/discovery.js'
 import { deployHistoryInput } from '../deployments/record.js'
@@ -11,7 +14,7 @@ import { exportProxy, importProxy, importProxyOverride, secretHandlingQuery } fr
 import { PACKAGE_LIMITS } from '../../../platform/transfer/package/zip.js'
 import { transferAdvisorySchema } from '../../../platform/transfer/view-schemas.js'
 import {
-  createProxyFromSpec, deleteProxy, deployProxy, listProxies, proxyDetail, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
+  createProxyFromSpec, deleteProxy, deployProxy, listProxies, undeployProxy, updateProxyFromSpec, type ProxyWrite, type SpecSource,
 } from './automation/service.js'
 
 // Vendor pages 04-api-proxies/crud and /deployment, legacy envelope (spec §7.1): every client mistake is a 400
@@ -115,6 +118,11 @@ const proxyDetailFields = {
   deploymentList: z.array(z.object({ environmentName: z.string(), deployed: z.boolean(), redeployRequired: z.boolean(), deployedAt: z.string().nullable() })),
 }
 
+const proxyWithMethodsFields = {
+  ...proxyDetailFields,
+  endpointList: z.array(vendorEndpointSchema.extend(z.object(vendorEndpointPolicyLists).partial().shape)),
+}
+
 const writtenBody = legacyBody({ success: z.literal(true), deploymentResult: proxyDeploymentResultSchema.optional() })
 
 const written = ({ deploymentResult }: ProxyWrite) => ({
@@ -213,11 +221,12 @@ export const automationProxyRoutes = defineRoutes([
     style: 'legacy',
     auth: 'token',
     tag: 'apiProxies',
-    summary: 'Read one API proxy: apiType, clientRoute, routing, deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW)',
-    response: legacyBody(proxyDetailFields),
-    responses: { 200: 'status SUCCESS and the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, deploymentList)', 400: 'unknown project, missing API_MANAGEMENT VIEW, proxy not found', ...COMMON },
+    summary: 'Read one API proxy: apiType, clientRoute, routing, endpointList (with withPolicies=true each method\'s request, response and error policy lists), deploymentList (deployed, redeployRequired per environment) (API_MANAGEMENT VIEW)',
+    query: methodsQuery,
+    response: legacyBody({ ...proxyWithMethodsFields, success: z.literal(true), resultList: z.array(z.object(proxyWithMethodsFields)).length(1), resultCount: z.literal(1) }),
+    responses: { 200: 'status SUCCESS, the proxy fields (name, description, apiType, categoryList, sharingType, clientRoute, routing, endpointList, deploymentList), and the same object as resultList[0] (the newest page\'s shape) with success and resultCount', 400: 'unknown project, missing API_MANAGEMENT VIEW, proxy not found, withPolicies not true or false', ...COMMON },
     async handle(ctx, input) {
-      return { body: legacySuccess(await proxyDetail(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!)) }
+      return { body: legacySuccess(await proxyWithMethods(ctx.deps.prisma, requireActor(ctx), input.params.projectName!, input.params.apiProxyName!, input.query)) }
     },
   },
   {

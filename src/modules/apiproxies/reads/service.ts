@@ -6,7 +6,7 @@ import { DomainError, malformed } from '../../../platform/errors/domain-error.js
 import { parseInput } from '../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../platform/scope/project-scope.js'
 import { listEnvironmentVariables } from '../../envvars/service.js'
-import { listMethods } from '../methods/service.js'
+import { listMethods, methodsQuery } from '../methods/service.js'
 import { findProxy, proxyDetailOf } from '../proxies/automation/service.js'
 import { kindWithArticle } from '../shared/kinds.js'
 import { endpointsFromSpec, replaceSpecEndpoints } from '../spec/spec-import.js'
@@ -31,6 +31,20 @@ export async function fullProxy(db: Tx, actor: Actor, projectName: string, proxy
     lists = Object.fromEntries(Object.entries(POLICY_LISTS).map(([pipeline, field]) => [field, rows.filter((p) => p.pipeline === pipeline).map((p) => ({ type: p.type, name: p.name, description: p.description, active: p.active }))]))
   }
   return { ...detail, type: proxy.kind, soapToRest: false, endpointList, ...lists }
+}
+
+/**
+ * GET …/apiProxies/{name}/?withPolicies=: the proxy read with its methods (`endpointList`, with their policy lists
+ * when asked), answered in both published shapes: the fields at the top level (the older get-api-proxy page) and the
+ * same object as `resultList[0]` (the newest page and openapi.yaml getAPIProxyDetails, ApiOpsResponseApiProxy).
+ */
+export async function proxyWithMethods(db: Tx, actor: Actor, projectName: string, proxyName: string, query: unknown) {
+  const access = await authorizeInProject(db, actor, projectName, 'API_MANAGEMENT', 'VIEW')
+  const withPolicies = parseInput(methodsQuery, query ?? {}).withPolicies ?? 'false'
+  const proxy = await findProxy(db, access.project.id, proxyName)
+  const [detail, endpointList] = await Promise.all([proxyDetailOf(db, access, proxy), listMethods(db, actor, projectName, proxy.name, { withPolicies })])
+  const fields = { ...detail, endpointList }
+  return { ...fields, success: true as const, resultList: [fields], resultCount: 1 as const }
 }
 
 /** `${NAME}` anywhere in a text: a reference to the environment variable NAME (the policies' convention). */

@@ -2,7 +2,7 @@ import type { ApiProxy, Prisma } from '../../../../generated/prisma/client.js'
 import { actorName, type Actor } from '../../../../platform/auth/actor.js'
 import type { ProjectAccess } from '../../../../platform/auth/permissions.js'
 import type { Deps, Tx } from '../../../../platform/context.js'
-import type { DeploymentOutcome } from '../../../../platform/deploy/pusher.js'
+import { mergeOutcomes, type DeploymentOutcome } from '../../../../platform/deploy/pusher.js'
 import { DomainError, malformed, notFound } from '../../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../../platform/errors/validation.js'
 import { authorizeInProject } from '../../../../platform/scope/project-scope.js'
@@ -265,23 +265,6 @@ export async function undeployProxy(deps: Deps, actor: Actor, projectName: strin
   const row = await deps.prisma.apiProxyDeployment.findUnique({ where: { apiProxyId_environmentName: { apiProxyId: proxy.id, environmentName: environment.name } } })
   if (!row) throw malformed(`API proxy '${proxy.name}' is not deployed to environment '${environment.name}'`, { apiProxy: proxy.name, environment: environment.name })
   return unpushProxy(deps, access.project.name, proxy, [environment], { ...notes, username: actorName(actor) })
-}
-
-/** Several pushes (the proxy and its endpoint versions) as one result per environment. */
-export function mergeOutcomes(outcomes: DeploymentOutcome[]): DeploymentOutcome {
-  const byEnv = new Map<string, DeploymentOutcome['environmentResults'][number]>()
-  for (const r of outcomes.flatMap((o) => o.environmentResults)) {
-    const seen = byEnv.get(r.environmentName)
-    byEnv.set(r.environmentName, seen ? { ...seen, success: seen.success && r.success, message: seen.success ? r.message : seen.message } : r)
-  }
-  const environmentResults = [...byEnv.values()]
-  const failed = environmentResults.filter((r) => !r.success)
-  return {
-    success: failed.length === 0,
-    message: failed.length ? `Failed in ${failed.length} of ${environmentResults.length} environment(s): ${failed.map((f) => f.environmentName).join(', ')}` : `Undeployed from ${environmentResults.length} environment(s)`,
-    responseTimeMs: Math.max(0, ...outcomes.map((o) => o.responseTimeMs)),
-    environmentResults,
-  }
 }
 
 /** DELETE …/apiProxies/{name}/: deletes the proxy (policies and endpoints with it) and undeploys it where it runs. */
