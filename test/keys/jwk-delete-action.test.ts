@@ -1,11 +1,9 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { TestService } from '../support/app.js'
-import { FakeWorker } from '../support/fake-worker.js'
-import { sampleBootstrap } from '../support/fixtures.js'
+import { describe, expect, it } from 'vitest'
 import { expectLegacyRefusal } from '../support/refusals.js'
+import { useTestbed } from '../support/testbed.js'
 import { type Answer, client, form, makeCertificate } from './support.js'
 
 // jwkDeleteAction of the newest delete pages (api-reference/keys-secrets/crud/delete-certificate, delete-key,
@@ -14,21 +12,19 @@ import { type Answer, client, form, makeCertificate } from './support.js'
 // with nothing written and nothing pushed. The GraphQL mutations take the same argument.
 const P = '/apiops/projects/payments'
 
-let svc: TestService
-let worker: FakeWorker
-let root: string
-const { get, post, put, del } = client(() => svc, () => root)
+const bed = useTestbed({ workers: ['dev'], tokens: { root: 's3cret-root' } })
+const { get, post, put, del } = client(() => bed.svc, () => bed.root)
 
 const rsa = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 })
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64')
 const JKS = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'sample.jks')).toString('base64')
 const cert = makeCertificate({ cn: 'jwk-source.example.com', keys: rsa })
 
-const objects = () => svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE' }, orderBy: { id: 'asc' } })
-const jwk = (name: string) => svc.deps.prisma.storedObject.findFirst({ where: { kind: 'JWK', name } })
+const objects = () => bed.svc.deps.prisma.storedObject.findMany({ where: { type: 'CERTIFICATE' }, orderBy: { id: 'asc' } })
+const jwk = (name: string) => bed.svc.deps.prisma.storedObject.findFirst({ where: { kind: 'JWK', name } })
 const expectRefused = (call: () => Promise<Answer>, message: RegExp | string) =>
-  expectLegacyRefusal(call, message, { state: objects, pushes: () => worker.received.length })
-const undeploys = () => worker.received.filter((m) => m.action === 'UNDEPLOY').map((m) => `${m.kind} ${m.name}`).sort()
+  expectLegacyRefusal(call, message, { state: objects, pushes: () => bed.dev.received.length })
+const undeploys = () => bed.dev.received.filter((m) => m.action === 'UNDEPLOY').map((m) => `${m.kind} ${m.name}`).sort()
 
 /** A source of each kind, with a JWK taken from it (`<source>-jwk`). */
 async function sources(suffix: string) {
@@ -41,22 +37,8 @@ async function sources(suffix: string) {
     await post(`${P}/jwks/parse-from-certificate`, { name: `cert-${suffix}-jwk`, certificateName: `cert-${suffix}`, environmentName: 'dev', useType: 'SIGNATURE', algorithm: 'RS256' }),
   ]
   for (const res of made) expect(res.status, res.text).toBe(200)
-  worker.received.length = 0
+  bed.dev.received.length = 0
 }
-
-beforeAll(async () => {
-  worker = await FakeWorker.start()
-  const { startTestService } = await import('../support/app.js')
-  svc = await startTestService({ bootstrap: sampleBootstrap({ dev: [worker.url] }) })
-  root = await svc.tokenFor('root', 's3cret-root')
-})
-afterEach(() => {
-  worker.received.length = 0
-})
-afterAll(async () => {
-  await svc?.close()
-  await worker?.stop()
-})
 
 describe('jwkDeleteAction on the delete pages', () => {
   it('NULLIFY (the default, or named): the JWKs stay, detached, deployed as they were', async () => {
@@ -89,7 +71,7 @@ describe('jwkDeleteAction on the delete pages', () => {
       expect(res.body.deploymentResult.environmentResults.map((r: any) => [r.environmentName, r.success])).toEqual([['dev', true], ['prod', true]])
       expect(undeploys()).toEqual([`${kind} ${name}`, `JWK ${name}-jwk`].sort())
       expect(await jwk(`${name}-jwk`)).toBeNull()
-      worker.received.length = 0
+      bed.dev.received.length = 0
     }
     for (const name of ['key-other-jwk', 'ks-other-jwk', 'cert-other-jwk']) expect((await jwk(name))!.content).toMatchObject({ sourceId: expect.any(String) })
   })
@@ -99,7 +81,7 @@ describe('jwkDeleteAction on the delete pages', () => {
     await expectRefused(() => del(`${P}/keys/key-held/?jwkDeleteAction=SOMETIMES`), 'jwkDeleteAction must be one of NULLIFY, DELETE')
     await expectRefused(() => del(`${P}/certificates/cert-held/?jwkDeleteAction=PURGE`), 'jwkDeleteAction must be one of NULLIFY, DELETE')
     expect((await put(`${P}/credentials/shop-frontend/jwk/validation/ks-held-jwk/`, undefined)).status).toBe(200)
-    worker.received.length = 0
+    bed.dev.received.length = 0
     await expectRefused(() => del(`${P}/keystores/ks-held/?jwkDeleteAction=DELETE`),
       'JWK (name: ks-held-jwk) is used by credential(s) shop-frontend and can not be deleted: remove it from them first')
     // detaching it is allowed: the credential keeps its JWK
@@ -110,16 +92,16 @@ describe('jwkDeleteAction on the delete pages', () => {
   it('GraphQL: the delete mutations take jwkDeleteAction, with the same rules', async () => {
     await sources('gql')
     const mutation = (field: string) => `mutation($p: String!, $n: String!, $a: String) { ${field}(projectName: $p, name: $n, jwkDeleteAction: $a) { success environmentResults { environmentName success } } }`
-    const deleted = await svc.graphql(mutation('deleteCryptoKey'), { p: 'payments', n: 'key-gql', a: 'DELETE' }, root)
+    const deleted = await bed.svc.graphql(mutation('deleteCryptoKey'), { p: 'payments', n: 'key-gql', a: 'DELETE' }, bed.root)
     expect(deleted.body).toEqual({ data: { deleteCryptoKey: { success: true, environmentResults: [{ environmentName: 'dev', success: true }, { environmentName: 'prod', success: true }] } } })
     expect(await jwk('key-gql-jwk')).toBeNull()
     const before = JSON.stringify(await objects())
-    const pushes = worker.received.length
-    const refused = await svc.graphql(mutation('deleteKeyStore'), { p: 'payments', n: 'ks-gql', a: 'SOMETIMES' }, root)
+    const pushes = bed.dev.received.length
+    const refused = await bed.svc.graphql(mutation('deleteKeyStore'), { p: 'payments', n: 'ks-gql', a: 'SOMETIMES' }, bed.root)
     expect(refused.body.errors?.[0]).toMatchObject({ message: 'jwkDeleteAction must be one of NULLIFY, DELETE' })
     expect(JSON.stringify(await objects())).toBe(before)
-    expect(worker.received.length).toBe(pushes)
-    const kept = await svc.graphql(mutation('deleteCertificate'), { p: 'payments', n: 'cert-gql', a: null }, root)
+    expect(bed.dev.received.length).toBe(pushes)
+    const kept = await bed.svc.graphql(mutation('deleteCertificate'), { p: 'payments', n: 'cert-gql', a: null }, bed.root)
     expect(kept.body.data?.deleteCertificate).toMatchObject({ success: true })
     expect((await jwk('cert-gql-jwk'))!.content).toMatchObject({ sourceId: null })
   })

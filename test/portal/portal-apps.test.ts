@@ -124,7 +124,9 @@ describe('portal applications', () => {
     expect(q.body.data.portalUsage).toEqual(usage.body.resultList)
     const { status: _s, success: _ok, ...counted } = summary.body
     expect(q.body.data.portalTrafficSummary).toEqual(counted)
-    expect((await call('GET', `portal/usage?projectName=payments&productRefIds=${'p'.repeat(201)}`, bed.carol)).body).toEqual({ status: 'FAILURE', resultMessage: 'productRefIds: each product reference must be at most 200 characters' })
+    const tooLong = await call('GET', `portal/usage?projectName=payments&productRefIds=${'p'.repeat(201)}`, bed.carol)
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.body).toEqual({ status: 'FAILURE', resultMessage: 'productRefIds: each product reference must be at most 200 characters' })
   })
 
   it('reads usage in a number of statements that does not grow with the applications', async () => {

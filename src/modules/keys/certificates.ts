@@ -12,7 +12,6 @@ import { deleteSourceAndJwks, jwkDeleteAction, refreshReferencedJwks, type Refre
 import {
   createObject, environmentsOf, environmentsOfProject, findObject, isRecord, listObjects, pageObjects, optionalText, pickEnvironment, pushPerEnvironment,
   requiredName, trustAccess, updateObject, type EnvironmentPush, type ProjectEnvironment,
-  refuseWhileCredentialsName,
 } from './store.js'
 import { certificateNotFound } from './materials.js'
 
@@ -143,7 +142,6 @@ export async function deleteCertificate(deps: Deps, actor: Actor, projectName: s
   const action = jwkDeleteAction(rawJwkDeleteAction)
   const row = await findObject(deps.prisma, access.project.id, 'CERTIFICATE', name)
   if (!row) throw certificateNotFound(name)
-  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   const byName = new Map(envs.map((e) => [e.name, e]))
   const pushes = Object.keys(environmentsOf(row)).filter((e) => byName.has(e)).map((e) => ({ env: byName.get(e)!, action: 'UNDEPLOY' as const, config: { name, environmentName: e } }))

@@ -85,7 +85,6 @@ export async function deleteKey(deps: Deps, actor: Actor, projectName: string, r
   const action = jwkDeleteAction(rawJwkDeleteAction)
   const row = await findObject(deps.prisma, access.project.id, 'CRYPTO_KEY_INFO', name)
   if (!row) throw keyNotFound(name)
-  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   return deleteSourceAndJwks(deps, access, row, action, () => pushPerEnvironment(deps, access, 'KEY', name, row.revision + 1, undeployAll(row, envs)))
 }

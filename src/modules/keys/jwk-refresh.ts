@@ -88,6 +88,8 @@ export async function deleteSourceAndJwks(
   deps: Deps, access: ProjectAccess, source: StoredObject, action: JwkDeleteAction, undeploy: () => Promise<DeploymentOutcome>,
 ): Promise<DeploymentOutcome> {
   const deleted = await deps.prisma.$transaction(async (tx) => {
+    // in the transaction that deletes it: a credential taking the source meanwhile is seen, not orphaned
+    await refuseWhileCredentialsName(tx, source, 'deleted')
     const jwks = await takenFrom(tx, source)
     if (action === 'DELETE') {
       for (const jwk of jwks) await refuseWhileCredentialsName(tx, jwk, 'deleted')

@@ -161,7 +161,6 @@ export async function deleteKeystore(deps: Deps, actor: Actor, projectName: stri
   const action = jwkDeleteAction(rawJwkDeleteAction)
   const row = await findObject(deps.prisma, access.project.id, 'KEY_STORE', name)
   if (!row) throw keystoreNotFound(name)
-  await refuseWhileCredentialsName(deps.prisma, row, 'deleted')
   const envs = await environmentsOfProject(deps.prisma, access.project.id)
   return deleteSourceAndJwks(deps, access, row, action, () => pushPerEnvironment(deps, access, 'KEYSTORE', name, row.revision + 1, undeployAll(row, envs)))
 }
