@@ -9,10 +9,12 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import inspector from 'node:inspector/promises'
 import pg from 'pg'
 import { loadConfig } from '../src/config.js'
 import { createLogger } from '../src/platform/http/logger.js'
 import { startService } from '../src/service.js'
+import { PrismaClient } from '../src/generated/prisma/client.js'
 import { applyBootstrap, parseBootstrap } from '../src/bootstrap/apply.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { content, syncDocument } from './declarative.js'
@@ -39,7 +41,41 @@ const orig = pg.Client.prototype.query as any
   if (r && typeof r.then === 'function') r.then(record, () => undefined)
   return r
 }
+// DECLARATIVE_PROFILE_PRISMA=1: each Prisma call's wall time (its JavaScript and its statement), by model and action
+const calls = new Map<string, { n: number; ms: number }>()
+if (process.env.DECLARATIVE_PROFILE_PRISMA) {
+  const request = (PrismaClient.prototype as any)._request
+  ;(PrismaClient.prototype as any)._request = function (this: any, params: any) {
+    const t0 = performance.now()
+    const sql = params.args?.strings?.join('$') ?? params.args?.[0] ?? ''
+    const at = process.env.DECLARATIVE_PROFILE_PRISMA === 'callers' ? params.callsite?.getLocation?.() : null
+    const where = at ? ` ← ${String(at.fileName).split('/src/').pop()}:${at.lineNumber}` : ''
+    const key = (params.model ? `${params.model}.${params.action}` : `${params.action} ${String(sql).replace(/\s+/g, ' ').trim().slice(0, 90)}`) + where
+    const done = () => { if (!on) return; const c = calls.get(key) ?? { n: 0, ms: 0 }; c.n++; c.ms += performance.now() - t0; calls.set(key, c) }
+    const r = request.call(this, params)
+    r.then(done, done)
+    return r
+  }
+}
+// DECLARATIVE_PROFILE_CPU=dir: CPU profiles of this process (the service's JavaScript) during the apply, the target's
+// dump and the no-change plan, one file each
+async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.DECLARATIVE_PROFILE_CPU
+  if (!dir) return work()
+  const session = new inspector.Session()
+  session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.start')
+  try { return await work() } finally {
+    const { profile } = await session.post('Profiler.stop')
+    fs.mkdirSync(dir, { recursive: true }); fs.writeFileSync(path.join(dir, `${label.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile))
+    session.disconnect()
+  }
+}
 const dump = (label: string) => {
+  if (calls.size) {
+    console.log(`\n-- ${label}: Prisma calls (wall, with their JavaScript)`)
+    for (const [k, c] of [...calls.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) console.log(`${c.ms.toFixed(0).padStart(7)} ms ${String(c.n).padStart(6)}× ${k}`)
+    calls.clear()
+  }
   const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)
   console.log(`\n-- ${label}: ${[...stats.values()].reduce((a, s) => a + s.n, 0)} statements, ${[...stats.values()].reduce((a, s) => a + s.ms, 0).toFixed(0)} ms`)
   for (const [k, s] of rows) console.log(`${s.ms.toFixed(0).padStart(7)} ms ${String(s.n).padStart(6)}× ${k}`)
@@ -61,10 +97,10 @@ await withScratchDatabase(process.env.PG ?? 'postgresql://postgres@127.0.0.1:543
   t = performance.now(); await call('/apiops/projects/decl-boot/declarative-state'); console.log('dump', (performance.now() - t).toFixed(0)); dump('dump')
   const doc = syncDocument('t-', 'decl-target')
   t = performance.now(); const plan = await call('/apiops/projects/decl-target/declarative-plans', { mode: 'sync', document: doc }); console.log('plan', (performance.now() - t).toFixed(0)); dump('plan')
-  t = performance.now(); await call(`/apiops/projects/decl-target/declarative-plans/${plan.id}/apply`, {}); console.log('apply', (performance.now() - t).toFixed(0)); dump('apply')
+  t = performance.now(); await profiled('apply', () => call(`/apiops/projects/decl-target/declarative-plans/${plan.id}/apply`, {})); console.log('apply', (performance.now() - t).toFixed(0)); dump('apply')
   await new Promise((r) => setTimeout(r, 2000)); dump('after apply (2 s)')
-  t = performance.now(); await call('/apiops/projects/decl-target/declarative-state'); console.log('dump target', (performance.now() - t).toFixed(0)); dump('dump target')
-  t = performance.now(); const again = await call('/apiops/projects/decl-target/declarative-plans', { mode: 'sync', document: doc }); console.log('no-change plan', (performance.now() - t).toFixed(0), `(${again.changes.length} changes)`); dump('no-change plan')
+  t = performance.now(); await profiled('dump', () => call('/apiops/projects/decl-target/declarative-state')); console.log('dump target', (performance.now() - t).toFixed(0)); dump('dump target')
+  t = performance.now(); const again = await profiled('no-change plan', () => call('/apiops/projects/decl-target/declarative-plans', { mode: 'sync', document: doc })); console.log('no-change plan', (performance.now() - t).toFixed(0), `(${again.changes.length} changes)`); dump('no-change plan')
   t = performance.now(); await call(`/apiops/projects/decl-target/declarative-plans/${again.id}/apply`, {}); console.log('second sync', (performance.now() - t).toFixed(0)); dump('second sync')
   if (slow) {
     const c = new pg.Client({ connectionString: url }); await c.connect()

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Tx } from '../../platform/context.js'
+import { utcTimestamp as utc } from '../../platform/db/timestamps.js'
 
 /**
  * Set-based writes of many credentials in one transaction (the bootstrap file and declarative applies): one
@@ -11,8 +12,6 @@ import type { Tx } from '../../platform/context.js'
 /** Rows per statement: one JSON parameter each, far below any statement limit. */
 export const CREDENTIAL_BATCH = 1000
 
-/** `timestamp(3)` columns hold UTC without a zone, as Prisma writes them. */
-const utc = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString().replace('Z', ''))
 
 export type NewCredentialRow = Prisma.CredentialCreateManyInput & { id?: string }
 

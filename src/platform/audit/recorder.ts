@@ -4,6 +4,7 @@
 import type { AuditSurface } from '../../generated/prisma/enums.js'
 import { actorName, type Actor } from '../auth/actor.js'
 import type { Deps, Tx } from '../context.js'
+import { utcTimestamp } from '../db/timestamps.js'
 
 export interface AuditEventInput {
   surface: AuditSurface
@@ -64,7 +65,7 @@ export async function recordAuditEventsInTx(tx: Tx, events: AuditEventInput[]): 
       surface: e.surface, actor: e.actor, projectName: e.projectName ?? null, operation: e.operation, objectType: e.objectType ?? null,
       objectName: e.objectName ?? null, outcome: e.outcome, httpStatus: e.httpStatus ?? null, correlationId: e.correlationId ?? null,
     }))
-    const at = new Date().toISOString().replace('Z', '') // timestamp(3) holds UTC, as Prisma writes it
+    const at = utcTimestamp(new Date())
     await tx.$executeRaw`
       INSERT INTO "AuditEvent" (at, surface, actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId")
       SELECT ${at}::timestamp(3), surface::"AuditSurface", actor, "projectName", operation, "objectType", "objectName", outcome, "httpStatus", "correlationId"

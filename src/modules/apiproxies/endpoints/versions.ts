@@ -8,6 +8,7 @@ import { DomainError, notFound } from '../../../platform/errors/domain-error.js'
 import { parseInput } from '../../../platform/errors/validation.js'
 import { fullPathOf, versionField } from './inputs.js'
 import { access, endpointProxy, endpointView, findProxy, json, parseVersion, problem, raceChecked, versionLabel } from './rules.js'
+import { insertEndpointRows } from './bulk.js'
 
 // Path versions of an API proxy's endpoints (spec §9.6): each version deploys on its own, as kind
 // API_PROXY_VERSION named `<proxy>` (unversioned) or `<proxy>/<version>`, so old versions keep running beside new ones.
@@ -97,12 +98,10 @@ export async function copyEndpointVersion(deps: Deps, actor: Actor, projectName:
     if (await tx.gatewayEndpoint.count({ where: { apiProxyId: proxy.id, version: to } })) {
       throw new DomainError('conflict', 'versionAlreadyExists', `Version '${to}' of API proxy '${proxy.name}' already exists`, { field: 'toVersion', apiProxy: proxy.name, version: to })
     }
-    await tx.gatewayEndpoint.createMany({
-      data: source.map(({ id: _id, createdAt: _c, updatedAt: _u, ...e }) => ({
-        ...e, version: to, parameters: e.parameters as Prisma.InputJsonValue, responses: e.responses as Prisma.InputJsonValue,
-        rewriteRules: e.rewriteRules as Prisma.InputJsonValue, policies: e.policies as Prisma.InputJsonValue, requestBody: json(e.requestBody), routing: json(e.routing), cache: json(e.cache), wsa: json(e.wsa),
-      })),
-    })
+    await insertEndpointRows(tx, source.map(({ id: _id, createdAt: _c, updatedAt: _u, ...e }) => ({
+      ...e, version: to, parameters: e.parameters as Prisma.InputJsonValue, responses: e.responses as Prisma.InputJsonValue,
+      rewriteRules: e.rewriteRules as Prisma.InputJsonValue, policies: e.policies as Prisma.InputJsonValue, requestBody: json(e.requestBody), routing: json(e.routing), cache: json(e.cache), wsa: json(e.wsa),
+    })))
     await touchVersion(tx, proxy.id, to, { deprecated: false })
     return proxy
   }))

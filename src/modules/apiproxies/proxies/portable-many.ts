@@ -4,6 +4,7 @@ import type { SecretKeyring } from '../../../platform/secrets/keyring.js'
 import { batchRefused, refusalOf, type ObjectRefusal } from '../../../platform/transfer/registry.js'
 import { endpointKeyOf, endpointRows, json, policyRows, withPath, type ProxyPackage } from './portable.js'
 import { sealSettingsSecrets } from './secrets.js'
+import { insertEndpointRows } from '../endpoints/bulk.js'
 
 // Many new API proxies from their packages in a few statements (a declarative apply or a transfer import of a whole
 // collection): the checks of createFromPackage (numbered: false) for the batch, then one INSERT of the proxies, one of
@@ -66,7 +67,7 @@ export async function createManyFromPackages(tx: Tx, keyring: SecretKeyring, pro
   })
   const idOf = new Map(proxies.map((p) => [p.name, p.id]))
   const endpoints = ready.flatMap((p) => p.rows.map((r) => ({ apiProxyId: idOf.get(p.pkg.name)!, ...r })))
-  if (endpoints.length) await tx.gatewayEndpoint.createMany({ data: endpoints })
+  if (endpoints.length) await insertEndpointRows(tx, endpoints)
   const withPolicies = ready.filter((p) => p.policies.length)
   if (!withPolicies.length) return
   const proxyIds = withPolicies.map((p) => idOf.get(p.pkg.name)!)

@@ -15,6 +15,7 @@ import { cacheInput, wsaInput } from '../settings/inputs.js'
 import { relativePath as relativePathSchema, type ImportMetadata, type ProxySettings } from './automation/inputs.js'
 import { proxyDependencies } from './dependencies.js'
 import { placePackageSecrets, sealSettingsSecrets, splitPolicySecrets, splitSettingsSecrets, type UnrestoredSecrets } from './secrets.js'
+import { insertEndpointRows } from '../endpoints/bulk.js'
 
 // An API proxy in its portable form (the transfer module's PortableObject of type API_PROXY): what the proxy export
 // route packages and the API_PROXY transfer adapter hands over, and how either import writes it back. `data` holds
@@ -115,7 +116,7 @@ export const json = (v: unknown) => (v === null || v === undefined ? undefined :
  */
 async function writeContent(tx: Tx, keyring: SecretKeyring, proxyId: string, rows: EndpointRows, pkg: ProxyPackage, stored: Map<string, unknown> = new Map()) {
   const policies = policyRows(keyring, pkg, rows, stored)
-  if (rows.length) await tx.gatewayEndpoint.createMany({ data: rows.map((r) => ({ apiProxyId: proxyId, ...r })) })
+  if (rows.length) await insertEndpointRows(tx, rows.map((r) => ({ apiProxyId: proxyId, ...r })))
   const ids = new Map((await tx.gatewayEndpoint.findMany({ where: { apiProxyId: proxyId }, select: { id: true, version: true, method: true, path: true } })).map((e) => [endpointKeyOf(e), e.id]))
   if (policies.length) await tx.apiProxyPolicy.createMany({ data: policies.map(({ endpointKey, ...p }) => ({ ...p, apiProxyId: proxyId, endpointId: endpointKey === null ? null : ids.get(endpointKey)! })) })
 }

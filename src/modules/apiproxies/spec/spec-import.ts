@@ -5,6 +5,7 @@ import { parseInput } from '../../../platform/errors/validation.js'
 import { parseToolDocument, readDocument } from './discovery.js'
 import { endpointCreateInput, OPERATION_ID_PATTERN, pathKeyOf } from '../endpoints/inputs.js'
 import { normalize, rowData } from '../endpoints/rules.js'
+import { insertEndpointRows } from '../endpoints/bulk.js'
 
 // An OpenAPI 3 or Swagger 2 document becomes the proxy's endpoints (spec §2.18). The document is read by the
 // parse-tools parser (discovery.ts): one operation per method + path, with its operationId and summary.
@@ -84,7 +85,7 @@ export async function replaceSpecEndpoints(tx: Tx, apiProxyId: string, endpoints
   for (const k of kept) await tx.gatewayEndpoint.update({ where: { id: k.id }, data: rowData(wanted.get(`${k.method} ${k.pathKey}`)!) })
   const keptKeys = new Set(kept.map((k) => `${k.method} ${k.pathKey}`))
   const added = endpoints.filter((e) => !keptKeys.has(`${e.method} ${pathKeyOf(e.path)}`))
-  if (added.length) await tx.gatewayEndpoint.createMany({ data: added.map((e) => ({ apiProxyId, version: '', ...rowData(e) })) })
+  if (added.length) await insertEndpointRows(tx, added.map((e) => ({ apiProxyId, version: '', ...rowData(e) })))
 }
 
 /** The local name of an XML tag (`wsdl:operation` → `operation`). */
