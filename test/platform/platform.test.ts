@@ -5,7 +5,7 @@ import { createUser } from '../../src/modules/auth/users.js'
 import { DomainError } from '../../src/platform/errors/domain-error.js'
 import { z } from 'zod'
 import { parseInput } from '../../src/platform/errors/validation.js'
-import { canonicalHash } from '../../src/platform/hashing/canonical.js'
+import { canonicalHash, canonicalJson, canonicallyEqual } from '../../src/platform/hashing/canonical.js'
 import { refusePlatformScope, resolveProjectAccess } from '../../src/platform/scope/project-scope.js'
 import { claimIdempotencyKey, completeClaim, releaseClaim, withIdempotency } from '../../src/platform/idempotency/claims.js'
 import { orderByFor, parsePaging } from '../../src/platform/envelopes/paging.js'
@@ -126,6 +126,20 @@ describe('Idempotency-Key claims (spec §4.8)', () => {
   it('hashes bodies canonically', () => {
     expect(canonicalHash({ a: 1, b: { c: 2, d: undefined } })).toBe(canonicalHash({ b: { c: 2 }, a: 1 }))
     expect(canonicalHash([1, 2])).not.toBe(canonicalHash([2, 1]))
+  })
+
+  it('compares values in place exactly as their canonical texts compare', () => {
+    const when = new Date('2026-01-02T03:04:05.000Z')
+    const values: unknown[] = [
+      null, undefined, 0, -0, 1, '1', 'a', true, false, NaN, Infinity, [], {}, [null], [undefined], [1, 2], [2, 1], [[1], { a: 1 }],
+      { a: 1 }, { a: 1, b: undefined }, { b: undefined, a: 1 }, { a: 2 }, { a: '1' }, { a: null }, { a: [] }, { a: {} }, { a: { b: [1, { c: true }] } },
+      { a: { b: [1, { c: false }] } }, { a: { b: [1, { c: true }] }, z: 0 }, when, when.toISOString(), { at: when }, { at: when.toISOString() },
+      { a: NaN }, { a: null, f: () => 1 }, [() => 1], [null], { f: () => 1 }, Object.assign(Object.create(null), { a: 1 }),
+      { v: { toJSON: () => 'x' } }, { v: 'x' },
+    ]
+    for (const a of values) for (const b of values) {
+      expect(canonicallyEqual(a, b), `${String(canonicalJson(a))} vs ${String(canonicalJson(b))}`).toBe(canonicalJson(a) === canonicalJson(b))
+    }
   })
 })
 

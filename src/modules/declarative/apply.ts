@@ -2,7 +2,7 @@ import type { Actor } from '../../platform/auth/actor.js'
 import { actorName } from '../../platform/auth/actor.js'
 import type { AuditSurface } from '../../generated/prisma/client.js'
 import type { Deps, Tx } from '../../platform/context.js'
-import { canonicalJson } from '../../platform/hashing/canonical.js'
+import { canonicallyEqual } from '../../platform/hashing/canonical.js'
 import { DomainError, malformedReason, notFound } from '../../platform/errors/domain-error.js'
 import { advisoryLine } from '../transfer/import.js'
 import { refusalsOf, type AdapterContext, type Advisory, type ImportWriteOptions, type PortableObject, type TransferAdapter } from '../../platform/transfer/registry.js'
@@ -332,7 +332,7 @@ async function recordState(ctx: AdapterContext, planId: string, namespace: strin
       if (o) objects.push({ collection: key, name, fingerprint: o.fingerprint, data: o.portable.data, secrets: o.secretPrints })
     }
   }
-  if (previous && canonicalJson(previous.objects) === canonicalJson(objects)) return
+  if (previous && canonicallyEqual(previous.objects, objects)) return
   // one JSON text cast to jsonb: Prisma's Json parameter costs about a quarter of a second per 2,000 objects here
   await ctx.db.$executeRaw`
     INSERT INTO "DeclarativeState" ("projectId", namespace, "planId", objects, "appliedBy", "appliedAt")

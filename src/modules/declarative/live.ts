@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { canonicalHash, canonicalJson } from '../../platform/hashing/canonical.js'
+import { canonicalHash, canonicallyEqual } from '../../platform/hashing/canonical.js'
 import { requireAnyPermission, type PermissionLevel } from '../../platform/auth/permissions.js'
 import { lookupObjects } from '../transfer/lookup.js'
 import type { AdapterContext, PortableObject } from '../../platform/transfer/registry.js'
@@ -125,12 +125,14 @@ export function overlay(base: Record<string, unknown>, top: Record<string, unkno
 
 /** Field paths whose values differ (objects compared field by field, arrays as a whole). */
 export function changedPaths(before: unknown, after: unknown, path = '', out: string[] = []): string[] {
+  // an object that did not change (every object of a no-change plan) is walked once, no text built
+  if (canonicallyEqual(before ?? null, after ?? null)) return out
   if (isPlain(before) && isPlain(after)) {
     for (const k of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
       changedPaths(before[k] ?? null, after[k] ?? null, path ? `${path}.${k}` : k, out)
     }
     return out
   }
-  if (canonicalJson(before ?? null) !== canonicalJson(after ?? null)) out.push(path || '(object)')
+  out.push(path || '(object)')
   return out
 }
