@@ -59,7 +59,19 @@ if (process.env.DECLARATIVE_PROFILE_PRISMA) {
 }
 // DECLARATIVE_PROFILE_CPU=dir: CPU profiles of this process (the service's JavaScript) during the apply, the target's
 // dump and the no-change plan, one file each
+// DECLARATIVE_PROFILE_HEAP=dir: sampled allocations instead (garbage included), one .heapprofile each
 async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const heapDir = process.env.DECLARATIVE_PROFILE_HEAP
+  if (heapDir) {
+    const session = new inspector.Session()
+    session.connect()
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as any)
+    try { return await work() } finally {
+      const { profile } = await session.post('HeapProfiler.stopSampling')
+      fs.mkdirSync(heapDir, { recursive: true }); fs.writeFileSync(path.join(heapDir, `${label.replace(/\W+/g, '-')}.heapprofile`), JSON.stringify(profile))
+      session.disconnect()
+    }
+  }
   const dir = process.env.DECLARATIVE_PROFILE_CPU
   if (!dir) return work()
   const session = new inspector.Session()

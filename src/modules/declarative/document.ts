@@ -43,24 +43,27 @@ const REFERENCE = /\$\{(env|file):[^}]*\}/
 
 /** The first `${env:…}` / `${file:…}` left in a value (the CLI resolves them before planning), with its path. */
 export function findUnresolved(value: unknown, path: string): { path: string; reference: string } | null {
-  if (typeof value === 'string') {
-    const m = REFERENCE.exec(value)
-    return m ? { path, reference: m[0] } : null
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnresolved(value[i], `${path}[${i}]`)
+  // the path as segments, pushed and popped, written out only for the reference found: a document of thousands of
+  // objects is walked without a path text per value
+  const segments: (string | number)[] = []
+  const walk = (v: unknown): string | null => {
+    if (typeof v === 'string') return v.includes('${') ? REFERENCE.exec(v)?.[0] ?? null : null
+    if (!v || typeof v !== 'object') return null
+    const record = v as Record<string, unknown>
+    const keys: (string | number)[] = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(record)
+    for (const k of keys) {
+      segments.push(k)
+      const found = walk(record[k as string])
       if (found) return found
+      segments.pop()
     }
     return null
   }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const found = findUnresolved(v, path ? `${path}.${k}` : k)
-      if (found) return found
-    }
-  }
-  return null
+  const reference = walk(value)
+  if (!reference) return null
+  let out = path
+  for (const s of segments) out = typeof s === 'number' ? `${out}[${s}]` : out ? `${out}.${s}` : s
+  return { path: out, reference }
 }
 
 /** Parses a state document: every issue named by its path (e.g. `credentials[3].email`). */

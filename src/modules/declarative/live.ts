@@ -23,7 +23,12 @@ export function requireCollections(ctx: AdapterContext, list: Collection[], leve
 }
 
 export function secretPrintsOf(ctx: AdapterContext, secrets: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(secrets).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, ctx.deps.keyring.fingerprint(v)]))
+  const prints: Record<string, string> = {}
+  // in key order (most objects hold one secret or none: no entries array to sort)
+  const keys = Object.keys(secrets)
+  if (keys.length > 1) keys.sort((a, b) => a.localeCompare(b))
+  for (const k of keys) prints[k] = ctx.deps.keyring.fingerprint(secrets[k]!)
+  return prints
 }
 
 export const fingerprintOf = (data: unknown, secretPrints: Record<string, string>) => `sha256:${canonicalHash({ data, secrets: secretPrints })}`

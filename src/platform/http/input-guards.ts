@@ -65,6 +65,12 @@ export function guardUrlInput(params: Record<string, unknown>, query: Record<str
  * nesting deeper than the depth limit. The first problem names its field (`servers[0].name`).
  */
 export function guardValue(value: unknown, path: (string | number)[] = [], depth = 0): void {
+  // one path, pushed and popped: a body of many thousand objects walked without a path array and an entries array
+  // per value (a 10 MB declarative document: 139 MB of garbage before)
+  walkGuarded(value, [...path], depth)
+}
+
+function walkGuarded(value: unknown, path: (string | number)[], depth: number): void {
   if (typeof value === 'string') {
     if (value.includes(NUL)) throw nulRefusal(fieldPath(path) || 'body')
     return
@@ -75,15 +81,23 @@ export function guardValue(value: unknown, path: (string | number)[] = [], depth
     throw malformed(`${field}: nested deeper than ${REQUEST_LIMITS.jsonDepth} levels`, { field, reason: 'nestingTooDeep', maxDepth: REQUEST_LIMITS.jsonDepth })
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => guardValue(item, [...path, i], depth + 1))
+    for (let i = 0; i < value.length; i++) {
+      path.push(i)
+      walkGuarded(value[i], path, depth + 1)
+      path.pop()
+    }
     return
   }
   // only plain data: uploads and other objects a middleware attached are not input text
   const proto = Object.getPrototypeOf(value) as unknown
   if (proto !== Object.prototype && proto !== null) return
-  for (const [key, item] of Object.entries(value)) {
+  const record = value as Record<string, unknown>
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue
     if (key.includes(NUL)) throw nulRefusal(fieldPath(path) || 'body')
-    guardValue(item, [...path, key], depth + 1)
+    path.push(key)
+    walkGuarded(record[key], path, depth + 1)
+    path.pop()
   }
 }
 
