@@ -158,20 +158,30 @@ async function withKeptDatabase<T>(serverUrl: string, name: string, consumers: n
 }
 
 /** p50 per case over ROUNDS rounds of CLIENTS concurrent requests, the cases interleaved. */
-async function interleaved<K extends string>(cases: Record<K, () => Promise<unknown>>) {
+/**
+ * p50 per case over ROUNDS rounds of CLIENTS concurrent requests, the cases interleaved round by round; with `cpu`
+ * (the service's CPU time so far, ms) also the service's CPU per request of each case (its rounds' CPU over their
+ * requests: what a case costs the service, whatever else the machine runs; 10 ms ticks, so many rounds are needed).
+ */
+async function interleaved<K extends string>(cases: Record<K, () => Promise<unknown>>, cpu?: () => number) {
   const names = Object.keys(cases) as K[]
   const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>
+  const spent = Object.fromEntries(names.map((n) => [n, 0])) as Record<K, number>
   for (const n of names) await Promise.all(Array.from({ length: CLIENTS }, cases[n])) // warm-up
   for (let r = 0; r < ROUNDS; r++) {
     for (const n of names) {
+      const before = cpu?.() ?? 0
       await Promise.all(Array.from({ length: CLIENTS }, async () => {
         const t0 = performance.now()
         await cases[n]()
         times[n].push(performance.now() - t0)
       }))
+      spent[n] += (cpu?.() ?? 0) - before
     }
   }
-  return Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>
+  const p50 = Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<K, number>
+  const cpuPerRequest = Object.fromEntries(names.map((n) => [n, spent[n] / (ROUNDS * CLIENTS)])) as Record<K, number>
+  return { p50, cpuPerRequest }
 }
 
 async function measure(label: string, env: Record<string, string>, seedWith: (wire: string | undefined) => Promise<pg.Client>, consumers: number, events: number, kept?: { key: string }) {
@@ -290,7 +300,9 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
         gqlSearch1: gql(gqlSearch, { p: PROJECT, s: 'zephyr' }),
       }
       const chosen = only ? Object.fromEntries(Object.entries(cases).filter(([n]) => only.includes(n))) as typeof cases : cases
-      const t = Object.keys(chosen).length ? await interleaved(chosen) : ({} as Record<keyof typeof cases, number>)
+      const measured = Object.keys(chosen).length ? await interleaved(chosen, () => cpuMs(svc.proc)) : undefined
+      const t = measured?.p50 ?? ({} as Record<keyof typeof cases, number>)
+      const c = measured?.cpuPerRequest ?? ({} as Record<keyof typeof cases, number>)
       const x = (a: number | undefined, b: number | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : '—')
       for (const [name, p50] of Object.entries(t) as [keyof typeof cases, number][]) console.log(`  ${name.padEnd(12)} p50 ${ms(p50)}`)
       console.log(`consumer search / page 0 (${CLIENTS} conn): 1 % ${x(t.search1, t.page0)}, 10 % ${x(t.search10, t.page0)}`)
@@ -299,6 +311,10 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
       console.log(`audit trail (${events.toLocaleString('en')} events) / consumer page 0: page 0 ${x(t.trail0, t.page0)}, page 20,000 ${x(t.trailDeep, t.page0)}, ` +
         `user filter ${x(t.trailUser, t.page0)}, last 7 days ${x(t.trailWeek, t.page0)}`)
       console.log(`GraphQL consumers page / REST page: ${x(t.gqlPage, t.page0)}, GraphQL search 1 % / REST search 1 %: ${x(t.gqlSearch1, t.search1)} (/healthz / REST page ${x(t.healthz, t.page0)}, load average ${os.loadavg()[0].toFixed(1)})`)
+      if (c.gqlPage && c.page0) {
+        console.log(`service CPU per request: REST page ${c.page0.toFixed(2)} ms, GraphQL page ${c.gqlPage.toFixed(2)} ms (${x(c.gqlPage, c.page0)})` +
+          (c.gqlSearch1 && c.search1 ? `; REST search 1 % ${c.search1.toFixed(2)} ms, GraphQL search 1 % ${c.gqlSearch1.toFixed(2)} ms (${x(c.gqlSearch1, c.search1)})` : ''))
+      }
       console.log(`RSS after the load: ${rssMb(svc.proc).toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`)
       if (worker) await bulkRun(svc, headers, worker, idle, () => seedWith(svc.wire), consumers)
     } finally {
