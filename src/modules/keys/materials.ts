@@ -29,18 +29,23 @@ export function keyMaterial(deps: Deps, row: StoredObject, envName: string, fiel
   return { privateKey, publicKey }
 }
 
-export function keystoreEntryMaterial(deps: Deps, row: StoredObject, envName: string, alias: string) {
+/** Every entry of a keystore's file for one environment (alias → private key and chain), opened with its password. */
+export function keystoreMaterials(deps: Pick<Deps, 'keyring'>, row: StoredObject, envName: string, field = 'environmentName') {
   const entry = environmentsOf(row)[envName]
-  if (!entry) throw malformed(`Keystore (name: ${row.name}) has no environment '${envName}'`, { field: 'environmentName' })
+  if (!entry) throw malformed(`Keystore (name: ${row.name}) has no environment '${envName}'`, { field })
   const file = unseal(deps, entry.file)
   const password = unseal(deps, entry.password)
-  if (!file || password === null) throw malformed(`Keystore (name: ${row.name}) holds no file for environment '${envName}'`, { field: 'environmentName' })
-  const opened = openKeystore(Buffer.from(file, 'base64'), typeof entry.type === 'string' ? entry.type : undefined, password, unseal(deps, entry.keyPassword) ?? undefined, {
+  if (!file || password === null) throw malformed(`Keystore (name: ${row.name}) holds no file for environment '${envName}'`, { field })
+  return openKeystore(Buffer.from(file, 'base64'), typeof entry.type === 'string' ? entry.type : undefined, password, unseal(deps, entry.keyPassword) ?? undefined, {
     file: 'file', password: 'password', type: 'type',
-  })
-  const material = opened.material.get(alias)
+  }).material
+}
+
+export function keystoreEntryMaterial(deps: Deps, row: StoredObject, envName: string, alias: string) {
+  const materials = keystoreMaterials(deps, row, envName)
+  const material = materials.get(alias)
   if (!material || !material.chain.length && !material.privateKey) {
-    throw malformed(`aliasName '${alias}' is not an entry of keystore ${row.name} (entries: ${[...opened.material.keys()].join(', ')})`, { field: 'aliasName' })
+    throw malformed(`aliasName '${alias}' is not an entry of keystore ${row.name} (entries: ${[...materials.keys()].join(', ')})`, { field: 'aliasName' })
   }
   return material
 }

@@ -142,7 +142,7 @@ export async function pushPerEnvironment(deps: Deps, access: ProjectAccess, kind
 /** Sealed with the master key; never serialised back out. */
 export const seal = (deps: Deps, value: string) => deps.keyring.encrypt(value)
 /** A stored secret may be sealed (every write of this module, an import) or clear (a bootstrap file). */
-export const unseal = (deps: Deps, value: unknown): string | null =>
+export const unseal = (deps: Pick<Deps, 'keyring'>, value: unknown): string | null =>
   typeof value !== 'string' || !value ? null : deps.keyring.knows(value) ? deps.keyring.decrypt(value) : value
 
 /** Checks a body against its documented schema (its OpenAPI request body) first: the first fault, named, is a 400. */

@@ -210,6 +210,6 @@ export class WebhookConnectionResolver {
   @Mutation(() => WebhookTestResultType, { description: 'Sends one request to fullUrl with the method, headers and connect/response timeouts' })
   @Extensions({ audit: false })
   async testWebhookConnection(@Ctx() ctx: GqlContext, @Arg('name', () => String) name: string) {
-    return testWebhookConnection(ctx.deps.prisma, requireViewer(ctx), name)
+    return testWebhookConnection(ctx.deps, requireViewer(ctx), name)
   }
 }

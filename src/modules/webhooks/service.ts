@@ -4,11 +4,12 @@ import { z } from 'zod'
 import type { Prisma, WebhookConnection } from '../../generated/prisma/client.js'
 import type { Actor } from '../../platform/auth/actor.js'
 import { requireSystemAdmin } from '../../platform/auth/require.js'
-import type { Tx } from '../../platform/context.js'
+import type { Deps, Tx } from '../../platform/context.js'
 import { findPage, orderByFor, parsePaging, type PagingQuery } from '../../platform/envelopes/paging.js'
 import { DomainError, lifecycleConflict, notFound } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { httpUrl } from '../../platform/validation/common.js'
+import { tlsOptions, webhookTls, WebhookTlsError, type WebhookStoreRefs, type WebhookTls } from './tls.js'
 
 /** Spec §2.17: the HTTP methods a webhook connection may use. */
 export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'TRACE'] as const
@@ -310,11 +311,24 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
  * Sends ONE request to fullUrl with the connection's method and headers. The connect timeout bounds the
  * TCP/TLS connect, the response timeout bounds the wait for the complete answer after connecting.
  */
-export async function testWebhookConnection(db: Tx, actor: Actor, name: string): Promise<WebhookTestResult> {
+export async function testWebhookConnection(deps: Deps, actor: Actor, name: string): Promise<WebhookTestResult> {
   requireSystemAdmin(actor)
-  const conn = toView(await findRow(db, name))
+  const row = await findRow(deps.prisma, name)
+  const conn = toView(row)
   if (!conn.enabled) throw lifecycleConflict('webhook.disabled', `Webhook connection '${name}' is disabled`, { webhookConnection: name })
-  return sendOnce(conn)
+  return sendWithStores(deps, row, conn)
+}
+
+/** sendOnce under the connection's trust and key stores; a store that cannot be used is the request's failure. */
+export async function sendWithStores(deps: Pick<Deps, 'prisma' | 'keyring'>, row: WebhookStoreRefs, conn: WebhookConnectionView, request?: WebhookRequest): Promise<WebhookTestResult> {
+  let tls: WebhookTls
+  try {
+    tls = await webhookTls(deps, row)
+  } catch (err) {
+    if (err instanceof WebhookTlsError) return { success: false, status: null, latencyMs: 0, error: err.message }
+    throw err
+  }
+  return sendOnce(conn, request, tls)
 }
 
 /** What to send instead of the connection test's request (event deliveries: POST, their JSON body and headers). */
@@ -324,7 +338,7 @@ export interface WebhookRequest { method: string; body: string; headers: Record<
  * Sends one request to the connection's fullUrl with its headers (plus `request.headers`) under its connect and
  * response timeouts: the connection test's request, or `request` (an event delivery).
  */
-export function sendOnce(conn: WebhookConnectionView, request?: WebhookRequest): Promise<WebhookTestResult> {
+export function sendOnce(conn: WebhookConnectionView, request?: WebhookRequest, tls: WebhookTls = {}): Promise<WebhookTestResult> {
   const url = new URL(conn.fullUrl)
   const method = request?.method ?? conn.method
   const headers: Record<string, string> = {}
@@ -354,12 +368,7 @@ export function sendOnce(conn: WebhookConnectionView, request?: WebhookRequest):
       clearTimeout(timer)
       timer = setTimeout(() => finish({ success: false, status: null, error: `${what} timeout after ${seconds} s` }), seconds * 1000)
     }
-    const options: https.RequestOptions = { method, headers, agent: false }
-    if (url.protocol === 'https:') {
-      // without a trust store the server certificate is not verified (spec §2.17)
-      options.rejectUnauthorized = conn.trustStoreName !== null
-      if (!conn.serverNameVerification) options.checkServerIdentity = () => undefined
-    }
+    const options: https.RequestOptions = { method, headers, agent: false, ...tlsOptions(url, tls, conn.serverNameVerification) }
     const req = (url.protocol === 'https:' ? https : http).request(url, options, (res) => {
       res.on('data', () => undefined)
       res.on('error', (err) => finish({ success: false, status: res.statusCode ?? null, error: err.message }))

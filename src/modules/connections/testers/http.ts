@@ -9,8 +9,10 @@ export interface HttpProbe {
   method: string
   headers: Record<string, string>
   body?: string
-  /** accept any certificate (the webhook page: validation off by default; elasticsearch disableHostnameVerification) */
-  insecure: boolean
+  /** accept any certificate (elasticsearch disableHostnameVerification) */
+  insecure?: boolean
+  /** TLS options instead (a webhook's trust and key stores: webhooks/tls.ts) */
+  tls?: https.RequestOptions
 }
 
 /** One HTTP(S) request to the checked address; answers the status and up to 64 KiB of the body. */
@@ -23,7 +25,7 @@ export async function httpProbe(probe: HttpProbe, limits: TestLimits): Promise<{
   return new Promise((resolve, reject) => {
     const headers = { ...probe.headers }
     if (probe.body !== undefined) headers['content-length'] = String(Buffer.byteLength(probe.body))
-    const req = (url.protocol === 'https:' ? https : http).request(url, { method: probe.method, headers, lookup, agent: false, rejectUnauthorized: !probe.insecure, timeout: limits.timeoutMs }, (res) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method: probe.method, headers, lookup, agent: false, rejectUnauthorized: !probe.insecure, timeout: limits.timeoutMs, ...probe.tls }, (res) => {
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (c: Buffer) => {
@@ -42,14 +44,15 @@ export async function httpProbe(probe: HttpProbe, limits: TestLimits): Promise<{
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
 
 /** Webhook: one request with the connection's method and headers (a small JSON body for POST/PUT/PATCH). */
-export async function testWebhook(config: Record<string, unknown>, name: string, limits: TestLimits): Promise<string> {
+export async function testWebhook(config: Record<string, unknown>, name: string, limits: TestLimits, tls: https.RequestOptions): Promise<string> {
   const method = String(config.httpMethod)
   const headers: Record<string, string> = {}
   for (const h of config.headerList as { name: string; value: string }[]) headers[h.name] = h.value
   const withBody = ['POST', 'PUT', 'PATCH'].includes(method)
   if (withBody && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
   const body = withBody ? JSON.stringify({ event: 'connectionTest', connection: name, time: new Date().toISOString() }) : undefined
-  const res = await httpProbe({ url: String(config.fullUrl), field: 'fullUrl', method, headers, body, insecure: true }, limits)
+  // the connection's trust and key stores (testers/index.ts): without a trust store the certificate is not verified
+  const res = await httpProbe({ url: String(config.fullUrl), field: 'fullUrl', method, headers, body, tls }, limits)
   if (res.status < 200 || res.status >= 300) throw new TestFailure(`${method} ${config.fullUrl} answered HTTP ${res.status}`)
   return `${method} ${config.fullUrl} answered HTTP ${res.status}`
 }

@@ -5,19 +5,21 @@ import { connectionAccess, loadConnection } from '../service.js'
 import { clearSecrets, connectionView } from '../views.js'
 import { testWebhook, testElasticsearch } from './http.js'
 import { describeError, TestFailure, type TestLimits } from './net.js'
+import type { RequestOptions } from 'node:https'
+import { tlsOptions, webhookTls, WebhookTlsError } from '../../webhooks/tls.js'
 import { testActiveMq, testEmail, testFtp, testGraylog, testLdap, testLinuxScript, testSnmp, testSyslog } from './sockets.js'
 import { testDatabase, testKafka, testRabbitMq } from './stores.js'
 
 export interface ConnectionTestResult { success: boolean; message: string; durationMs: number }
 
-type Tester = (config: Record<string, unknown>, secrets: Record<string, string>, limits: TestLimits, name: string) => Promise<string>
+type Tester = (config: Record<string, unknown>, secrets: Record<string, string>, limits: TestLimits, name: string, tls: RequestOptions) => Promise<string>
 
 /** One tester per type, each with the type's maintained client; each answers a success message or throws. */
 const TESTERS: Record<string, Tester> = {
   database: (c, s, l) => testDatabase(c, s, l),
   rabbitMq: (c, s, l) => testRabbitMq(c, s, l),
   email: (c, s, l) => testEmail(c, s, l),
-  webhook: (c, _s, l, name) => testWebhook(c, name, l),
+  webhook: (c, _s, l, name, tls) => testWebhook(c, name, l, tls),
   elasticsearch: (c, s, l) => testElasticsearch(c, s, l),
   graylog: (c, _s, l) => testGraylog(c, l),
   syslog: (c, _s, l, name) => testSyslog(c, name, l),
@@ -47,7 +49,11 @@ export async function testConnection(deps: Deps, actor: Actor, projectName: stri
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   try {
-    const message = await TESTERS[found.type]!(config, secrets, limits, found.row.name)
+    // a webhook's trust and key stores (spec §2.17): a store that cannot be used fails the test, naming it
+    const tls = found.type === 'webhook'
+      ? tlsOptions(new URL(found.row.fullUrl), await webhookTls(deps, found.row).catch((err) => Promise.reject(err instanceof WebhookTlsError ? new TestFailure(err.message) : err)), found.row.serverNameVerification)
+      : {}
+    const message = await TESTERS[found.type]!(config, secrets, limits, found.row.name, tls)
     return { success: true, message, durationMs: elapsed() }
   } catch (err) {
     if (err instanceof DomainError) throw err

@@ -19,7 +19,7 @@ import type { GatewayEvent } from '../../../platform/events/bus.js'
 import { PLATFORM_PROJECT } from '../../../platform/scope/project-scope.js'
 import { auditEventView } from '../../audit/service.js'
 import { connectionAccess, connectionNotFound, findConnection } from '../../connections/service.js'
-import { sendOnce, toView } from '../../webhooks/service.js'
+import { sendWithStores, toView } from '../../webhooks/service.js'
 
 // ---------------------------------------------------------------------------------------------- event types
 
@@ -402,7 +402,9 @@ export function webhookTransport(deps: Pick<Deps, 'prisma' | 'keyring'>): Outbox
     const body = JSON.stringify(delivery.payload)
     const timestamp = String(Math.floor(Date.now() / 1000))
     const view = toView(delivery.connection)
-    const result = await sendOnce(
+    const result = await sendWithStores(
+      deps,
+      delivery.connection,
       { ...view, effectiveConnectTimeoutSeconds: Math.min(view.effectiveConnectTimeoutSeconds, MAX_WAIT_SECONDS), effectiveResponseTimeoutSeconds: Math.min(view.effectiveResponseTimeoutSeconds, MAX_WAIT_SECONDS) },
       {
         method: 'POST',
