@@ -22,12 +22,15 @@ const stranger = makeCertificate({ cn: 'Other CA', ca: true, serial: '03' })
 /** HTTPS servers: `mutual` asks for a client certificate issued by the CA and refuses the handshake without one. */
 const servers: https.Server[] = []
 const seen: (string | null)[] = []
+const events: { cn: string | null; eventType: string | undefined }[] = []
 async function serve(mutual: boolean): Promise<string> {
   const server = https.createServer(
     { key: serverCert.keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), cert: serverCert.pem, ...(mutual ? { requestCert: true, rejectUnauthorized: true, ca: [caCert.pem] } : {}) },
     (req, res) => {
       const peer = (req.socket as TLSSocket).getPeerCertificate()
-      seen.push(peer && peer.subject ? String(peer.subject.CN) : null)
+      const cn = peer && peer.subject ? String(peer.subject.CN) : null
+      if (req.headers['x-gateway-event-type']) events.push({ cn, eventType: String(req.headers['x-gateway-event-type']) })
+      else seen.push(cn)
       req.resume()
       req.on('end', () => res.end('ok'))
     },
@@ -137,6 +140,12 @@ describe('webhook connections over TLS with their stores', () => {
     const after = (await rest('POST', '/apiops/projects/payments/connections/pay-hook/test')).body
     expect(after).toMatchObject({ success: true, message: `POST ${mutualUrl} answered HTTP 200` })
     expect(seen).toEqual(['hook-client'])
+    // an event delivery goes through the same stores: subscribed, an audited connection write is delivered over mutual TLS
+    const subscribed = await rest('PUT', '/apiops/projects/payments/connections/pay-hook/events/', { eventTypes: ['audit.CONNECTION'], signingSecret: 'a-signing-secret-of-32-characters!' })
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200)
+    expect((await rest('POST', '/apiops/projects/payments/connections/other-hook/', { type: 'webhook', name: 'other-hook', httpMethod: 'POST', fullUrl: plainUrl, environment: 'dev', deployToWorker: false })).status).toBe(200)
+    for (let i = 0; i < 200 && !events.length; i++) await new Promise((r) => setTimeout(r, 100))
+    expect(events[0]).toEqual({ cn: 'hook-client', eventType: 'audit.CONNECTION' })
     // the platform project's stores are not the project's
     expect((await gql(UPDATE, { name: 'pay-hook', input: { trustStoreName: 'hook-trust' } })).body.errors).toBeUndefined()
     expect((await rest('POST', '/apiops/projects/payments/connections/pay-hook/test')).body).toMatchObject({
