@@ -46,12 +46,28 @@ const wireResults = (r: Results): WireResults => ({
   affectedRows: r.affectedRows,
 })
 
+/**
+ * PGlite's file-system bundle as the one buffer PGlite keeps: its in-memory file system's files are views into the
+ * buffer `fsBundle.arrayBuffer()` returns (Emscripten's MEMFS, `canOwn`), and it reads only that method. A `Blob` of
+ * the bundle was a second copy (6 MB of native memory), its `arrayBuffer()` a third, and the received bundle, held
+ * by `workerData`, a fourth; here the received buffer itself is handed over and the start message lets go of it.
+ */
+function ownFsBundle(): { arrayBuffer(): Promise<ArrayBuffer> } | undefined {
+  const assets = start.assets
+  if (!assets) return undefined
+  const bytes = assets.fsBundle
+  // PGlite checks the buffer's length against its bundle's: the whole buffer, not a view into a larger one
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer)
+  assets.fsBundle = new Uint8Array(0)
+  return { arrayBuffer: async () => whole }
+}
+
 async function main(): Promise<void> {
   const db = new PGlite(start.pgdata, {
     extensions: pgliteExtensions,
     startParams: start.startParams,
     pgliteWasmModule: start.assets?.wasm,
-    fsBundle: start.assets && new Blob([start.assets.fsBundle]),
+    fsBundle: ownFsBundle() as Blob | undefined,
   })
   let wire: WireServer | undefined
   try {
