@@ -19,6 +19,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fork, type ChildProcess } from 'node:child_process'
+import { startFlags } from './measure.js'
 import { withScratchDatabase } from './scratch-database.js'
 
 const FULL = process.env.DECLARATIVE_BENCH_SIZE === 'full'
@@ -55,14 +56,6 @@ function bootstrap(withContent: boolean, run = 0) {
       ? [{ name: `decl-boot-${run}`, environments: ['dev'], ...content(`b${run}-`) }]
       : Array.from({ length: R }, (_, r) => ({ name: `decl-target-${r}`, environments: ['dev'] })),
   }
-}
-
-/** The start script's node flags and environment (package.json `start`), so the service runs as `npm start` runs it. */
-function startFlags() {
-  const start = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  const words = start.split(/\s+/)
-  const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]))
-  return { env, flags: words.filter((w) => w.startsWith('--')) }
 }
 
 interface Service { url: string; pid: number; ask<T>(op: string, extra?: Record<string, unknown>): Promise<T>; stop(): Promise<void> }

@@ -1,4 +1,6 @@
 // Measuring helpers shared by every benchmark: they print figures and assert nothing.
+import fs from 'node:fs'
+import path from 'node:path'
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 export const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!
@@ -47,4 +49,12 @@ export async function bearer(url: string, user: { username: string; password: st
   })
   const { access_token: token } = (await res.json()) as { access_token: string }
   return { authorization: `Bearer ${token}` }
+}
+
+/** The start script's node flags and environment (package.json `start`), so a bench runs the service as `npm start` does. */
+export function startFlags(): { env: Record<string, string>; flags: string[] } {
+  const start = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const words = start.split(/\s+/)
+  const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]))
+  return { env, flags: words.filter((w) => w.startsWith('--')) }
 }

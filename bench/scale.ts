@@ -24,7 +24,7 @@ import pg from 'pg'
 import { ensureBuilt, spawnService, type ServiceProcess } from '../test/support/process.js'
 import { withScratchDatabase } from './scratch-database.js'
 import { pgConnectionConfig } from '../src/platform/db/database.js'
-import { bearer, median, ms } from './measure.js'
+import { bearer, median, ms, startFlags } from './measure.js'
 import { countingWorker } from './limit-bulk.js'
 import { printRowCosts, rowCosts } from './row-costs.js'
 
@@ -232,14 +232,15 @@ async function measure(label: string, env: Record<string, string>, seedWith: (wi
     // the bulk case reads the database beside the service afterwards (PGlite: through the embedded wire server)
     // BENCH_NODE_ARGS: node flags for the measured service (e.g. `--trace-gc`), run like BENCH_CPU_PROF on dist/main.js
     const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-    const startFlags = ['--max-semi-space-size=2', '--v8-pool-size=1', '--wasm-lazy-compilation', '--expose-gc']
-    const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, '--max-semi-space-size=2', ...extra, 'dist/main.js']
-      : extra.length ? [...startFlags, ...extra, 'dist/main.js'] : undefined
+    // node run directly (not the start script): its flags and environment read from it, so the run is npm start's
+    const script = startFlags()
+    const nodeArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof)}`, ...script.flags, ...extra, 'dist/main.js']
+      : extra.length ? [...script.flags, ...extra, 'dist/main.js'] : undefined
     // BENCH_SCALE_NO_VACUUM=1: the seed is neither vacuumed nor analyzed; PGlite's own maintenance pass (every 2 s here)
     // runs before the load, as an installation would have it (PostgreSQL: whatever its autovacuum has done by then)
     const noVacuum = process.env.BENCH_SCALE_NO_VACUUM === '1'
     const maintained: Record<string, string> = noVacuum ? { EMBEDDED_MAINTENANCE_INTERVAL_SECONDS: '2' } : {}
-    const svc = await start({ ...(bulk ? { ...restart, EMBEDDED_PG_PORT: '0', ...(nodeArgs ? { MALLOC_ARENA_MAX: '2' } : {}) } : restart), ...maintained }, nodeArgs)
+    const svc = await start({ ...(nodeArgs ? script.env : {}), ...(bulk ? { ...restart, EMBEDDED_PG_PORT: '0' } : restart), ...maintained }, nodeArgs)
     if (noVacuum && !env.DATABASE_URL) {
       const t0 = performance.now()
       // the consumers' table (done by the seeding start's own pass when the seeding outlasted its interval)
