@@ -25,6 +25,7 @@ import { mountRoutes } from './platform/http/router.js'
 import { routeTables } from './routes.js'
 import { graphqlSchema } from './schema.js'
 import { serveSubscriptions } from './platform/graphql/subscriptions.js'
+import { compiledQueriesGateway } from './platform/graphql/compiled-executor.js'
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version
 
@@ -84,8 +85,11 @@ export async function createApp(deps: Deps): Promise<App> {
   })
   // GraphQL before the REST route table: express tries each route's pattern in order, and /graphql is one path
   const schema = auditMutationFields(await graphqlSchema())
+  // queries run compiled (graphql-jit), mutations and subscriptions through graphql-js (compiled-executor.ts);
+  // GRAPHQL_EXECUTOR=graphql-js runs every operation through graphql-js, as before (comparison, fallback)
+  const executor = process.env.GRAPHQL_EXECUTOR === 'graphql-js' ? { schema } : { gateway: compiledQueriesGateway(schema).gateway }
   const apollo = new ApolloServer<GqlContext>({
-    schema,
+    ...executor,
     validationRules: operationLimits,
     formatError: formatGraphqlError,
     includeStacktraceInErrorResponses: false,
