@@ -87,7 +87,7 @@ export async function createApp(deps: Deps): Promise<App> {
   const schema = auditMutationFields(await graphqlSchema())
   // queries run compiled (graphql-jit), mutations and subscriptions through graphql-js (compiled-executor.ts);
   // GRAPHQL_EXECUTOR=graphql-js runs every operation through graphql-js, as before (comparison, fallback)
-  const executor = process.env.GRAPHQL_EXECUTOR === 'graphql-js' ? { schema } : { gateway: compiledQueriesGateway(schema).gateway }
+  const executor = deps.config.graphqlExecutor === 'graphql-js' ? { schema } : { gateway: compiledQueriesGateway(schema).gateway }
   const apollo = new ApolloServer<GqlContext>({
     ...executor,
     validationRules: operationLimits,

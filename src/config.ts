@@ -44,6 +44,8 @@ const envSchema = z.object({
   EMBEDDED_MAINTENANCE_INTERVAL_SECONDS: intFromEnv(60, 0).pipe(z.number().max(86_400)),
   /** the embedded database's shared_buffers in MB (8–1024): zero-filled at every start, so a start costs CPU in proportion */
   EMBEDDED_PG_SHARED_BUFFERS_MB: intFromEnv(64, 8).pipe(z.number().max(1024)),
+  /** GraphQL queries compiled (graphql-jit, the default) or every operation through graphql-js, as before */
+  GRAPHQL_EXECUTOR: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['compiled', 'graphql-js']).default('compiled')),
 })
 
 export interface Config {
@@ -70,6 +72,7 @@ export interface Config {
   embeddedMaintenanceIntervalMs: number
   /** the embedded database's shared_buffers, MB */
   embeddedSharedBuffersMb: number
+  graphqlExecutor: 'compiled' | 'graphql-js'
 }
 
 export class ConfigError extends Error {}
@@ -108,5 +111,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPg: e.EMBEDDED_PG_PORT === undefined ? undefined : { host: e.EMBEDDED_PG_HOST, port: e.EMBEDDED_PG_PORT },
     embeddedMaintenanceIntervalMs: e.EMBEDDED_MAINTENANCE_INTERVAL_SECONDS * 1000,
     embeddedSharedBuffersMb: e.EMBEDDED_PG_SHARED_BUFFERS_MB,
+    graphqlExecutor: e.GRAPHQL_EXECUTOR,
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshDatabase, type FreshDatabase } from '../support/database.js'
 import { sampleBootstrap } from '../support/fixtures.js'
 import { startTestService, type TestService } from '../support/app.js'
+import { ConfigError, loadConfig } from '../../src/config.js'
 
 // Queries run compiled (graphql-jit, src/platform/graphql/compiled-executor.ts), mutations through graphql-js. The
 // service answers a set of queries, then restarts on the same database with GRAPHQL_EXECUTOR=graphql-js and answers
@@ -91,13 +92,8 @@ beforeAll(async () => {
   }
   compiled = await answers(svc)
   await svc.close()
-  // the same service on the same data, every operation through graphql-js (read once, when the app is created)
-  process.env.GRAPHQL_EXECUTOR = 'graphql-js'
-  try {
-    svc = await startTestService({ db })
-  } finally {
-    delete process.env.GRAPHQL_EXECUTOR
-  }
+  // the same service on the same data, every operation through graphql-js
+  svc = await startTestService({ db, env: { GRAPHQL_EXECUTOR: 'graphql-js' } })
   interpreted = await answers(svc)
 }, 120_000)
 
@@ -146,3 +142,17 @@ describe('queries through the compiled executor', () => {
     }
   })
 })
+
+describe('GRAPHQL_EXECUTOR', () => {
+  const base = { PORT: '0', DATA_DIR: '/nonexistent-never-opened' }
+  it('defaults to compiled (unset or empty), takes graphql-js, and refuses anything else before anything is opened, naming the variable', () => {
+    expect(loadConfig(base).graphqlExecutor).toBe('compiled')
+    expect(loadConfig({ ...base, GRAPHQL_EXECUTOR: '' }).graphqlExecutor).toBe('compiled')
+    expect(loadConfig({ ...base, GRAPHQL_EXECUTOR: 'graphql-js' }).graphqlExecutor).toBe('graphql-js')
+    for (const value of ['jit', 'GRAPHQL-JS', ' ']) {
+      expect(() => loadConfig({ ...base, GRAPHQL_EXECUTOR: value })).toThrow(ConfigError)
+      expect(() => loadConfig({ ...base, GRAPHQL_EXECUTOR: value })).toThrow(/^Invalid environment variable GRAPHQL_EXECUTOR: /)
+    }
+  })
+})
+
