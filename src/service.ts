@@ -98,6 +98,10 @@ export async function startService(config: Config, logger: Logger = createLogger
       const mb = (n: number) => Math.round(n / 1048576)
       logger.debug({ heapUsedMb: [mb(before.heapUsed), mb(after.heapUsed)], heapTotalMb: [mb(before.heapTotal), mb(after.heapTotal)], rssMb: [mb(before.rss), mb(after.rss)] }, 'start-up memory released')
     }
+    // one turn of the event loop before the port opens: building the app is synchronous work of a few hundred ms, and a
+    // signal that arrived meanwhile is only seen when the loop polls (main.ts then stops once started, as the
+    // contract says), not after `listening on` (test/platform/process.test.ts, under load)
+    await new Promise<void>((resolve) => setImmediate(resolve))
     await new Promise<void>((resolve, reject) => {
       app.httpServer.once('error', reject)
       app.httpServer.listen(config.port, config.host, resolve)
