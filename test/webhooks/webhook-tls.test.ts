@@ -134,8 +134,14 @@ describe('webhook connections over TLS with their stores', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     const before = (await rest('POST', '/apiops/projects/payments/connections/pay-hook/test')).body
     expect(before).toMatchObject({ success: false })
-    // the stores are set through the webhook API (the /apiops page has no field for them)
-    expect((await gql(UPDATE, { name: 'pay-hook', input: { trustStoreName: 'pay-trust', keyStoreName: 'pay-client' } })).body.errors).toBeUndefined()
+    // the /apiops page names the stores too: a keystore the project does not have is refused by field, nothing written
+    const unknown = await rest('PUT', '/apiops/projects/payments/connections/pay-hook/', { type: 'webhook', name: 'pay-hook', trustStoreName: 'nope' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body).toEqual({ status: 'FAILURE', resultMessage: 'trustStoreName: Keystore (name: nope) is not found!' })
+    expect((await gql(`query { webhookConnection(name: "pay-hook") { trustStoreName keyStoreName } }`, {})).body.data.webhookConnection).toEqual({ trustStoreName: null, keyStoreName: null })
+    const named = await rest('PUT', '/apiops/projects/payments/connections/pay-hook/', { type: 'webhook', name: 'pay-hook', trustStoreName: 'pay-trust', keyStoreName: 'pay-client' })
+    expect(named.status, JSON.stringify(named.body)).toBe(200)
+    expect((await rest('GET', '/apiops/projects/payments/connections/pay-hook/')).body.resultList[0]).toMatchObject({ trustStoreName: 'pay-trust', keyStoreName: 'pay-client', serverNameVerification: false })
     seen.length = 0
     const after = (await rest('POST', '/apiops/projects/payments/connections/pay-hook/test')).body
     expect(after).toMatchObject({ success: true, message: `POST ${mutualUrl} answered HTTP 200` })
@@ -146,7 +152,7 @@ describe('webhook connections over TLS with their stores', () => {
     expect((await rest('POST', '/apiops/projects/payments/connections/other-hook/', { type: 'webhook', name: 'other-hook', httpMethod: 'POST', fullUrl: plainUrl, environment: 'dev', deployToWorker: false })).status).toBe(200)
     for (let i = 0; i < 200 && !events.length; i++) await new Promise((r) => setTimeout(r, 100))
     expect(events[0]).toEqual({ cn: 'hook-client', eventType: 'audit.CONNECTION' })
-    // the platform project's stores are not the project's
+    // the platform project's stores are not the project's (the webhook API, for system administrators, takes any name)
     expect((await gql(UPDATE, { name: 'pay-hook', input: { trustStoreName: 'hook-trust' } })).body.errors).toBeUndefined()
     expect((await rest('POST', '/apiops/projects/payments/connections/pay-hook/test')).body).toMatchObject({
       success: false, message: expect.stringContaining("trust store 'hook-trust' is not a keystore of the connection's project"),

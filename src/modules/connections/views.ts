@@ -22,6 +22,9 @@ export function webhookFields(row: WebhookConnection) {
     connectionPoolMaxConnectionPerHost: v.connectionsPerHost,
     connectionPoolMaxConnectionTotal: v.totalPoolConnections,
     environment: v.environment,
+    trustStoreName: v.trustStoreName,
+    keyStoreName: v.keyStoreName,
+    serverNameVerification: v.serverNameVerification,
   }
 }
 

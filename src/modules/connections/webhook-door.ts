@@ -3,12 +3,13 @@ import type { WebhookConnection } from '../../generated/prisma/client.js'
 import type { ProjectAccess } from '../../platform/auth/permissions.js'
 import type { Tx } from '../../platform/context.js'
 import { projectEnvironments } from '../../platform/deploy/project.js'
-import { malformed } from '../../platform/errors/domain-error.js'
+import { DomainError, malformed } from '../../platform/errors/domain-error.js'
 import { parseInput } from '../../platform/errors/validation.js'
 import { httpUrl } from '../../platform/validation/common.js'
 import { normalizeNested, toData, valuesOf, WEBHOOK_DEFAULTS, WEBHOOK_METHODS, webhookConnectionInput, webhookName } from '../webhooks/service.js'
 import type { CommonValues } from './body.js'
-import { enumOf, optional, positive, required, text, withDefault } from './types/common.js'
+import { findObject } from '../keys/store.js'
+import { bool, enumOf, optional, positive, required, text, withDefault } from './types/common.js'
 
 /**
  * The `webhook` type of /apiops IS the webhook connection of modules/webhooks (one row, two doors): its
@@ -27,6 +28,10 @@ export const webhookFields = z.object({
   connectionPoolMaxConnectionPerHost: withDefault(positive(), WEBHOOK_DEFAULTS.connectionsPerHost),
   connectionPoolMaxConnectionTotal: withDefault(positive(), WEBHOOK_DEFAULTS.totalPoolConnections),
   environment: optional(required(200)),
+  /** spec §2.17: keystores of the project (trust: the server's authorities; key: the client certificate) */
+  trustStoreName: optional(required(200)),
+  keyStoreName: optional(required(200)),
+  serverNameVerification: bool(false),
 })
 
 /** The webhook row's data for a create (stored null) or an update over `stored`. */
@@ -34,13 +39,24 @@ export async function webhookData(db: Tx, access: ProjectAccess, common: CommonV
   parseInput(z.object({ name: webhookName }), { name: common.name })
   const before = stored ? valuesOf(stored) : null
   const merged = before
-    ? { httpMethod: before.method, fullUrl: before.fullUrl, headerList: before.headers, timeout: before.timeout, connectionPoolMaxConnectionPerHost: before.connectionsPerHost, connectionPoolMaxConnectionTotal: before.totalPoolConnections, environment: before.environment, ...fields }
+    ? {
+      httpMethod: before.method, fullUrl: before.fullUrl, headerList: before.headers, timeout: before.timeout, connectionPoolMaxConnectionPerHost: before.connectionsPerHost,
+      connectionPoolMaxConnectionTotal: before.totalPoolConnections, environment: before.environment, trustStoreName: before.trustStoreName, keyStoreName: before.keyStoreName,
+      serverNameVerification: before.serverNameVerification, ...fields,
+    }
     : fields
   const v = parseInput(webhookFields, merged)
   const environments = (await projectEnvironments(db, access.project.id)).map((e) => e.name)
   const environment = v.environment ?? environments[0]
   if (!environment) throw malformed(`environment: is required: project '${access.project.name}' has no environment`, { field: 'environment' })
   if (!environments.includes(environment)) throw malformed(`environment: '${environment}' is not an environment of project '${access.project.name}'`, { field: 'environment' })
+  // a store named anew must be a keystore of the project (one kept from before is checked where it is used)
+  for (const field of ['trustStoreName', 'keyStoreName'] as const) {
+    const name = v[field]
+    if (name && name !== before?.[field] && !(await findObject(db, access.project.id, 'KEY_STORE', name))) {
+      throw new DomainError('validation', 'keystoreNotFound', `${field}: Keystore (name: ${name}) is not found!`, { field, keyStoreName: name })
+    }
+  }
   const values = parseInput(
     webhookConnectionInput,
     normalizeNested({
@@ -55,6 +71,9 @@ export async function webhookData(db: Tx, access: ProjectAccess, common: CommonV
       connectionsPerHost: v.connectionPoolMaxConnectionPerHost,
       totalPoolConnections: v.connectionPoolMaxConnectionTotal,
       environment,
+      trustStoreName: v.trustStoreName,
+      keyStoreName: v.keyStoreName,
+      serverNameVerification: v.serverNameVerification,
     }),
   )
   return { ...toData(values), projectId: access.project.id, deployToWorker: common.deployToWorker }
